@@ -1,0 +1,54 @@
+import { Form, NavLink } from "react-router";
+import { clearAuthState } from "~/lib/auth-storage";
+
+const NAV = [
+  { to: "/dashboard", label: "Dashboard", icon: "M3 12l9-9 9 9M5 10v10h5v-6h4v6h5V10" },
+  { to: "/campaigns", label: "Campaigns", icon: "M4 6h16M4 12h16M4 18h10" },
+  { to: "/ai-optimizer", label: "AI Optimizer", icon: "M12 3v3m0 12v3m9-9h-3M6 12H3m13.5-6.5-2 2m-7 7-2 2m11 0-2-2m-7-7-2-2" },
+  { to: "/ad-generator", label: "Ad Generator", icon: "M4 20h4l10-10-4-4L4 16v4zM14 6l4 4" },
+  { to: "/history", label: "History", icon: "M12 8v4l3 3M21 12a9 9 0 1 1-3-6.7L21 8M21 3v5h-5" },
+];
+
+export function Sidebar({ email }: { email: string }) {
+  return (
+    <aside className="flex w-64 shrink-0 flex-col border-r border-gray-200 bg-white">
+      <div className="border-b border-gray-200 px-6 py-5">
+        <p className="text-lg font-bold text-gray-900">Ads AI Manager</p>
+        <p className="mt-0.5 truncate text-xs text-gray-500" title={email}>
+          {email}
+        </p>
+      </div>
+      <nav aria-label="Main" className="flex-1 space-y-1 px-3 py-4">
+        {NAV.map((item) => (
+          <NavLink
+            key={item.to}
+            to={item.to}
+            className={({ isActive }) =>
+              `flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${
+                isActive ? "bg-blue-50 text-blue-700" : "text-gray-700 hover:bg-gray-100"
+              }`
+            }
+          >
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={1.8}>
+              <path strokeLinecap="round" strokeLinejoin="round" d={item.icon} />
+            </svg>
+            {item.label}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="border-t border-gray-200 p-3">
+        <Form method="post" action="/logout" onSubmit={() => clearAuthState()}>
+          <button
+            type="submit"
+            className="flex w-full items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium text-gray-700 hover:bg-red-50 hover:text-red-700"
+          >
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={1.8}>
+              <path strokeLinecap="round" strokeLinejoin="round" d="M15 12H4m0 0 4-4m-4 4 4 4M14 4h5a1 1 0 0 1 1 1v14a1 1 0 0 1-1 1h-5" />
+            </svg>
+            Logout
+          </button>
+        </Form>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+
+// Google's responsive search ad limits (characters).
+export const HEADLINE_MAX = 30;
+export const DESCRIPTION_MAX = 90;
+export const PATH_MAX = 15;
+
+export const TONES = ["professional", "casual", "urgent", "friendly"] as const;
+export const AD_TYPES = ["search", "display", "responsive"] as const;
+/** The seed's simulated generation time. */
+export const GENERATION_DELAY_MS = 2000;
+export const GENERATED_AD_COUNT = 3;
+
+export const AdFormSchema = z.object({
+  product: z.string().trim().min(1, "Product/Service is required").max(200, "Keep it under 200 characters"),
+  targetAudience: z.string().trim().min(1, "Target Audience is required").max(200, "Keep it under 200 characters"),
+  tone: z.enum(TONES).default("professional"),
+  adType: z.enum(AD_TYPES).default("search"),
+});
+export type AdForm = z.infer<typeof AdFormSchema>;
+
+export interface GeneratedAd {
+  headline: string;
+  description: string;
+  cta: string;
+}
+
+/** Shortens at a word boundary so the text stays within Google's limit without a cut word. */
+export function fitTo(text: string, max: number): string {
+  const clean = text.replace(/\s+/g, " ").trim();
+  if (clean.length <= max) return clean;
+  const cut = clean.slice(0, max + 1);
+  const lastSpace = cut.lastIndexOf(" ");
+  const shortened = (lastSpace > max / 2 ? cut.slice(0, lastSpace) : clean.slice(0, max)).replace(/[\s,;:–—-]+$/, "");
+  return shortened;
+}
+
+const TONE_COPY: Record<AdForm["tone"], { ctas: [string, string, string]; closers: [string, string, string] }> = {
+  professional: {
+    ctas: ["Learn More", "Get Started", "Request a Quote"],
+    closers: ["Trusted quality, proven results.", "Expert service you can rely on.", "Get started today."],
+  },
+  casual: {
+    ctas: ["Check It Out", "Try It Today", "See What's New"],
+    closers: ["You're going to love it.", "Easy, simple, and made for you.", "Come take a look!"],
+  },
+  urgent: {
+    ctas: ["Buy Now", "Claim Your Offer", "Shop Now"],
+    closers: ["Limited time only - act now!", "Don't miss out. Order today!", "Offer ends soon!"],
+  },
+  friendly: {
+    ctas: ["Discover More", "Join Us Today", "Say Hello"],
+    closers: ["We're here to help every step.", "Made with care, just for you.", "We'd love to meet you!"],
+  },
+};
+
+function titleCase(text: string) {
+  return text.replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+/** The seed's template generator: 3 ads from the product and audience text, within Google's limits. */
+export function generateTemplateAds(form: AdForm): GeneratedAd[] {
+  const product = titleCase(form.product.trim());
+  const audience = form.targetAudience.trim();
+  const { ctas, closers } = TONE_COPY[form.tone];
+  const candidates: Array<[string[], string]> = [
+    [[`${product} for ${titleCase(audience)}`, product], `Discover ${product.toLowerCase()} designed for ${audience}. ${closers[0]}`],
+    [[`Premium ${product}`, product], `${titleCase(audience)} choose our ${product.toLowerCase()}. ${closers[1]}`],
+    [[`Best ${product} Deals`, `${product} Deals`, product], `Top-rated ${product.toLowerCase()} for ${audience}. ${closers[2]}`],
+  ];
+  return candidates.map(([headlines, description], i) => ({
+    headline: fitTo(headlines.find((h) => h.length <= HEADLINE_MAX) ?? headlines[headlines.length - 1], HEADLINE_MAX),
+    description: fitTo(description, DESCRIPTION_MAX),
+    cta: ctas[i],
+  }));
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+// Shared by the forms, the route actions and the JSON API, so a rule is stated once.
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
+
+export const EmailSchema = z
+  .string({ error: "Email is required" })
+  .trim()
+  .min(1, "Email is required")
+  .max(254, "Email is too long")
+  .pipe(z.email("Enter a valid email address"))
+  .transform((email) => email.toLowerCase());
+
+export const LoginSchema = z.object({
+  email: EmailSchema,
+  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(PASSWORD_MAX_LENGTH),
+});
+
+export const RegisterSchema = z.object({
+  email: EmailSchema,
+  password: z
+    .string({ error: "Password is required" })
+    .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+});
+
+export type Credentials = z.infer<typeof LoginSchema>;

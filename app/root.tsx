@@ -1,0 +1,131 @@
+import { useEffect } from "react";
+import toast, { Toaster } from "react-hot-toast";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useNavigate,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import stylesheet from "./app.css?url";
+import { useNonce } from "./components/nonce";
+import { syncAuthState } from "./lib/auth-storage";
+import { loadRootData } from "./server/root-data.server";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { data: rootData, headers } = await loadRootData(request);
+  return data(rootData, { headers });
+}
+
+// Runs before anything else on a document load: a ?token= must leave the
+// address bar (and so history, bookmarks and referrers) at once.
+const STRIP_TOKEN_SCRIPT = `(function(){try{var u=new URL(location.href);if(u.searchParams.has("token")){u.searchParams.delete("token");history.replaceState(history.state,"",u.pathname+u.search+u.hash)}}catch(e){}})();`;
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: STRIP_TOKEN_SCRIPT }} />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen">
+        {children}
+        <Toaster
+          position="top-right"
+          toastOptions={{ duration: 4000, success: { duration: 2000 }, error: { duration: 4000 } }}
+        />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export function meta() {
+  return [{ title: "Google Ads AI Manager" }];
+}
+
+function AuthAndToasts() {
+  const root = useRouteLoaderData<typeof loader>("root");
+  const location = useLocation();
+  const navigate = useNavigate();
+  const email = root?.user?.email ?? null;
+  const mirrorToken = root?.mirrorToken ?? null;
+
+  useEffect(() => {
+    syncAuthState(email, mirrorToken);
+  }, [email, mirrorToken]);
+
+  // After a client-side redirect (sign-in with JavaScript) the token arrives
+  // without a document load, so the head script never saw it.
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    if (!params.has("token")) return;
+    params.delete("token");
+    const search = params.toString();
+    navigate({ pathname: location.pathname, search: search ? `?${search}` : "", hash: location.hash }, {
+      replace: true,
+      preventScrollReset: true,
+    });
+  }, [location, navigate]);
+
+  const pending = root?.toast;
+  useEffect(() => {
+    if (!pending) return;
+    const show = pending.type === "success" ? toast.success : pending.type === "error" ? toast.error : toast;
+    show(pending.message, { id: pending.id });
+  }, [pending]);
+
+  return null;
+}
+
+export default function App() {
+  return (
+    <>
+      <AuthAndToasts />
+      <Outlet />
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <main className="flex min-h-screen flex-col items-center justify-center gap-4 p-8 text-center">
+        <p className="text-sm font-semibold text-blue-600">404</p>
+        <h1 className="text-3xl font-bold">Page not found</h1>
+        <p className="text-gray-600">The page you are looking for does not exist.</p>
+        <a href="/dashboard" className="rounded-md bg-blue-600 px-4 py-2 text-white hover:bg-blue-700">
+          Go to the dashboard
+        </a>
+      </main>
+    );
+  }
+  const details =
+    import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center gap-4 p-8 text-center">
+      <h1 className="text-2xl font-bold">Unexpected Application Error!</h1>
+      <p className="text-gray-600">
+        {isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong. Please try again."}
+      </p>
+      {details ? <pre className="max-w-full overflow-auto text-left text-xs">{details}</pre> : null}
+    </main>
+  );
+}

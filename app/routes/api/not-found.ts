@@ -1,0 +1,5 @@
+import { data } from "react-router";
+
+const notFound = () => data({ detail: "Not found" }, { status: 404 });
+export const loader = notFound;
+export const action = notFound;

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { HttpError } from "../http/errors.server";
+import { register, signIn } from "./credentials.server";
+import { resetRateLimitsForTests } from "./rate-limit.server";
+import { getBearerSession } from "./session.server";
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await setupTestEnvironment({ AUTH_RATE_LIMIT_IP: "1000", AUTH_RATE_LIMIT_ACCOUNT: "3" });
+});
+afterAll(async () => t.cleanup());
+beforeEach(() => resetRateLimitsForTests());
+
+const req = () => new Request("http://localhost:3000/login", { method: "POST" });
+
+async function rejection(promise: Promise<unknown>): Promise<HttpError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(HttpError);
+  return error as HttpError;
+}
+
+describe("register", () => {
+  it("stores a normalised email and a scrypt hash, never the password", async () => {
+    const user = await register({ email: "  Alice@Example.COM ", password: "correct horse" }, "1.1.1.1");
+    expect(user.email).toBe("alice@example.com");
+    const row = await t.db.selectFrom("users").selectAll().where("id", "=", user.id).executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^scrypt\$/);
+    expect(row.password_hash).not.toContain("correct horse");
+  });
+
+  it("refuses a duplicate, whatever the case", async () => {
+    await register({ email: "bob@example.com", password: "password1" }, "1.1.1.1");
+    const error = await rejection(register({ email: "BOB@example.com", password: "password2" }, "1.1.1.1"));
+    expect(error.status).toBe(409);
+    expect(error.detail).toBe("An account with this email already exists");
+  });
+
+  it("refuses short passwords and bad emails with field errors", async () => {
+    const short = await rejection(register({ email: "c@example.com", password: "short" }, "1.1.1.1"));
+    expect(short.status).toBe(400);
+    expect(short.fieldErrors?.password).toBe("Password must be at least 8 characters");
+    const bad = await rejection(register({ email: "not-an-email", password: "longenough" }, "1.1.1.1"));
+    expect(bad.fieldErrors?.email).toBe("Enter a valid email address");
+    const wrongType = await rejection(register({ email: 42, password: ["x"] }, "1.1.1.1"));
+    expect(wrongType.status).toBe(400);
+    const count = await t.db.selectFrom("users").select(t.db.fn.countAll().as("n")).where("email", "=", "c@example.com").executeTakeFirst();
+    expect(Number(count?.n)).toBe(0);
+  });
+});
+
+describe("signIn", () => {
+  it("creates a session whose bearer token resolves to the user", async () => {
+    await register({ email: "dora@example.com", password: "dora-password" }, "1.1.1.1");
+    const { user, session } = await signIn({ email: "DORA@example.com", password: "dora-password" }, req(), "1.1.1.1");
+    expect(user.email).toBe("dora@example.com");
+    const row = await t.db.selectFrom("sessions").selectAll().where("id", "=", session.sessionId).executeTakeFirstOrThrow();
+    expect(row.token_hash).not.toBe(session.accessToken);
+    const bearer = await getBearerSession(
+      new Request("http://x/api", { headers: { Authorization: `Bearer ${session.accessToken}` } }),
+    );
+    expect(bearer?.user.email).toBe("dora@example.com");
+  });
+
+  it("answers the same for a wrong password and an unknown email", async () => {
+    await register({ email: "eve@example.com", password: "eve-password" }, "1.1.1.1");
+    const wrong = await rejection(signIn({ email: "eve@example.com", password: "nope-nope" }, req(), "1.1.1.1"));
+    const unknown = await rejection(signIn({ email: "nobody@example.com", password: "nope-nope" }, req(), "1.1.1.1"));
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.detail).toBe(unknown.detail);
+  });
+
+  it("locks an account after repeated failures, with a 429 and Retry-After", async () => {
+    await register({ email: "frank@example.com", password: "frank-password" }, "1.1.1.1");
+    for (let i = 0; i < 3; i++) {
+      await rejection(signIn({ email: "frank@example.com", password: "wrong-password" }, req(), `10.0.0.${i}`));
+    }
+    const locked = await rejection(signIn({ email: "frank@example.com", password: "frank-password" }, req(), "10.0.0.9"));
+    expect(locked.status).toBe(429);
+    expect(locked.detail).toMatch(/Too many attempts/);
+    expect(Number(locked.headers?.["Retry-After"])).toBeGreaterThan(0);
+  });
+});
+
+describe("per-IP limit", () => {
+  it("limits registrations and sign-ins from one address", async () => {
+    const limited = await setupTestEnvironment({ AUTH_RATE_LIMIT_IP: "2" });
+    try {
+      await register({ email: "g1@example.com", password: "password1" }, "9.9.9.9");
+      await register({ email: "g2@example.com", password: "password1" }, "9.9.9.9");
+      const third = await rejection(register({ email: "g3@example.com", password: "password1" }, "9.9.9.9"));
+      expect(third.status).toBe(429);
+      // Another address is not affected.
+      await expect(register({ email: "g4@example.com", password: "password1" }, "8.8.8.8")).resolves.toBeTruthy();
+    } finally {
+      await limited.cleanup();
+      t = await setupTestEnvironment({ AUTH_RATE_LIMIT_IP: "1000", AUTH_RATE_LIMIT_ACCOUNT: "3" });
+    }
+  });
+});

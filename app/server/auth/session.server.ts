@@ -1,0 +1,130 @@
+import { createCookie, redirect } from "react-router";
+import { getDb, type DB } from "../db/db.server";
+import type { User } from "../db/schema";
+import { getConfig } from "../env.server";
+import { randomToken, sha256 } from "./crypto-utils.server";
+
+/**
+ * Sessions live in the database. The cookie holds only the signed session id;
+ * the API access token (shown once, at creation) is stored as a hash and dies
+ * with its session.
+ */
+
+let cookie: ReturnType<typeof createCookie> | undefined;
+function sessionCookie() {
+  const config = getConfig();
+  cookie ??= createCookie("__session", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: config.APP_URL.startsWith("https:"),
+    secrets: [config.SESSION_SECRET],
+    maxAge: config.SESSION_TTL_DAYS * 24 * 3600,
+  });
+  return cookie;
+}
+
+export interface CreatedSession {
+  sessionId: string;
+  accessToken: string;
+  expiresAt: string;
+}
+
+export async function createSession(userId: string, request: Request, db: DB = getDb()): Promise<CreatedSession> {
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + getConfig().SESSION_TTL_DAYS * 24 * 3600 * 1000).toISOString();
+  const sessionId = randomToken();
+  const accessToken = randomToken();
+  await db
+    .insertInto("sessions")
+    .values({
+      id: sessionId,
+      user_id: userId,
+      token_hash: sha256(accessToken),
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+      user_agent: request.headers.get("User-Agent")?.slice(0, 300) ?? null,
+    })
+    .execute();
+  return { sessionId, accessToken, expiresAt };
+}
+
+export async function commitSessionCookie(sessionId: string) {
+  return sessionCookie().serialize(sessionId);
+}
+
+export async function clearSessionCookie() {
+  return sessionCookie().serialize("", { maxAge: 0 });
+}
+
+export async function getSessionId(request: Request): Promise<string | null> {
+  const value = await sessionCookie().parse(request.headers.get("Cookie"));
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+export interface SessionContext {
+  user: User;
+  sessionId: string;
+  tokenHash: string;
+}
+
+async function findSession(db: DB, column: "id" | "token_hash", value: string): Promise<SessionContext | null> {
+  const row = await db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .select([
+      "sessions.id as session_id",
+      "sessions.token_hash",
+      "sessions.expires_at",
+      "users.id",
+      "users.email",
+      "users.password_hash",
+      "users.active_customer_id",
+      "users.created_at",
+      "users.updated_at",
+    ])
+    .where(`sessions.${column}`, "=", value)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.expires_at <= new Date().toISOString()) {
+    await db.deleteFrom("sessions").where("id", "=", row.session_id).execute();
+    return null;
+  }
+  const { session_id, token_hash, expires_at: _e, ...user } = row;
+  return { user, sessionId: session_id, tokenHash: token_hash };
+}
+
+/** The signed-in user of a browser request (cookie), or null. */
+export async function getSession(request: Request, db: DB = getDb()): Promise<SessionContext | null> {
+  const sessionId = await getSessionId(request);
+  return sessionId ? findSession(db, "id", sessionId) : null;
+}
+
+/** The user behind `Authorization: Bearer <access_token>`, or null. */
+export async function getBearerSession(request: Request, db: DB = getDb()): Promise<SessionContext | null> {
+  const match = /^Bearer\s+([A-Za-z0-9_-]{20,100})\s*$/i.exec(request.headers.get("Authorization") ?? "");
+  return match ? findSession(db, "token_hash", sha256(match[1])) : null;
+}
+
+/** Guards a page: anonymous visitors go to /login. Called by the app layout loader. */
+export async function requireUser(request: Request): Promise<SessionContext> {
+  const session = await getSession(request);
+  if (!session) {
+    const headers = (await getSessionId(request)) ? { "Set-Cookie": await clearSessionCookie() } : undefined;
+    throw redirect("/login", { headers });
+  }
+  return session;
+}
+
+export async function requireAnonymous(request: Request) {
+  if (await getSession(request)) throw redirect("/dashboard");
+}
+
+export async function destroySession(sessionId: string, db: DB = getDb()) {
+  await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
+}
+
+/** Does this access token belong to this very session? (A token from a link must never sign anyone in.) */
+export function tokenBelongsTo(session: SessionContext, token: string) {
+  return sha256(token) === session.tokenHash;
+}

@@ -1,0 +1,31 @@
+import { closeDb, getDb, migrateToLatest, pingDb } from "./db/db.server";
+import { EMULATOR_MOUNT_PATH, getConfig } from "./env.server";
+import { baseSecurityHeaders, isCrossSiteRequest } from "./http/security.server";
+
+/**
+ * Called once by server.ts before it listens: validates configuration (a bad
+ * value stops the server with a message naming the variable), migrates the
+ * database, and hands the HTTP layer what it needs.
+ */
+export async function boot() {
+  const config = getConfig();
+  await migrateToLatest(getDb());
+  return {
+    port: config.PORT,
+    host: config.HOST,
+    appUrl: config.APP_URL,
+    trustProxy: config.TRUST_PROXY,
+    logLevel: config.LOG_LEVEL,
+    demoMode: config.demoMode,
+    emulatorMountPath: EMULATOR_MOUNT_PATH,
+    demoClientId: config.google.clientId,
+    databaseKind: config.DATABASE_URL?.startsWith("postgres") ? "postgres" : "sqlite",
+    dataDir: config.DATA_DIR,
+    securityHeaders: baseSecurityHeaders(config.APP_URL),
+    isCrossSite: (req: Parameters<typeof isCrossSiteRequest>[0]) => isCrossSiteRequest(req, config.APP_URL),
+    health: () => pingDb(),
+    shutdown: () => closeDb(),
+  };
+}
+
+export type BootResult = Awaited<ReturnType<typeof boot>>;

@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import { getConfig } from "../env.server";
+import { migrations } from "./migrations";
+import type { Database } from "./schema";
+
+export type DB = Kysely<Database>;
+export type Dialect = "sqlite" | "postgres";
+
+// int8 (COUNT(*), SUM over bigint) comes back from pg as a string; every
+// int8 the app stores (micros, counts) fits a double exactly.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export function dialectOf(url: string | undefined): Dialect {
+  return url && /^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite";
+}
+
+export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db: DB; dialect: Dialect } {
+  const dialect = dialectOf(opts.databaseUrl);
+  if (dialect === "postgres") {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle client dropped by the server (restart, failover) must not crash the process;
+    // the pool replaces it on the next checkout.
+    pool.on("error", (error) => console.warn(`PostgreSQL idle client error: ${error.message}`));
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect };
+  }
+  let file = opts.databaseUrl?.replace(/^sqlite:(\/\/)?/, "") || path.join(opts.dataDir, "app.db");
+  if (file !== ":memory:") {
+    file = path.resolve(file);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+  }
+  const database = new SQLite(file);
+  // WAL: readers don't block the writer; synchronous=NORMAL is crash-safe in WAL mode.
+  database.pragma("journal_mode = WAL");
+  database.pragma("synchronous = NORMAL");
+  database.pragma("foreign_keys = ON");
+  database.pragma("busy_timeout = 5000");
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), dialect };
+}
+
+export async function migrateToLatest(db: DB) {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error || failed) {
+    throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ""}: ${String(error)}`);
+  }
+}
+
+let instance: { db: DB; dialect: Dialect } | undefined;
+
+/** The process-wide database handle. */
+export function getDb(): DB {
+  if (!instance) {
+    const config = getConfig();
+    instance = createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  }
+  return instance.db;
+}
+
+export function setDbForTests(db: DB | undefined) {
+  instance = db ? { db, dialect: "sqlite" } : undefined;
+}
+
+export async function pingDb(db: DB = getDb()) {
+  await sql`select 1`.execute(db);
+}
+
+export async function closeDb() {
+  await instance?.db.destroy();
+  instance = undefined;
+}

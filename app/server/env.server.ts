@@ -1,0 +1,201 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const booleanString = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const positiveInt = z.coerce.number().int().positive();
+
+/** A 32-byte key given as base64 (44 chars) or hex (64 chars). */
+const aesKey = z.string().transform((value, ctx) => {
+  const buf = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
+  if (buf.length !== 32) {
+    ctx.addIssue({ code: "custom", message: "must be 32 bytes, as base64 or 64 hex characters" });
+    return z.NEVER;
+  }
+  return buf;
+});
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  APP_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?:\/\/|sqlite:)/, "must start with postgres://, postgresql:// or sqlite:")
+    .optional(),
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  ENCRYPTION_KEY: aesKey.optional(),
+  ENCRYPTION_KEY_VERSION: positiveInt.max(255).default(1),
+  /** Retired keys kept for decryption while data is re-encrypted: "1:<key>,2:<key>". */
+  ENCRYPTION_OLD_KEYS: z.string().optional(),
+  TRUST_PROXY: booleanString.default(false),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  AUTH_RATE_LIMIT_IP: positiveInt.default(30),
+  AUTH_RATE_LIMIT_ACCOUNT: positiveInt.default(10),
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(900),
+  SESSION_TTL_DAYS: positiveInt.max(365).default(30),
+
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_ADS_DEVELOPER_TOKEN: z.string().min(1).optional(),
+  GOOGLE_AUTHORIZATION_URL: z.url().optional(),
+  GOOGLE_TOKEN_URL: z.url().optional(),
+  GOOGLE_USERINFO_URL: z.url().optional(),
+  GOOGLE_REVOKE_URL: z.url().optional(),
+  GOOGLE_ADS_API_URL: z.url().optional(),
+  GOOGLE_ADS_API_VERSION: z.string().regex(/^v\d+$/, "must look like v24").default("v24"),
+});
+
+export type RawEnv = z.infer<typeof schema>;
+
+export interface AppConfig extends Omit<RawEnv, "ENCRYPTION_KEY" | "ENCRYPTION_OLD_KEYS" | "SESSION_SECRET" | "APP_URL"> {
+  APP_URL: string;
+  SESSION_SECRET: string;
+  /** Key id → key; `encryptionKeyVersion` names the one used for new ciphertext. */
+  encryptionKeys: Map<number, Buffer>;
+  isProduction: boolean;
+  /** No Google OAuth client configured: the emulator stands in for Google. */
+  demoMode: boolean;
+  google: {
+    clientId: string;
+    clientSecret: string;
+    developerToken: string | undefined;
+    authorizationUrl: string;
+    tokenUrl: string;
+    userinfoUrl: string;
+    revokeUrl: string;
+    adsApiUrl: string;
+    adsApiVersion: string;
+  };
+}
+
+export class ConfigError extends Error {
+  name = "ConfigError";
+}
+
+export const EMULATOR_MOUNT_PATH = "/emulator";
+export const DEMO_CLIENT_ID = "ads-ai-manager-demo.apps.googleusercontent.com";
+
+interface StoredSecrets {
+  sessionSecret: string;
+  encryptionKey: string;
+}
+
+/**
+ * Secrets a fresh install needs are generated once and kept beside the data, so
+ * `npm start` works with no configuration and sessions survive restarts.
+ */
+function loadOrCreateSecrets(dataDir: string): StoredSecrets {
+  const file = path.join(dataDir, "secrets.json");
+  try {
+    const parsed = z
+      .object({ sessionSecret: z.string().min(32), encryptionKey: z.string().min(40) })
+      .parse(JSON.parse(fs.readFileSync(file, "utf8")));
+    return parsed;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      throw new ConfigError(`${file} is unreadable or malformed; fix or delete it (${(error as Error).message})`);
+    }
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secrets: StoredSecrets = {
+    sessionSecret: randomBytes(32).toString("base64url"),
+    encryptionKey: randomBytes(32).toString("base64"),
+  };
+  // wx: two processes starting together must not overwrite each other's keys.
+  try {
+    fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return loadOrCreateSecrets(dataDir);
+    throw error;
+  }
+  return secrets;
+}
+
+function parseOldKeys(value: string | undefined): Map<number, Buffer> {
+  const keys = new Map<number, Buffer>();
+  if (!value) return keys;
+  for (const part of value.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const match = /^(\d{1,3}):(.+)$/.exec(part);
+    const parsed = match ? aesKey.safeParse(match[2]) : undefined;
+    if (!match || !parsed?.success) {
+      throw new ConfigError("ENCRYPTION_OLD_KEYS: expected a comma-separated list of <version>:<32-byte key>");
+    }
+    keys.set(Number(match[1]), parsed.data);
+  }
+  return keys;
+}
+
+export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
+  // Empty strings in .env files or compose files mean "unset".
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const raw = result.data;
+  const dataDir = path.resolve(raw.DATA_DIR);
+  const needsStored = !raw.SESSION_SECRET || !raw.ENCRYPTION_KEY;
+  const stored = needsStored ? loadOrCreateSecrets(dataDir) : undefined;
+  const appUrl = (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, "");
+
+  const encryptionKeys = parseOldKeys(raw.ENCRYPTION_OLD_KEYS);
+  const currentKey = raw.ENCRYPTION_KEY ?? Buffer.from(stored!.encryptionKey, "base64");
+  encryptionKeys.set(raw.ENCRYPTION_KEY_VERSION, currentKey);
+
+  const demoMode = !raw.GOOGLE_CLIENT_ID;
+  if (!demoMode && !raw.GOOGLE_CLIENT_SECRET) {
+    throw new ConfigError("Invalid configuration:\n  GOOGLE_CLIENT_SECRET: required when GOOGLE_CLIENT_ID is set");
+  }
+  const emulatorBase = `${appUrl}${EMULATOR_MOUNT_PATH}`;
+  const google = {
+    clientId: raw.GOOGLE_CLIENT_ID ?? DEMO_CLIENT_ID,
+    clientSecret: raw.GOOGLE_CLIENT_SECRET ?? "demo-secret",
+    developerToken: raw.GOOGLE_ADS_DEVELOPER_TOKEN,
+    authorizationUrl:
+      raw.GOOGLE_AUTHORIZATION_URL ??
+      (demoMode ? `${emulatorBase}/o/oauth2/v2/auth` : "https://accounts.google.com/o/oauth2/v2/auth"),
+    tokenUrl: raw.GOOGLE_TOKEN_URL ?? (demoMode ? `${emulatorBase}/token` : "https://oauth2.googleapis.com/token"),
+    userinfoUrl:
+      raw.GOOGLE_USERINFO_URL ??
+      (demoMode ? `${emulatorBase}/v1/userinfo` : "https://openidconnect.googleapis.com/v1/userinfo"),
+    revokeUrl: raw.GOOGLE_REVOKE_URL ?? (demoMode ? `${emulatorBase}/revoke` : "https://oauth2.googleapis.com/revoke"),
+    adsApiUrl: (raw.GOOGLE_ADS_API_URL ?? (demoMode ? emulatorBase : "https://googleads.googleapis.com")).replace(
+      /\/+$/,
+      "",
+    ),
+    adsApiVersion: raw.GOOGLE_ADS_API_VERSION,
+  };
+
+  const { ENCRYPTION_KEY: _k, ENCRYPTION_OLD_KEYS: _o, SESSION_SECRET: _s, APP_URL: _a, ...rest } = raw;
+  return {
+    ...rest,
+    DATA_DIR: dataDir,
+    APP_URL: appUrl,
+    SESSION_SECRET: raw.SESSION_SECRET ?? stored!.sessionSecret,
+    encryptionKeys,
+    isProduction: raw.NODE_ENV === "production",
+    demoMode,
+    google,
+  };
+}
+
+let config: AppConfig | undefined;
+
+/** The process-wide configuration, parsed once. */
+export function getConfig(): AppConfig {
+  config ??= parseConfig(process.env);
+  return config;
+}
+
+/** For tests that need a different configuration. */
+export function setConfigForTests(next: AppConfig | undefined) {
+  config = next;
+}

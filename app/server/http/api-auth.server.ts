@@ -1,0 +1,13 @@
+import { getBearerSession, type SessionContext } from "../auth/session.server";
+import { HttpError } from "./errors.server";
+
+/** The session behind the request's bearer token; 401 otherwise. */
+export async function requireApiSession(request: Request): Promise<SessionContext> {
+  const session = await getBearerSession(request);
+  if (!session) {
+    throw new HttpError(401, "Not authenticated: send Authorization: Bearer <access_token>", undefined, {
+      "WWW-Authenticate": 'Bearer realm="api"',
+    });
+  }
+  return session;
+}

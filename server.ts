@@ -1,0 +1,149 @@
+/**
+ * The HTTP entry: security headers, cross-site refusal, static assets,
+ * /healthz, the Google emulator in demo mode, then React Router. Graceful
+ * shutdown on SIGTERM/SIGINT.
+ *
+ * Production: `node build/server.js` (this file bundled by scripts/build-server.mjs).
+ * Development: `tsx server.ts --dev` (Vite middleware, HMR).
+ */
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import type { ServerBuild } from "react-router";
+
+type BootResult = Awaited<ReturnType<typeof import("./app/server/boot.server").boot>>;
+
+const dev = process.argv.includes("--dev") || process.env.NODE_ENV === "development";
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function log(level: "info" | "warn" | "error", message: string, extra?: Record<string, unknown>) {
+  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...extra });
+  (level === "error" ? console.error : console.log)(line);
+}
+
+async function loadBuild() {
+  if (!dev) {
+    const build = (await import(path.join(here, "server/index.js"))) as ServerBuild;
+    return { build: async () => build, entry: build.entry.module as unknown as { boot: () => Promise<BootResult> } };
+  }
+  const vite = await import("vite");
+  const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
+  const load = () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  const first = await load();
+  return { build: load, entry: first.entry.module as unknown as { boot: () => Promise<BootResult> }, viteDevServer };
+}
+
+async function main() {
+  const { build, entry, viteDevServer } = await loadBuild();
+  let app: BootResult;
+  try {
+    app = await entry.boot();
+  } catch (error) {
+    // Configuration errors name the variable; print them plainly and stop.
+    console.error(error instanceof Error && error.name === "ConfigError" ? error.message : error);
+    process.exit(1);
+  }
+
+  const server = express();
+  server.disable("x-powered-by");
+  server.set("trust proxy", app.trustProxy);
+
+  server.use((req, res, next) => {
+    for (const [name, value] of Object.entries(app.securityHeaders)) res.setHeader(name, value);
+    const started = performance.now();
+    res.on("finish", () => {
+      if (app.logLevel === "debug" || (app.logLevel === "info" && res.statusCode >= 500)) {
+        // Path only: query strings may carry tokens or codes.
+        log(res.statusCode >= 500 ? "error" : "info", "request", {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round(performance.now() - started),
+        });
+      }
+    });
+    next();
+  });
+
+  server.use((req, res, next) => {
+    const crossSite = app.isCrossSite({
+      method: req.method,
+      origin: req.get("Origin"),
+      secFetchSite: req.get("Sec-Fetch-Site"),
+      host: req.get("Host"),
+      protocol: req.protocol,
+    });
+    if (!crossSite) return next();
+    res.status(403).type("application/json").send(JSON.stringify({ detail: "Cross-site request refused" }));
+  });
+
+  server.get("/healthz", async (_req, res) => {
+    try {
+      await app.health();
+      res.json({ status: "ok", database: app.databaseKind, demoMode: app.demoMode });
+    } catch (error) {
+      log("error", "health check failed", { error: String(error) });
+      res.status(503).json({ status: "unavailable" });
+    }
+  });
+
+  if (app.demoMode) {
+    const { mountDemoEmulator } = await import("./emulator/mount");
+    server.use(app.emulatorMountPath, mountDemoEmulator({ dataDir: app.dataDir }));
+  }
+
+  server.use(compression());
+  if (viteDevServer) {
+    server.use(viteDevServer.middlewares);
+  } else {
+    const client = path.join(here, "client");
+    server.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y" }));
+    server.use(express.static(client, { maxAge: "1h", index: false }));
+  }
+
+  server.all(
+    "/{*splat}",
+    createRequestHandler({
+      build,
+      mode: dev ? "development" : "production",
+      getLoadContext: (req) => ({
+        clientIp: req.ip ?? "unknown",
+        cspNonce: dev ? undefined : randomBytes(16).toString("base64"),
+      }),
+    }),
+  );
+
+  const listener = server.listen(app.port, app.host, () => {
+    const address = listener.address();
+    const port = typeof address === "object" && address ? address.port : app.port;
+    log("info", `Ads AI Manager listening on ${app.appUrl} (port ${port})`, {
+      demoMode: app.demoMode,
+      database: app.databaseKind,
+    });
+  });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log("info", `received ${signal}, shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    listener.close(async () => {
+      await app.shutdown().catch(() => {});
+      await viteDevServer?.close();
+      process.exit(0);
+    });
+    listener.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

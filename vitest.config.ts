@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+// Kept apart from vite.config.ts so the reactRouter() plugin stays out of unit tests.
+export default defineConfig({
+  resolve: {
+    alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
+  },
+  test: {
+    include: ["app/**/*.test.{ts,tsx}", "emulator/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    environment: "node",
+    setupFiles: ["./tests/setup/vitest.setup.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    pool: "forks",
+  },
+});
