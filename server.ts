@@ -76,7 +76,15 @@ async function main() {
       host: req.get("Host"),
       protocol: req.protocol,
     });
-    if (!crossSite) return next();
+    if (!crossSite) {
+      // Under `Referrer-Policy: no-referrer` browsers send `Origin: null` even for
+      // same-origin form posts (JavaScript off). Fetch metadata has proven this one
+      // same-origin, so React Router's own origin check is given the real origin.
+      if (req.get("Origin") === "null" && req.get("Sec-Fetch-Site") === "same-origin") {
+        req.headers.origin = `${req.protocol}://${req.get("Host")}`;
+      }
+      return next();
+    }
     res.status(403).type("application/json").send(JSON.stringify({ detail: "Cross-site request refused" }));
   });
 

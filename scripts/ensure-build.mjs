@@ -16,9 +16,16 @@ function newest(p) {
   return max;
 }
 
+// A production image carries the build but neither sources nor build tools.
+const canBuild = fs.existsSync("node_modules/.bin/react-router");
 const built = fs.existsSync(stamp) && fs.existsSync("build/server.js") ? fs.statSync(stamp).mtimeMs : 0;
 const changed = sources.some((s) => newest(s) > built);
-if (!built || changed) {
+if (!canBuild) {
+  if (!fs.existsSync("build/server.js")) {
+    console.error("No build found and no build tools installed: run `npm ci && npm run build` first.");
+    process.exit(1);
+  }
+} else if (!built || changed) {
   console.log(built ? "Sources changed since the last build; rebuilding…" : "No build yet; building…");
   execSync("npm run build", { stdio: "inherit" });
 }

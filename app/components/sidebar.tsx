@@ -1,5 +1,6 @@
-import { Form, NavLink } from "react-router";
+import { Form, Link, NavLink } from "react-router";
 import { clearAuthState } from "~/lib/auth-storage";
+import { formatCustomerId } from "~/lib/format";
 
 const NAV = [
   { to: "/dashboard", label: "Dashboard", icon: "M3 12l9-9 9 9M5 10v10h5v-6h4v6h5V10" },
@@ -9,7 +10,13 @@ const NAV = [
   { to: "/history", label: "History", icon: "M12 8v4l3 3M21 12a9 9 0 1 1-3-6.7L21 8M21 3v5h-5" },
 ];
 
-export function Sidebar({ email }: { email: string }) {
+export function Sidebar({
+  email,
+  activeAccount,
+}: {
+  email: string;
+  activeAccount: { customerId: string; name: string } | null;
+}) {
   return (
     <aside className="flex w-64 shrink-0 flex-col border-r border-gray-200 bg-white">
       <div className="border-b border-gray-200 px-6 py-5">
@@ -37,6 +44,16 @@ export function Sidebar({ email }: { email: string }) {
         ))}
       </nav>
       <div className="border-t border-gray-200 p-3">
+        <Link
+          to="/settings"
+          className="mb-1 block rounded-lg px-3 py-2 text-sm text-gray-700 hover:bg-gray-100"
+          aria-label="Account settings"
+        >
+          <span className="block font-medium">Settings</span>
+          <span className="block truncate text-xs text-gray-500">
+            {activeAccount ? `${activeAccount.name} · ${formatCustomerId(activeAccount.customerId)}` : "Google Ads not connected"}
+          </span>
+        </Link>
         <Form method="post" action="/logout" onSubmit={() => clearAuthState()}>
           <button
             type="submit"

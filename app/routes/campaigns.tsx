@@ -11,7 +11,7 @@ export default function Campaigns() {
       <EmptyState title="No Campaigns Yet">
         <p>Connect your Google Ads account to view and manage campaigns</p>
         {/* A plain link: the route redirects to Google, off-site. */}
-        <a href="/api/v1/auth/google" className={`${buttonClass} mt-6`}>
+        <a href="/api/v1/auth/google?returnTo=/campaigns" className={`${buttonClass} mt-6`}>
           Connect Google Ads
         </a>
       </EmptyState>

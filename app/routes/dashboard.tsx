@@ -8,7 +8,7 @@ const STEPS = [
   {
     title: "Connect Google Ads Account",
     text: "Link your Google Ads account to import campaigns and performance data.",
-    href: "/api/v1/auth/google",
+    href: "/api/v1/auth/google?returnTo=/dashboard",
     action: "Connect Google Ads",
   },
   { title: "AI Analysis", text: "Get AI-powered recommendations grounded in your own data." },

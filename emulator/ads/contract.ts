@@ -52,3 +52,20 @@ export interface AdsDataSource {
     opts?: { pageSize?: number; pageToken?: string; returnTotalResultsCount?: boolean },
   ): QueryPage;
 }
+
+/** One element of a searchStream response array (requestId is added by the HTTP layer). */
+export interface QueryBatch {
+  results?: Array<Record<string, unknown>>;
+  fieldMask: string;
+  /** Present on the last batch only, like Google. */
+  queryResourceConsumption?: string;
+}
+
+/**
+ * A data source that can also stream: queryBatches() validates and runs the
+ * query eagerly (throwing GoogleAdsFailureError before anything is yielded),
+ * then yields batches of at most 10,000 rows.
+ */
+export interface StreamingAdsDataSource extends AdsDataSource {
+  queryBatches(customerId: string, gaql: string): Iterable<QueryBatch>;
+}

@@ -34,6 +34,9 @@ export interface GoogleConnectionsTable {
   scopes: string;
   status: "active" | "reconnect_needed";
   status_reason: string | null;
+  /** Why the account list could not be loaded last time (null when it could). */
+  accounts_error: string | null;
+  accounts_synced_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -51,11 +54,193 @@ export interface AdsAccountsTable {
   updated_at: string;
 }
 
+// ---- Google Ads data (0003_ads_data), keyed by customer_id, replaced whole by each sync.
+// Micros and counts are int64 read as numbers; dates are YYYY-MM-DD in the account's time zone.
+
+export interface AdsMetricColumns {
+  impressions: number;
+  clicks: number;
+  cost_micros: number;
+  conversions: number;
+  conversions_value: number;
+}
+
+export interface AdsCampaignsTable {
+  customer_id: string;
+  id: string;
+  name: string;
+  status: string;
+  serving_status: string | null;
+  primary_status: string | null;
+  /** JSON array of enum names. */
+  primary_status_reasons: string | null;
+  advertising_channel_type: string;
+  bidding_strategy_type: string;
+  target_cpa_micros: number | null;
+  target_roas: number | null;
+  budget_resource_name: string | null;
+  budget_amount_micros: number | null;
+  budget_period: string | null;
+  budget_explicitly_shared: number | null;
+  start_date: string | null;
+  end_date: string | null;
+}
+
+export interface AdsCampaignDailyTable extends AdsMetricColumns {
+  customer_id: string;
+  campaign_id: string;
+  date: string;
+  search_impression_share: number | null;
+  search_budget_lost_impression_share: number | null;
+  search_rank_lost_impression_share: number | null;
+}
+
+export interface AdsAdGroupsTable {
+  customer_id: string;
+  id: string;
+  campaign_id: string;
+  name: string;
+  status: string;
+  type: string | null;
+  cpc_bid_micros: number | null;
+  target_cpa_micros: number | null;
+  target_roas: number | null;
+}
+
+export interface AdsAdGroupDailyTable extends AdsMetricColumns {
+  customer_id: string;
+  ad_group_id: string;
+  campaign_id: string;
+  date: string;
+}
+
+export interface AdsKeywordsTable {
+  customer_id: string;
+  ad_group_id: string;
+  criterion_id: string;
+  campaign_id: string;
+  text: string;
+  match_type: string;
+  status: string;
+  negative: number;
+  cpc_bid_micros: number | null;
+  effective_cpc_bid_micros: number | null;
+  quality_score: number | null;
+  creative_quality_score: string | null;
+  post_click_quality_score: string | null;
+  search_predicted_ctr: string | null;
+  system_serving_status: string | null;
+  approval_status: string | null;
+}
+
+export interface AdsKeywordDailyTable extends AdsMetricColumns {
+  customer_id: string;
+  ad_group_id: string;
+  criterion_id: string;
+  campaign_id: string;
+  date: string;
+  search_impression_share: number | null;
+  search_rank_lost_impression_share: number | null;
+}
+
+export interface AdsCampaignNegativeKeywordsTable {
+  customer_id: string;
+  campaign_id: string;
+  criterion_id: string;
+  text: string;
+  match_type: string;
+  status: string | null;
+}
+
+export interface AdsAdsTable {
+  customer_id: string;
+  ad_group_id: string;
+  ad_id: string;
+  campaign_id: string;
+  type: string | null;
+  status: string;
+  ad_strength: string | null;
+  approval_status: string | null;
+  /** JSON [{text, pinnedField?, assetPerformanceLabel?}]. */
+  headlines: string;
+  descriptions: string;
+  path1: string | null;
+  path2: string | null;
+  /** JSON array of URLs. */
+  final_urls: string;
+}
+
+export interface AdsAdDailyTable extends AdsMetricColumns {
+  customer_id: string;
+  ad_group_id: string;
+  ad_id: string;
+  campaign_id: string;
+  date: string;
+}
+
+export interface AdsAdAssetsTable {
+  customer_id: string;
+  ad_group_id: string;
+  ad_id: string;
+  asset_id: string;
+  field_type: string;
+  campaign_id: string;
+  text: string | null;
+  performance_label: string | null;
+  pinned_field: string | null;
+  enabled: number | null;
+}
+
+export interface AdsSearchTermDailyTable extends AdsMetricColumns {
+  customer_id: string;
+  campaign_id: string;
+  ad_group_id: string;
+  search_term: string;
+  status: string;
+  /** segments.search_term_match_type. */
+  match_type: string | null;
+  keyword_criterion_id: string | null;
+  keyword_text: string | null;
+  keyword_match_type: string | null;
+  date: string;
+}
+
+export interface AdsSyncStateTable {
+  customer_id: string;
+  status: "never" | "running" | "ok" | "failed";
+  run_id: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  heartbeat_at: string | null;
+  last_success_at: string | null;
+  last_error: string | null;
+  progress_done: number;
+  progress_total: number;
+  current_step: string | null;
+  data_from: string | null;
+  data_to: string | null;
+  /** JSON {table: rows}. */
+  row_counts: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   google_connections: GoogleConnectionsTable;
   ads_accounts: AdsAccountsTable;
+  ads_campaigns: AdsCampaignsTable;
+  ads_campaign_daily: AdsCampaignDailyTable;
+  ads_ad_groups: AdsAdGroupsTable;
+  ads_ad_group_daily: AdsAdGroupDailyTable;
+  ads_keywords: AdsKeywordsTable;
+  ads_keyword_daily: AdsKeywordDailyTable;
+  ads_campaign_negative_keywords: AdsCampaignNegativeKeywordsTable;
+  ads_ads: AdsAdsTable;
+  ads_ad_daily: AdsAdDailyTable;
+  ads_ad_assets: AdsAdAssetsTable;
+  ads_search_term_daily: AdsSearchTermDailyTable;
+  ads_sync_state: AdsSyncStateTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -40,21 +40,23 @@ export function documentSecurityHeaders(nonce: string | undefined): Record<strin
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Refuses state-changing requests that a browser sent from another site. Requests
- * without Origin and Sec-Fetch-Site are not from a browser form or fetch (scripts
- * using the bearer API, server-to-server calls) and carry no ambient cookie risk.
+ * Refuses state-changing requests that a browser sent from another site.
+ * Sec-Fetch-Site (set by the browser, not by page script) decides when present;
+ * with `Referrer-Policy: no-referrer` browsers send `Origin: null` even for
+ * same-origin form posts, so Origin is only consulted without it. Requests
+ * with neither header are not from a browser (scripts using the bearer API,
+ * server-to-server calls) and carry no ambient-cookie risk.
  */
 export function isCrossSiteRequest(
   req: { method: string; origin?: string | null; secFetchSite?: string | null; host?: string | null; protocol: string },
   appUrl: string,
 ): boolean {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return false;
+  if (req.secFetchSite) return req.secFetchSite !== "same-origin" && req.secFetchSite !== "none";
   const origin = req.origin;
-  if (origin && origin !== "null") {
-    const allowed = new Set([new URL(appUrl).origin]);
-    if (req.host) allowed.add(`${req.protocol}://${req.host}`);
-    return !allowed.has(origin);
-  }
+  if (!origin) return false;
   if (origin === "null") return true;
-  return req.secFetchSite === "cross-site" || req.secFetchSite === "same-site";
+  const allowed = new Set([new URL(appUrl).origin]);
+  if (req.host) allowed.add(`${req.protocol}://${req.host}`);
+  return !allowed.has(origin);
 }

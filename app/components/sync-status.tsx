@@ -1,0 +1,147 @@
+import { useEffect, useState } from "react";
+import { Form, useNavigation, useRevalidator } from "react-router";
+import { formatDateTime, formatTimeAgo } from "~/lib/format";
+
+/** The sync state as pages receive it (plain JSON, no server types). */
+export interface SyncView {
+  status: "never" | "running" | "ok" | "failed";
+  lastSuccessAt: string | null;
+  lastError: string | null;
+  progressDone: number;
+  progressTotal: number;
+  currentStep: string | null;
+}
+
+/** Where the browser polls while a sync runs (cookie session, the active account). */
+export const SYNC_STATUS_PATH = "/sync";
+const POLL_MS = 2000;
+
+/**
+ * While a sync runs, polls the status endpoint (JavaScript on) and revalidates
+ * the page once it ends, so fresh numbers replace the old ones without a
+ * reload. Returns the newest state seen, for the progress bar.
+ */
+function useLiveSync(initial: SyncView): SyncView {
+  const [live, setLive] = useState(initial);
+  const revalidator = useRevalidator();
+  useEffect(() => setLive(initial), [initial]);
+  const running = initial.status === "running";
+  useEffect(() => {
+    if (!running) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      try {
+        const res = await fetch(SYNC_STATUS_PATH, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+        if (stopped) return;
+        if (res.ok) {
+          const next = (await res.json()) as SyncView;
+          if (stopped) return;
+          setLive(next);
+          if (next.status !== "running") {
+            void revalidator.revalidate();
+            return;
+          }
+        }
+      } catch {
+        // A dropped poll is retried on the next tick; the page stays usable.
+      }
+      if (!stopped) timer = setTimeout(poll, POLL_MS);
+    };
+    timer = setTimeout(poll, POLL_MS);
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
+    // The revalidator object changes identity on every state change; polling must not restart with it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [running]);
+  return live;
+}
+
+/**
+ * "Last synced …", a Sync now button (a plain POST form), a progress bar while
+ * a sync runs and the reason when the last one failed. With JavaScript off a
+ * <noscript> refresh reloads the page every 3 s until the sync ends.
+ */
+export function SyncStatus({
+  sync,
+  now,
+  timeZone,
+  returnTo,
+}: {
+  sync: SyncView;
+  /** The server's clock when the page was rendered (ISO), so "… ago" renders the same on both sides. */
+  now: string;
+  timeZone: string;
+  /** Path and query to come back to after Sync now. */
+  returnTo: string;
+}) {
+  const live = useLiveSync(sync);
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formAction === SYNC_STATUS_PATH;
+  const running = live.status === "running";
+  return (
+    <section aria-label="Data freshness" className="mb-6 rounded-xl border border-gray-200 bg-white px-4 py-3 shadow-sm">
+      {sync.status === "running" ? (
+        <noscript>
+          <meta httpEquiv="refresh" content="3" />
+        </noscript>
+      ) : null}
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-gray-600" data-testid="last-synced">
+          {live.lastSuccessAt ? (
+            <>
+              Last synced{" "}
+              <time dateTime={live.lastSuccessAt} title={formatDateTime(live.lastSuccessAt, timeZone)}>
+                {formatTimeAgo(live.lastSuccessAt, now)}
+              </time>
+            </>
+          ) : running ? (
+            "Importing your account for the first time…"
+          ) : (
+            "Not synced yet"
+          )}
+        </p>
+        <Form method="post" action={SYNC_STATUS_PATH}>
+          <input type="hidden" name="returnTo" value={returnTo} />
+          <button
+            type="submit"
+            disabled={running || submitting}
+            className="rounded-lg border border-gray-300 bg-white px-3 py-1.5 text-sm font-semibold text-gray-700 hover:bg-gray-50 disabled:cursor-not-allowed disabled:opacity-50"
+          >
+            {running || submitting ? "Syncing…" : "Sync now"}
+          </button>
+        </Form>
+      </div>
+      {running ? <SyncProgress sync={live} /> : null}
+      {live.status === "failed" ? (
+        <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          The last sync failed: {live.lastError ?? "unknown error"}.
+          {live.lastSuccessAt ? " Showing the data from the last successful sync." : null}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export function SyncProgress({ sync }: { sync: SyncView }) {
+  const known = sync.progressTotal > 0;
+  const step = sync.currentStep ? `${sync.currentStep}` : "Starting";
+  const label = known ? `Syncing: ${step} (${sync.progressDone} of ${sync.progressTotal})` : `Syncing: ${step}`;
+  return (
+    <div className="mt-3" role="status">
+      <label className="block text-sm text-gray-700">
+        <span>{label}</span>
+        {/* Without a value the bar is indeterminate: the total is not known yet. */}
+        <progress
+          className="mt-1 block h-2 w-full"
+          max={known ? sync.progressTotal : undefined}
+          value={known ? Math.min(sync.progressDone, sync.progressTotal) : undefined}
+        >
+          {label}
+        </progress>
+      </label>
+    </div>
+  );
+}

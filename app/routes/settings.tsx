@@ -1,0 +1,178 @@
+import { data, Form, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import { PageHeader, buttonClass } from "~/components/ui";
+import { formatCustomerId } from "~/lib/format";
+import { listAccounts, refreshAccounts, setActiveAccount } from "~/server/ads/accounts.server";
+import { disconnectGoogle, getConnection } from "~/server/auth/google-connection.server";
+import { requireUser } from "~/server/auth/session.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/settings";
+
+export function meta() {
+  return [{ title: "Settings · Ads AI Manager" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { user } = await requireUser(request);
+  const [connection, accounts] = await Promise.all([getConnection(user.id), listAccounts(user.id)]);
+  return {
+    email: user.email,
+    activeCustomerId: user.active_customer_id,
+    connection: connection
+      ? {
+          googleEmail: connection.google_email,
+          status: connection.status,
+          statusReason: connection.status_reason,
+          accountsError: connection.accounts_error,
+          accountsSyncedAt: connection.accounts_synced_at,
+        }
+      : null,
+    accounts: accounts.map((a) => ({
+      customerId: a.customer_id,
+      name: a.name,
+      currencyCode: a.currency_code,
+      timeZone: a.time_zone,
+      manager: a.manager === 1,
+      viaManager: a.login_customer_id !== a.customer_id ? a.login_customer_id : null,
+    })),
+  };
+}
+
+const ActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("select-account"), customerId: z.string().regex(/^\d{10}$/, "Choose an account") }),
+  z.object({ intent: z.literal("refresh-accounts") }),
+  z.object({ intent: z.literal("disconnect") }),
+]);
+
+export async function action({ request }: Route.ActionArgs) {
+  const { user } = await requireUser(request);
+  const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data({ error: parsed.error.issues[0].message }, { status: 400 });
+  const input = parsed.data;
+  switch (input.intent) {
+    case "select-account": {
+      const ok = await setActiveAccount(user.id, input.customerId);
+      if (!ok) return data({ error: "That account is not one of yours" }, { status: 400 });
+      return redirectWithToast("/settings", { type: "success", message: "Active account changed" });
+    }
+    case "refresh-accounts": {
+      const result = await refreshAccounts(user.id);
+      return result.ok
+        ? redirectWithToast("/settings", { type: "success", message: `Found ${result.accounts.length} accounts` })
+        : redirectWithToast("/settings", { type: "error", message: `Accounts could not be loaded: ${result.error}` });
+    }
+    case "disconnect": {
+      await disconnectGoogle(user.id);
+      return redirectWithToast("/settings", { type: "success", message: "Google Ads disconnected" });
+    }
+  }
+  return redirect("/settings");
+}
+
+export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
+  const { connection, accounts, activeCustomerId } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  return (
+    <>
+      <PageHeader title="Settings" description="Your Google Ads connection and accounts" />
+      {actionData?.error ? (
+        <p role="alert" className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          {actionData.error}
+        </p>
+      ) : null}
+      <section className="rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="connection-heading">
+        <h2 id="connection-heading" className="text-lg font-semibold text-gray-900">
+          Google Ads connection
+        </h2>
+        {!connection ? (
+          <div className="mt-3">
+            <p className="text-gray-600">Not connected.</p>
+            <a href="/api/v1/auth/google?returnTo=/settings" className={`${buttonClass} mt-4`}>
+              Connect Google Ads
+            </a>
+          </div>
+        ) : (
+          <div className="mt-3 space-y-3">
+            <p className="text-gray-700">
+              Connected as <strong>{connection.googleEmail}</strong>
+            </p>
+            {connection.status === "reconnect_needed" ? (
+              <div role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+                {connection.statusReason ?? "This connection needs to be renewed."}{" "}
+                <a href="/api/v1/auth/google?returnTo=/settings" className="font-semibold underline">
+                  Reconnect
+                </a>
+              </div>
+            ) : null}
+            <Form method="post">
+              <input type="hidden" name="intent" value="disconnect" />
+              <button type="submit" disabled={busy} className="rounded-lg border border-red-300 px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50">
+                Disconnect Google Ads
+              </button>
+            </Form>
+          </div>
+        )}
+      </section>
+
+      {connection ? (
+        <section className="mt-6 rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="accounts-heading">
+          <div className="flex items-center justify-between gap-4">
+            <h2 id="accounts-heading" className="text-lg font-semibold text-gray-900">
+              Accounts
+            </h2>
+            <Form method="post">
+              <input type="hidden" name="intent" value="refresh-accounts" />
+              <button type="submit" disabled={busy} className="text-sm font-semibold text-blue-600 hover:underline">
+                Reload accounts
+              </button>
+            </Form>
+          </div>
+          {connection.accountsError ? (
+            <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+              Your accounts could not be loaded: {connection.accountsError}
+            </p>
+          ) : null}
+          {accounts.length === 0 ? (
+            <p className="mt-3 text-gray-600">No accounts found.</p>
+          ) : (
+            <Form method="post" className="mt-4">
+              <input type="hidden" name="intent" value="select-account" />
+              <fieldset>
+                <legend className="sr-only">Active account</legend>
+                <ul className="divide-y divide-gray-100">
+                  {accounts.map((a) => (
+                    <li key={a.customerId} className="flex items-center gap-3 py-3">
+                      <input
+                        type="radio"
+                        name="customerId"
+                        id={`acct-${a.customerId}`}
+                        value={a.customerId}
+                        defaultChecked={a.customerId === activeCustomerId}
+                        disabled={a.manager}
+                      />
+                      <label htmlFor={`acct-${a.customerId}`} className="flex-1">
+                        <span className="font-medium text-gray-900">{a.name}</span>{" "}
+                        <span className="text-sm text-gray-500">
+                          {formatCustomerId(a.customerId)} · {a.currencyCode} · {a.timeZone}
+                          {a.manager ? " · Manager account" : ""}
+                          {a.viaManager ? ` · via ${formatCustomerId(a.viaManager)}` : ""}
+                        </span>
+                        {a.customerId === activeCustomerId ? (
+                          <span className="ml-2 rounded bg-blue-50 px-2 py-0.5 text-xs font-semibold text-blue-700">Active</span>
+                        ) : null}
+                      </label>
+                    </li>
+                  ))}
+                </ul>
+              </fieldset>
+              <button type="submit" disabled={busy} className={`${buttonClass} mt-4`}>
+                Use selected account
+              </button>
+            </Form>
+          )}
+        </section>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,17 @@
+import { getAccount } from "./ads/accounts.server";
+import { getConnection } from "./auth/google-connection.server";
+import { requireUser } from "./auth/session.server";
+import { getConfig } from "./env.server";
+
+/** What the signed-in shell shows on every screen: who, which account, and any connection trouble. */
+export async function loadLayoutData(request: Request) {
+  const { user } = await requireUser(request);
+  const connection = await getConnection(user.id);
+  const account = user.active_customer_id ? await getAccount(user.id, user.active_customer_id) : undefined;
+  return {
+    email: user.email,
+    demoMode: getConfig().demoMode,
+    connection: connection ? { status: connection.status, statusReason: connection.status_reason } : null,
+    activeAccount: account ? { customerId: account.customer_id, name: account.name } : null,
+  };
+}

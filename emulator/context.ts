@@ -1,0 +1,34 @@
+import type { AdsDataSource } from "./ads/contract";
+import type { FaultEngine } from "./faults";
+import type { Delays } from "./http/util";
+import type { SigningKey } from "./oauth/jwt";
+import type { DemoUser } from "./oauth/pages";
+import type { OAuthState } from "./oauth/state";
+import type { MutateHandler } from "./rest/mutate";
+
+/** Anything with console-like methods; every method optional so a partial logger works. */
+export interface EmulatorLogger {
+  debug?(message: string, meta?: Record<string, unknown>): void;
+  info?(message: string, meta?: Record<string, unknown>): void;
+  warn?(message: string, meta?: Record<string, unknown>): void;
+  error?(message: string, meta?: Record<string, unknown>): void;
+}
+
+/** What every route needs; built once per emulator by createEmulator. */
+export interface EmulatorContext {
+  dataSource: AdsDataSource;
+  demoUser: DemoUser;
+  clientId?: string;
+  clientSecret?: string;
+  redirectUris?: ReadonlySet<string>;
+  accessTokenTtlSeconds: number;
+  publicBaseUrl?: string;
+  sunsetVersions: ReadonlySet<string>;
+  mutate?: MutateHandler;
+  now: () => number;
+  oauth: OAuthState;
+  key: SigningKey;
+  faults: FaultEngine;
+  delays: Delays;
+  log: EmulatorLogger;
+}

@@ -1,0 +1,276 @@
+/**
+ * A local stand-in for Google's OAuth server and the Google Ads REST API,
+ * speaking their real protocol. A plain Node request handler: serve it with
+ * node:http (emulator/main.ts, tests) or mount it in Express
+ * (app.use("/emulator", emulator.handler)).
+ *
+ * Knows nothing about the app; account data comes from an AdsDataSource.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AdsDataSource } from "./ads/contract";
+import type { EmulatorContext, EmulatorLogger } from "./context";
+import { FaultEngine, faultConfigSchema, type FaultRule, type ParsedFaultRule } from "./faults";
+import { notFoundHtml } from "./http/google-errors";
+import {
+  BodyTooLargeError,
+  Delays,
+  formFields,
+  headerValue,
+  mountPrefix,
+  readBody,
+  requestBaseUrl,
+  sendHtml,
+  sendJson,
+  type MaybeExpressRequest,
+} from "./http/util";
+import { SigningKey } from "./oauth/jwt";
+import type { DemoUser } from "./oauth/pages";
+import {
+  PATHS,
+  handleAuthorize,
+  handleJwks,
+  handleRevoke,
+  handleToken,
+  handleUserinfo,
+  openidConfiguration,
+  tokenFault,
+} from "./oauth/routes";
+import { OAuthState } from "./oauth/state";
+import type { MutateHandler } from "./rest/mutate";
+import { ADS_PATH, handleAds } from "./rest/routes";
+
+export type { AdsDataSource } from "./ads/contract";
+export type { EmulatorLogger } from "./context";
+export type { FaultRule, ParsedFaultRule } from "./faults";
+export type { DemoUser } from "./oauth/pages";
+export type { MutateHandler, MutateRequest } from "./rest/mutate";
+export { ADWORDS_SCOPE } from "./oauth/scopes";
+
+export interface EmulatorOptions {
+  dataSource: AdsDataSource;
+  /** The one Google account that "signs in". Default: Demo Advertiser <demo.advertiser@example.com>. */
+  demoUser?: DemoUser;
+  /** Fixed OAuth client. When set, other client ids are rejected (invalid_client); when unset any client is accepted. */
+  clientId?: string;
+  /** With clientId: the secret the token endpoint requires. */
+  clientSecret?: string;
+  /** With clientId: the registered redirect URIs (exact match). Unset: any http(s) redirect URI. */
+  redirectUris?: string[];
+  /** expires_in of access tokens. Default 3599, as Google reports. */
+  accessTokenTtlSeconds?: number;
+  faults?: FaultRule[];
+  /** Default: errors only, to console.error. */
+  logger?: EmulatorLogger;
+  /** Absolute base URL (scheme, host, mount path) used for issuer and endpoint URLs; default: from each request. */
+  publicBaseUrl?: string;
+  /** Serve /__emulator/* (faults, revoke-all, expire-tokens). Off by default: nothing to be reached in demo mode. */
+  enableAdmin?: boolean;
+  /** Versions answered with requestError UNSUPPORTED_VERSION, as Google does after a sunset. */
+  sunsetVersions?: string[];
+  /** Write-side extension point; unset → mutate endpoints answer 501 UNIMPLEMENTED. */
+  mutate?: MutateHandler;
+  /** Clock in ms, for tests of expiry. Default Date.now. */
+  now?: () => number;
+}
+
+export interface EmulatorState {
+  /** Replace the fault rules (validated; throws ZodError on bad input). */
+  setFaults(rules: FaultRule[]): void;
+  clearFaults(): void;
+  /** Armed rules, with `remaining` for those limited by `times`. */
+  getFaults(): Array<ParsedFaultRule & { remaining?: number }>;
+  /** As if the user removed the app's access in their Google Account: every grant of that user dies. Returns how many. */
+  revokeAllForUser(email: string): number;
+  /** Ends live access tokens now (all, or one user's), so the next call sees OAUTH_TOKEN_EXPIRED. Returns how many. */
+  expireAccessTokens(email?: string): number;
+  /** The JWKS served at /oauth2/v3/certs. */
+  jwks(): { keys: Array<Record<string, unknown>> };
+  readonly demoUser: DemoUser;
+}
+
+export type EmulatorHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void;
+
+export interface Emulator {
+  handler: EmulatorHandler;
+  state: EmulatorState;
+  /** Releases requests parked by "slow" faults and forgets all tokens. Idempotent. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_DEMO_USER: DemoUser = {
+  email: "demo.advertiser@example.com",
+  name: "Demo Advertiser",
+  sub: "100000000000000000001",
+};
+
+export function createEmulator(options: EmulatorOptions): Emulator {
+  const now = options.now ?? Date.now;
+  const ttl = options.accessTokenTtlSeconds ?? 3599;
+  if (!Number.isInteger(ttl) || ttl <= 0) throw new Error("accessTokenTtlSeconds must be a positive integer");
+  const ctx: EmulatorContext = {
+    dataSource: options.dataSource,
+    demoUser: options.demoUser ?? DEFAULT_DEMO_USER,
+    clientId: options.clientId,
+    clientSecret: options.clientId !== undefined ? options.clientSecret : undefined,
+    redirectUris: options.clientId !== undefined && options.redirectUris ? new Set(options.redirectUris) : undefined,
+    accessTokenTtlSeconds: ttl,
+    publicBaseUrl: options.publicBaseUrl?.replace(/\/+$/, ""),
+    sunsetVersions: new Set(options.sunsetVersions ?? []),
+    mutate: options.mutate,
+    now,
+    oauth: new OAuthState(now),
+    key: new SigningKey(),
+    faults: new FaultEngine(options.faults ?? []),
+    delays: new Delays(),
+    // Without a logger, unexpected failures still reach stderr; they are bugs, not traffic.
+    log: options.logger ?? { error: (message, meta) => console.error(message, meta) },
+  };
+  const enableAdmin = options.enableAdmin === true;
+  let closed = false;
+
+  const state: EmulatorState = {
+    setFaults: (rules) => ctx.faults.set(rules),
+    clearFaults: () => ctx.faults.set([]),
+    getFaults: () => ctx.faults.list(),
+    revokeAllForUser: (email) => ctx.oauth.revokeAllForUser(email),
+    expireAccessTokens: (email) => ctx.oauth.expireAccessTokens(email),
+    jwks: () => ctx.key.jwks(),
+    demoUser: ctx.demoUser,
+  };
+
+  const handler: EmulatorHandler = (req, res, next) => {
+    const started = performance.now();
+    dispatch(ctx, req as MaybeExpressRequest, res, enableAdmin, closed)
+      .catch((error: unknown) => {
+        if (error instanceof BodyTooLargeError) {
+          if (!res.headersSent) sendJson(res, 413, { error: { code: 413, message: "Request payload size exceeds the limit.", status: "INVALID_ARGUMENT" } });
+          return;
+        }
+        ctx.log.error?.("emulator: unhandled error", { error: error instanceof Error ? error.stack : String(error) });
+        if (!res.headersSent) {
+          sendJson(res, 500, { error: { code: 500, message: "Internal error encountered.", status: "INTERNAL" } });
+        } else if (next) {
+          next(error);
+        } else {
+          res.destroy(error instanceof Error ? error : undefined);
+        }
+      })
+      .finally(() => {
+        // Path only: query strings carry codes and tokens.
+        ctx.log.debug?.("emulator request", {
+          method: req.method,
+          path: (req.url ?? "").split("?")[0],
+          status: res.statusCode,
+          ms: Math.round(performance.now() - started),
+          requestId: res.getHeader("request-id"),
+        });
+      });
+  };
+
+  return {
+    handler,
+    state,
+    close: async () => {
+      closed = true;
+      ctx.delays.releaseAll();
+      ctx.oauth.clear();
+    },
+  };
+}
+
+function baseUrlOf(ctx: EmulatorContext, req: MaybeExpressRequest): string {
+  return ctx.publicBaseUrl ?? requestBaseUrl(req);
+}
+
+async function dispatch(
+  ctx: EmulatorContext,
+  req: MaybeExpressRequest,
+  res: ServerResponse,
+  enableAdmin: boolean,
+  closed: boolean,
+): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://emulator.invalid");
+  const path = url.pathname.replace(/\/{2,}/g, "/");
+  const method = req.method ?? "GET";
+  const displayPath = `${mountPrefix(req)}${path}`;
+  const is = (paths: readonly string[]) => paths.includes(path);
+
+  if (closed) {
+    sendJson(res, 503, { error: { code: 503, message: "The service is currently unavailable.", status: "UNAVAILABLE" } });
+    return;
+  }
+
+  if (is(PATHS.authorize) && (method === "GET" || method === "POST")) {
+    return handleAuthorize(ctx, req, res, url.searchParams, `${mountPrefix(req)}${path}`);
+  }
+  if (is(PATHS.token) && method === "POST") {
+    const decision = ctx.faults.decide("token");
+    if (decision.delayMs > 0) await ctx.delays.wait(decision.delayMs);
+    if (decision.fault) return tokenFault(res, decision.fault);
+    return handleToken(ctx, req, res, baseUrlOf(ctx, req));
+  }
+  if (is(PATHS.userinfo) && (method === "GET" || method === "POST")) {
+    const decision = ctx.faults.decide("userinfo");
+    if (decision.delayMs > 0) await ctx.delays.wait(decision.delayMs);
+    if (decision.fault) return tokenFault(res, decision.fault);
+    return handleUserinfo(ctx, req, res, url.searchParams, path);
+  }
+  if (is(PATHS.revoke) && (method === "POST" || method === "GET")) {
+    const decision = ctx.faults.decide("revoke");
+    if (decision.delayMs > 0) await ctx.delays.wait(decision.delayMs);
+    if (decision.fault) return tokenFault(res, decision.fault);
+    return handleRevoke(ctx, req, res, url.searchParams);
+  }
+  if (is(PATHS.jwks) && method === "GET") return handleJwks(ctx, res);
+  if (is(PATHS.discovery) && method === "GET") {
+    sendJson(res, 200, openidConfiguration(baseUrlOf(ctx, req)), { "Cache-Control": "public, max-age=3600" });
+    return;
+  }
+  if (enableAdmin && path.startsWith("/__emulator/")) return handleAdmin(ctx, req, res, path, method);
+  if (ADS_PATH.test(path)) return handleAds(ctx, req, res, path, displayPath);
+  sendHtml(res, 404, notFoundHtml(displayPath));
+}
+
+/** Test hooks, reachable only with enableAdmin. JSON in, JSON out. */
+async function handleAdmin(ctx: EmulatorContext, req: MaybeExpressRequest, res: ServerResponse, path: string, method: string): Promise<void> {
+  const readJson = async (): Promise<unknown> => {
+    const body = await readBody(req);
+    if (body.parsed !== undefined) return body.parsed;
+    const text = (body.text ?? "").trim();
+    if (!text) return {};
+    if (/^application\/x-www-form-urlencoded/i.test(headerValue(req, "content-type") ?? "")) return formFields(body, undefined);
+    return JSON.parse(text) as unknown;
+  };
+  const emailOf = (body: unknown) =>
+    body && typeof body === "object" && typeof (body as { email?: unknown }).email === "string"
+      ? (body as { email: string }).email
+      : undefined;
+
+  try {
+    if (path === "/__emulator/faults" && method === "GET") return sendJson(res, 200, { faults: ctx.faults.list() });
+    if (path === "/__emulator/faults" && method === "DELETE") {
+      ctx.faults.set([]);
+      return sendJson(res, 200, { faults: [] });
+    }
+    if (path === "/__emulator/faults" && (method === "POST" || method === "PUT")) {
+      const parsed = faultConfigSchema.safeParse(await readJson());
+      if (!parsed.success) {
+        return sendJson(res, 400, { error: "invalid_faults", issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
+      }
+      ctx.faults.set(parsed.data);
+      return sendJson(res, 200, { faults: ctx.faults.list() });
+    }
+    if (path === "/__emulator/revoke-all" && method === "POST") {
+      const email = emailOf(await readJson()) ?? ctx.demoUser.email;
+      return sendJson(res, 200, { email, revoked: ctx.oauth.revokeAllForUser(email) });
+    }
+    if (path === "/__emulator/expire-tokens" && method === "POST") {
+      const email = emailOf(await readJson());
+      return sendJson(res, 200, { expired: ctx.oauth.expireAccessTokens(email) });
+    }
+  } catch (error) {
+    if (error instanceof SyntaxError) return sendJson(res, 400, { error: "invalid_json", message: error.message });
+    throw error;
+  }
+  sendHtml(res, 404, notFoundHtml(`${mountPrefix(req)}${path}`));
+}

@@ -1,0 +1,58 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+const BASE_URL = `http://localhost:${PORT}`;
+// Each run starts from an empty data directory, so no test depends on leftovers.
+const DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `ads-e2e-${process.pid}`);
+
+// Debian's Chromium where it exists (machines without internet); otherwise
+// Playwright's own browser (`npx playwright install chromium`).
+const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
+  use: {
+    baseURL: BASE_URL,
+    trace: "retain-on-failure",
+    launchOptions: systemChromium
+      ? {
+          executablePath: systemChromium,
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+          ],
+        }
+      : undefined,
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    command: `rm -rf "${DATA_DIR}" && node scripts/ensure-build.mjs && node build/server.js`,
+    url: `${BASE_URL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe",
+    env: {
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      APP_URL: BASE_URL,
+      DATA_DIR,
+      // The suite signs in many users from one address; the limits have their own tests.
+      AUTH_RATE_LIMIT_IP: "100000",
+      AUTH_RATE_LIMIT_ACCOUNT: "100000",
+      LOG_LEVEL: "warn",
+    },
+  },
+});

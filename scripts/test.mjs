@@ -1,0 +1,66 @@
+// `npm test`: the whole suite, in the order a failure is cheapest to find.
+//   1. typecheck  2. unit + integration on SQLite  3. the same DB tests on PostgreSQL
+//   (when TEST_DATABASE_URL is set)  4. build  5. end-to-end in Chromium against the built app.
+// Ends with one plain summary line: "Tests: N passed, N failed".
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const out = ".test-output";
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(out, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+let stepFailed = false;
+
+function run(title, cmd, args, env = {}) {
+  console.log(`\n=== ${title} ===`);
+  const res = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  if (res.status !== 0) {
+    console.log(`--- ${title}: FAILED (exit ${res.status ?? res.signal})`);
+    stepFailed = true;
+  }
+  return res.status === 0;
+}
+
+function countVitest(file) {
+  if (!fs.existsSync(file)) return;
+  const report = JSON.parse(fs.readFileSync(file, "utf8"));
+  passed += report.numPassedTests ?? 0;
+  failed += (report.numFailedTests ?? 0) + (report.numRuntimeErrorTests ?? 0);
+}
+
+function countPlaywright(file) {
+  if (!fs.existsSync(file)) return;
+  const report = JSON.parse(fs.readFileSync(file, "utf8"));
+  passed += report.stats?.expected ?? 0;
+  failed += (report.stats?.unexpected ?? 0) + (report.stats?.flaky ?? 0);
+}
+
+const bin = (name) => path.join("node_modules", ".bin", name);
+
+run("typecheck", bin("react-router"), ["typegen"]) && run("typecheck", bin("tsc"), []);
+
+run("unit + integration (SQLite)", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}/vitest-sqlite.json`]);
+countVitest(`${out}/vitest-sqlite.json`);
+
+if (process.env.TEST_DATABASE_URL) {
+  run(
+    "database tests (PostgreSQL)",
+    bin("vitest"),
+    ["run", "app/server", "app/routes", "tests/integration", "--reporter=default", "--reporter=json", `--outputFile.json=${out}/vitest-postgres.json`],
+    { TEST_DB_DIALECT: "postgres" },
+  );
+  countVitest(`${out}/vitest-postgres.json`);
+} else {
+  console.log("\n=== database tests (PostgreSQL): OFF — set TEST_DATABASE_URL=postgres://user@host:5432/db to run them ===");
+}
+
+if (run("build", "npm", ["run", "build"])) {
+  run("end-to-end (Chromium)", bin("playwright"), ["test"], { PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/playwright.json` });
+  countPlaywright(`${out}/playwright.json`);
+}
+
+console.log(`\nTests: ${passed} passed, ${failed} failed`);
+process.exit(stepFailed || failed > 0 ? 1 : 0);

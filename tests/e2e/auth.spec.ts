@@ -1,0 +1,133 @@
+import { expect, newUser, signInViaForm, test } from "./fixtures";
+
+test.describe("signed out", () => {
+  for (const path of ["/", "/dashboard", "/campaigns", "/ai-optimizer", "/ad-generator", "/history"]) {
+    test(`${path} redirects to /login`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/login$/);
+    });
+  }
+
+  test("an unknown URL is a real 404 page", async ({ page }) => {
+    const res = await page.goto("/no-such-page");
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  });
+
+  test("the login screen shows the seed's texts and the Google link", async ({ page }) => {
+    await page.goto("/login");
+    await expect(page.getByRole("heading", { name: "Google Ads AI Manager" })).toBeVisible();
+    await expect(page.getByText("AI-powered Google Ads optimization platform")).toBeVisible();
+    const google = page.getByRole("link", { name: "Sign in with Google Ads" });
+    await expect(google).toHaveAttribute("href", "/api/v1/auth/google");
+    await expect(page.getByText("Requires Google Ads API access")).toBeVisible();
+    await expect(page.getByLabel("Email")).toBeVisible();
+    await expect(page.getByLabel("Password")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+  });
+});
+
+test.describe("registration", () => {
+  test("creates an account, reports success and does not sign in", async ({ page }) => {
+    const user = newUser();
+    await page.goto("/login");
+    await page.getByRole("link", { name: "Create account" }).click();
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password").fill(user.password);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Account created" }).first()).toBeVisible();
+    await expect(page).toHaveURL(/\/login/);
+    expect(await page.evaluate(() => localStorage.getItem("auth-token"))).toBeNull();
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("a duplicate email shows the server's detail in an error toast", async ({ page, user }) => {
+    await page.goto("/login?mode=register");
+    await page.getByLabel("Email").fill(user.email.toUpperCase());
+    await page.getByLabel("Password").fill("another-password");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "An account with this email already exists" })).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveText("An account with this email already exists");
+  });
+
+  test("a short password is refused next to the field", async ({ page }) => {
+    await page.goto("/login?mode=register");
+    await page.getByLabel("Email").fill(newUser().email);
+    await page.getByLabel("Password").fill("short");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByText("Password must be at least 8 characters").first()).toBeVisible();
+  });
+});
+
+test.describe("sign in", () => {
+  test("goes to the dashboard and mirrors the session's token into localStorage", async ({ page, user, request }) => {
+    await signInViaForm(page, user);
+    await expect(page).not.toHaveURL(/token=/);
+    const stored = await page.evaluate(() => ({
+      token: localStorage.getItem("auth-token"),
+      state: JSON.parse(localStorage.getItem("auth-storage") ?? "null"),
+    }));
+    expect(stored.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect(stored.state).toEqual({ user: { email: user.email }, token: stored.token, isAuthenticated: true });
+    const me = await request.get("/api/v1/auth/me", { headers: { Authorization: `Bearer ${stored.token}` } });
+    expect(await me.json()).toEqual({ email: user.email });
+  });
+
+  test("a wrong password shows the server's detail in an error toast", async ({ page, user }) => {
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password").fill("wrong-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Invalid email or password" })).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("/ redirects to /dashboard once signed in, and /login does too", async ({ signedInPage: page }) => {
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto("/login");
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test("logout ends the session server-side and clears both storage keys", async ({ signedInPage: page, request }) => {
+    const token = await page.evaluate(() => localStorage.getItem("auth-token"));
+    await page.getByRole("button", { name: "Logout" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => [localStorage.getItem("auth-token"), localStorage.getItem("auth-storage")])).toEqual([null, null]);
+    const me = await request.get("/api/v1/auth/me", { headers: { Authorization: `Bearer ${token}` } });
+    expect(me.status()).toBe(401);
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("a corrupt auth-storage is logged and the app goes on", async ({ signedInPage: page }) => {
+    const errors: string[] = [];
+    page.on("console", (msg) => msg.type() === "error" && errors.push(msg.text()));
+    await page.evaluate(() => localStorage.setItem("auth-storage", "{not json"));
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+    expect(errors).toContain("Failed to parse auth token");
+  });
+
+  test("someone else's ?token= is stripped and never mirrored or trusted", async ({ browser, user, request }) => {
+    const other = newUser();
+    await request.post("/api/v1/auth/register", { data: other });
+    const login = await request.post("/api/v1/auth/login", { data: other });
+    const { access_token: foreign } = await login.json();
+
+    // Signed out: a token link signs nobody in.
+    const anon = await browser.newPage();
+    await anon.goto(`/dashboard?token=${foreign}`);
+    await expect(anon).toHaveURL(/\/login$/);
+    expect(await anon.evaluate(() => localStorage.getItem("auth-token"))).toBeNull();
+
+    // Signed in as someone else: the foreign token is stripped and not mirrored.
+    const page = await browser.newPage();
+    await signInViaForm(page, user);
+    const own = await page.evaluate(() => localStorage.getItem("auth-token"));
+    await page.goto(`/campaigns?token=${foreign}`);
+    await expect(page).toHaveURL(/\/campaigns$/);
+    expect(await page.evaluate(() => localStorage.getItem("auth-token"))).toBe(own);
+  });
+});
