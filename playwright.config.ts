@@ -37,7 +37,11 @@ export default defineConfig({
         }
       : undefined,
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  projects: [
+    { name: "chromium", use: { ...devices["Desktop Chrome"] }, testIgnore: /revocation\.spec\.ts/ },
+    // Revokes the shared demo Google user's grants: only once everything else is done.
+    { name: "revocation", use: { ...devices["Desktop Chrome"] }, testMatch: /revocation\.spec\.ts/, dependencies: ["chromium"] },
+  ],
   webServer: {
     command: `rm -rf "${DATA_DIR}" && node scripts/ensure-build.mjs && node build/server.js`,
     url: `${BASE_URL}/healthz`,
@@ -53,6 +57,8 @@ export default defineConfig({
       AUTH_RATE_LIMIT_IP: "100000",
       AUTH_RATE_LIMIT_ACCOUNT: "100000",
       LOG_LEVEL: "warn",
+      // Test hooks of the mounted emulator (e.g. "the user revoked access at Google").
+      EMULATOR_ENABLE_ADMIN: "true",
     },
   },
 });

@@ -100,7 +100,7 @@ async function main() {
 
   if (app.demoMode) {
     const { mountDemoEmulator } = await import("./emulator/mount");
-    server.use(app.emulatorMountPath, mountDemoEmulator({ dataDir: app.dataDir }));
+    server.use(app.emulatorMountPath, mountDemoEmulator({ publicBaseUrl: `${app.appUrl}${app.emulatorMountPath}` }));
   }
 
   server.use(compression());

@@ -1,0 +1,288 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL } from "../../emulator/ads";
+import { createEmulator, type Emulator } from "../../emulator/server";
+import { loader as callbackLoader } from "~/routes/api/auth-google-callback";
+import { loader as startLoader } from "~/routes/api/auth-google";
+import { disconnectGoogle, getConnection, getGoogleAccessToken, ReconnectNeededError } from "~/server/auth/google-connection.server";
+import { createSession, getBearerSession } from "~/server/auth/session.server";
+import { registerUser } from "~/server/auth/users.server";
+import { setupTestEnvironment, type TestContext } from "../setup/test-db";
+
+/**
+ * The whole Google sign-in flow through the app's own routes against the
+ * emulator over HTTP: a browser is simulated by a cookie jar.
+ */
+const APP = "http://localhost:3000";
+let server: http.Server;
+let emulator: Emulator;
+let base: string;
+let t: TestContext;
+const calls: string[] = [];
+
+beforeAll(async () => {
+  emulator = createEmulator({
+    dataSource: createAdsDataSource(createDemoStore()),
+    clientId: "test-client.apps.googleusercontent.com",
+    clientSecret: "test-secret",
+    logger: { info() {}, warn() {}, error() {} },
+  });
+  server = http.createServer((req, res) => {
+    calls.push(`${req.method} ${req.url?.split("?")[0]}`);
+    emulator.handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  t = await setupTestEnvironment({
+    GOOGLE_CLIENT_ID: "test-client.apps.googleusercontent.com",
+    GOOGLE_CLIENT_SECRET: "test-secret",
+    GOOGLE_AUTHORIZATION_URL: `${base}/o/oauth2/v2/auth`,
+    GOOGLE_TOKEN_URL: `${base}/token`,
+    GOOGLE_USERINFO_URL: `${base}/v1/userinfo`,
+    GOOGLE_REVOKE_URL: `${base}/revoke`,
+    GOOGLE_ADS_API_URL: base,
+    APP_URL: APP,
+  });
+});
+afterAll(async () => {
+  await t.cleanup();
+  await new Promise((resolve) => server.close(resolve));
+});
+beforeEach(() => {
+  calls.length = 0;
+  emulator.state.clearFaults();
+});
+
+class Browser {
+  cookies = new Map<string, string>();
+  header() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+  take(res: Response) {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(";");
+      const i = pair.indexOf("=");
+      const name = pair.slice(0, i).trim();
+      const value = pair.slice(i + 1);
+      const expired = attrs.some((a) => /max-age=0/i.test(a.trim()));
+      if (expired || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  request(url: string) {
+    return new Request(url, { headers: { Cookie: this.header() } });
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const args = (request: Request) => ({ request, params: {}, context: {} }) as any;
+
+async function start(browser: Browser, path = "/api/v1/auth/google") {
+  const res = (await startLoader(args(browser.request(`${APP}${path}`)))) as Response;
+  expect(res.status).toBe(302);
+  browser.take(res);
+  return new URL(res.headers.get("Location")!);
+}
+
+/** The user's answer on the consent screen, as the emulator's form posts it. */
+async function consent(authUrl: URL, opts: { allow?: boolean; ads?: boolean } = {}) {
+  const form = new URLSearchParams(authUrl.searchParams);
+  form.set("action", opts.allow === false ? "cancel" : "allow");
+  if (opts.ads !== false) form.append("granted_scope", "https://www.googleapis.com/auth/adwords");
+  const res = await fetch(`${base}/o/oauth2/v2/auth`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: form,
+    redirect: "manual",
+  });
+  expect(res.status).toBe(302);
+  return res.headers.get("Location")!;
+}
+
+async function callback(browser: Browser, url: string) {
+  const res = (await callbackLoader(args(browser.request(url)))) as Response;
+  browser.take(res);
+  return res;
+}
+
+function toastOf(res: Response) {
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("toast="));
+  if (!cookie) return null;
+  const value = decodeURIComponent(cookie.split(";")[0].slice("toast=".length));
+  return JSON.parse(Buffer.from(value.split(".")[0], "base64").toString("utf8")).message as string;
+}
+
+async function allText(): Promise<string> {
+  const tables = ["users", "sessions", "google_connections", "ads_accounts"] as const;
+  const rows = await Promise.all(tables.map((table) => t.db.selectFrom(table).selectAll().execute()));
+  return JSON.stringify(rows);
+}
+
+describe("sign in with Google", () => {
+  it("starts with state + PKCE S256, offline access and the three scopes", async () => {
+    const url = await start(new Browser());
+    expect(url.origin + url.pathname).toBe(`${base}/o/oauth2/v2/auth`);
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get("state")).toBeTruthy();
+    expect(url.searchParams.get("scope")).toBe("openid email https://www.googleapis.com/auth/adwords");
+    expect(url.searchParams.get("access_type")).toBe("offline");
+    expect(url.searchParams.get("prompt")).toBe("consent");
+    expect(url.searchParams.get("redirect_uri")).toBe(`${APP}/api/v1/auth/google/callback`);
+  });
+
+  it("completes: real email, encrypted refresh token, session, token in the redirect, accounts listed", async () => {
+    const browser = new Browser();
+    const back = await consent(await start(browser));
+    const res = await callback(browser, back);
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get("Location")!, APP);
+    expect(location.pathname).toBe("/dashboard");
+    const token = location.searchParams.get("token")!;
+    const session = await getBearerSession(new Request(APP, { headers: { Authorization: `Bearer ${token}` } }));
+    expect(session?.user.email).toBe(DEMO_USER_EMAIL);
+    expect(browser.cookies.has("__session")).toBe(true);
+    // The state cookie is spent.
+    expect([...browser.cookies.keys()].some((k) => k.startsWith("__google_oauth"))).toBe(false);
+
+    const connection = (await getConnection(session!.user.id))!;
+    expect(connection.refresh_token_enc).toMatch(/^enc:v1:/);
+    expect(connection.status).toBe("active");
+    const accounts = await t.db.selectFrom("ads_accounts").selectAll().where("user_id", "=", session!.user.id).execute();
+    expect(accounts.map((a) => a.customer_id).sort()).toEqual(["1112223334", "1234567890", "5556667778"]);
+    expect(accounts.find((a) => a.customer_id === "1112223334")?.login_customer_id).toBe("1234567890");
+    expect(session!.user.active_customer_id ?? (await t.db.selectFrom("users").select("active_customer_id").where("id", "=", session!.user.id).executeTakeFirst())?.active_customer_id).toBe("1112223334");
+
+    // No token or code in plaintext anywhere in the database.
+    const code = new URL(back).searchParams.get("code")!;
+    const plainAccess = await getGoogleAccessToken(connection);
+    const dump = await allText();
+    expect(dump).not.toContain(code);
+    expect(dump).not.toContain(plainAccess);
+    expect(dump).not.toContain(token);
+    expect(dump).not.toMatch(/1\/\/[A-Za-z0-9_-]{10,}/);
+  });
+
+  it("a replayed code is refused (invalid_grant) and starts no session", async () => {
+    const browser = new Browser();
+    const back = await consent(await start(browser));
+    const saved = new Map(browser.cookies);
+    await callback(browser, back);
+    const replay = new Browser();
+    replay.cookies = saved;
+    const res = await callback(replay, back);
+    expect(new URL(res.headers.get("Location")!, APP).pathname).toBe("/login");
+    expect(toastOf(res)).toMatch(/did not accept this sign-in/);
+    expect(replay.cookies.has("__session")).toBe(false);
+  });
+
+  it("Cancel: back to /login with a clear message; nothing stored", async () => {
+    const before = await allText();
+    const browser = new Browser();
+    const res = await callback(browser, await consent(await start(browser), { allow: false }));
+    expect(res.headers.get("Location")).toBe("/login");
+    expect(toastOf(res)).toBe("Google sign-in was cancelled.");
+    expect(await allText()).toBe(before);
+  });
+
+  it("a forged or missing state never reaches the token endpoint", async () => {
+    const browser = new Browser();
+    const authUrl = await start(browser);
+    const back = new URL(await consent(authUrl));
+    calls.length = 0;
+    back.searchParams.set("state", "forged");
+    const res = await callback(browser, back.toString());
+    expect(res.headers.get("Location")).toBe("/login");
+    expect(toastOf(res)).toMatch(/could not be verified/);
+    const noState = await callback(new Browser(), `${APP}/api/v1/auth/google/callback?code=abc`);
+    expect(noState.headers.get("Location")).toBe("/login");
+    expect(calls.filter((c) => c.startsWith("POST /token"))).toEqual([]);
+    expect(browser.cookies.has("__session")).toBe(false);
+  });
+
+  it("the Ads scope unticked: refused, nothing stored, the grant revoked at Google", async () => {
+    const before = await allText();
+    const browser = new Browser();
+    const res = await callback(browser, await consent(await start(browser), { ads: false }));
+    expect(res.headers.get("Location")).toBe("/login");
+    expect(toastOf(res)).toMatch(/Google Ads access was not granted/);
+    expect(await allText()).toBe(before);
+    expect(calls).toContain("POST /revoke");
+  });
+
+  it("the Ads API unreachable after sign-in: still signed in, with a clear error about the accounts", async () => {
+    emulator.state.setFaults([{ match: "listAccessibleCustomers", kind: "unauthenticated", times: 5 }]);
+    const browser = new Browser();
+    const res = await callback(browser, await consent(await start(browser)));
+    expect(new URL(res.headers.get("Location")!, APP).pathname).toBe("/dashboard");
+    expect(browser.cookies.has("__session")).toBe(true);
+    expect(toastOf(res)).toMatch(/accounts could not be loaded/);
+  });
+});
+
+describe("a password user connects Google Ads", () => {
+  it("links the Google account to that user and returns to the page they came from", async () => {
+    const user = await registerUser("owner@example.com", "owner-password");
+    const session = await createSession(user.id, new Request(APP));
+    const browser = new Browser();
+    const { commitSessionCookie } = await import("~/server/auth/session.server");
+    const cookie = await commitSessionCookie(session.sessionId);
+    browser.cookies.set("__session", cookie.split(";")[0].slice("__session=".length));
+    const res = await callback(browser, await consent(await start(browser, "/api/v1/auth/google?returnTo=/campaigns")));
+    expect(res.headers.get("Location")).toBe("/campaigns");
+    expect(toastOf(res)).toBe("Google Ads connected");
+    const connection = await getConnection(user.id);
+    expect(connection?.google_email).toBe(DEMO_USER_EMAIL);
+    // An open redirect is not possible through returnTo.
+    const evil = await start(new Browser(), "/api/v1/auth/google?returnTo=//evil.example");
+    expect(evil.hostname).toBe("127.0.0.1");
+  });
+});
+
+describe("tokens after sign-in", () => {
+  async function signedIn() {
+    const browser = new Browser();
+    const res = await callback(browser, await consent(await start(browser)));
+    const token = new URL(res.headers.get("Location")!, APP).searchParams.get("token")!;
+    const session = await getBearerSession(new Request(APP, { headers: { Authorization: `Bearer ${token}` } }));
+    return (await getConnection(session!.user.id))!;
+  }
+
+  it("refreshes shortly before expiry, once for concurrent callers", async () => {
+    const connection = await signedIn();
+    const first = await getGoogleAccessToken(connection);
+    await t.db
+      .updateTable("google_connections")
+      .set({ access_token_expires_at: new Date(Date.now() + 30_000).toISOString() })
+      .where("id", "=", connection.id)
+      .execute();
+    calls.length = 0;
+    const [a, b] = await Promise.all([getGoogleAccessToken(connection), getGoogleAccessToken(connection)]);
+    expect(a).toBe(b);
+    expect(a).not.toBe(first);
+    expect(calls.filter((c) => c === "POST /token")).toHaveLength(1);
+  });
+
+  it("a dead refresh token marks the connection 'reconnect needed' once and never loops", async () => {
+    const connection = await signedIn();
+    emulator.state.revokeAllForUser(DEMO_USER_EMAIL);
+    await expect(getGoogleAccessToken(connection, { forceRefresh: true })).rejects.toBeInstanceOf(ReconnectNeededError);
+    const after = await getConnection(connection.user_id);
+    expect(after?.status).toBe("reconnect_needed");
+    calls.length = 0;
+    await expect(getGoogleAccessToken(connection, { forceRefresh: true })).rejects.toBeInstanceOf(ReconnectNeededError);
+    expect(calls).toEqual([]);
+  });
+
+  it("disconnect revokes the grant at Google and deletes the tokens", async () => {
+    const connection = await signedIn();
+    const access = await getGoogleAccessToken(connection);
+    calls.length = 0;
+    expect(await disconnectGoogle(connection.user_id)).toBe(true);
+    expect(calls).toContain("POST /revoke");
+    expect(await getConnection(connection.user_id)).toBeUndefined();
+    const userinfo = await fetch(`${base}/v1/userinfo`, { headers: { Authorization: `Bearer ${access}` } });
+    expect(userinfo.status).toBe(401);
+  });
+});
