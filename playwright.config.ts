@@ -15,7 +15,9 @@ const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
-  workers: process.env.CI ? 2 : undefined,
+  // One worker: a demo sync briefly blocks the single server process, and parallel
+  // specs would see it as timeouts.
+  workers: 1,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },

@@ -13,7 +13,7 @@
  */
 import http from "node:http";
 import { z } from "zod";
-import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL } from "./ads";
+import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_USER_EMAIL } from "./ads";
 import { parseFaultsEnv } from "./faults";
 import { createEmulator } from "./server";
 
@@ -62,6 +62,7 @@ function main() {
   const store = createDemoStore();
   const emulator = createEmulator({
     dataSource: createAdsDataSource(store),
+    mutate: createMutateHandler(store),
     demoUser: { email: DEMO_USER_EMAIL, name: "Demo Advertiser", sub: "100000000000000000001" },
     clientId: env.EMULATOR_CLIENT_ID,
     clientSecret: env.EMULATOR_CLIENT_SECRET,

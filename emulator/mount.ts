@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL } from "./ads";
+import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_USER_EMAIL } from "./ads";
 import { parseFaultsEnv } from "./faults";
 import { createEmulator } from "./server";
 
@@ -30,6 +30,7 @@ export function mountDemoEmulator(opts: { publicBaseUrl: string }) {
   const store = createDemoStore();
   const emulator = createEmulator({
     dataSource: createAdsDataSource(store),
+    mutate: createMutateHandler(store),
     demoUser: { email: DEMO_USER_EMAIL, name: "Demo Advertiser", sub: "100000000000000000001" },
     publicBaseUrl: opts.publicBaseUrl,
     enableAdmin: env.EMULATOR_ENABLE_ADMIN,

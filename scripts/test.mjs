@@ -49,7 +49,7 @@ if (process.env.TEST_DATABASE_URL) {
   run(
     "database tests (PostgreSQL)",
     bin("vitest"),
-    ["run", "app/server", "app/routes", "tests/integration", "--reporter=default", "--reporter=json", `--outputFile.json=${out}/vitest-postgres.json`],
+    ["run", "app/server/", "app/routes/", "tests/integration/", "--reporter=default", "--reporter=json", `--outputFile.json=${out}/vitest-postgres.json`],
     { TEST_DB_DIALECT: "postgres" },
   );
   countVitest(`${out}/vitest-postgres.json`);

@@ -13,12 +13,15 @@ export interface RangePresetLink {
  * bookmarked and shared.
  */
 export function DateRangePicker({
+  action,
   range,
   presets,
   hidden,
   notice,
   max,
 }: {
+  /** The page's path: a GET form's own address must not carry the old query (or a ?token=). */
+  action: string;
   range: { from: string; to: string };
   presets: RangePresetLink[];
   /** The rest of the query, kept when a custom range is applied. */
@@ -45,7 +48,7 @@ export function DateRangePicker({
             </Link>
           ))}
         </nav>
-        <Form method="get" className="flex flex-wrap items-end gap-2" aria-label="Custom date range" preventScrollReset>
+        <Form method="get" action={action} className="flex flex-wrap items-end gap-2" aria-label="Custom date range" preventScrollReset>
           {hidden.map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}

@@ -94,6 +94,7 @@ describe("DateRangePicker", () => {
   it("offers preset links and a custom GET form keeping the other query values", async () => {
     renderAt(
       <DateRangePicker
+        action="/x"
         range={{ from: "2026-10-23", to: "2026-11-21" }}
         presets={[
           { label: "Last 7 days", href: "/x?days=7", current: false },
@@ -109,6 +110,7 @@ describe("DateRangePicker", () => {
     expect(within(nav).getByRole("link", { name: "Last 7 days" })).toHaveAttribute("href", "/x?days=7");
     const form = screen.getByRole("form", { name: "Custom date range" });
     expect(form).toHaveAttribute("method", "get");
+    expect(form).toHaveAttribute("action", "/x");
     expect(within(form).getByLabelText("From")).toHaveValue("2026-10-23");
     expect(within(form).getByLabelText("To")).toHaveValue("2026-11-21");
     expect(form.querySelector('input[type="hidden"][name="sort"]')).toHaveValue("cost");

@@ -138,9 +138,7 @@ export function SyncProgress({ sync }: { sync: SyncView }) {
           className="mt-1 block h-2 w-full"
           max={known ? sync.progressTotal : undefined}
           value={known ? Math.min(sync.progressDone, sync.progressTotal) : undefined}
-        >
-          {label}
-        </progress>
+        />
       </label>
     </div>
   );

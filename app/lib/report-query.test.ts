@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCampaignListQuery, parseDetailTab, presetLinks, rangeFormHidden, resolveRange } from "./report-query";
+import { parseCampaignListQuery, parseDetailTab, parseRangeQuery, presetLinks, rangeFormHidden, rangeOnly, resolveRange } from "./report-query";
 
 const Y = "2026-11-21";
 const q = (s: string) => new URLSearchParams(s);
@@ -30,6 +30,15 @@ describe("resolveRange", () => {
   });
 });
 
+describe("parseRangeQuery (the API's strict reading)", () => {
+  it("says what is wrong instead of falling back", () => {
+    expect(parseRangeQuery(q("from=2026-11-01"), Y)).toEqual({ ok: false, error: "Choose both a start and an end date (YYYY-MM-DD)." });
+    expect(parseRangeQuery(q("from=2026-11-01&to=2026-11-30"), Y)).toEqual({ ok: false, error: "The date range cannot end in the future." });
+    expect(parseRangeQuery(q("from=x&to=2026-11-01"), Y)).toEqual({ ok: false, error: "Enter a date as YYYY-MM-DD." });
+    expect(parseRangeQuery(q(""), Y)).toEqual({ ok: true, range: { from: "2026-10-23", to: Y }, presetId: "30d" });
+  });
+});
+
 describe("range links", () => {
   it("keeps the rest of the query, drops the page and the old range", () => {
     const links = presetLinks("/campaigns", "sort=cost&page=3&from=2026-11-01&to=2026-11-02", null);
@@ -38,6 +47,7 @@ describe("range links", () => {
       ["Last 30 days", "/campaigns?sort=cost", false],
       ["Last 90 days", "/campaigns?sort=cost&range=90d", false],
     ]);
+    expect(rangeOnly("sort=cost&range=7d&token=t").toString()).toBe("range=7d");
     expect(rangeFormHidden("sort=cost&page=3&range=7d&q=tent")).toEqual([
       ["sort", "cost"],
       ["q", "tent"],

@@ -19,31 +19,37 @@ export interface ResolvedRange {
 
 const PresetIdSchema = z.enum(RANGE_PRESETS.map((p) => p.id) as [PresetId, ...PresetId[]]);
 
+export type RangeParse = { ok: true; range: DateRange; presetId: PresetId | null } | { ok: false; error: string };
+
 /**
- * The range a page shows: ?range=7d|30d|90d (relative, so a bookmark keeps
- * meaning "the last 7 days"), or ?from=&to= (custom), or the last 30 days
- * ending yesterday. `yesterday` is in the account's time zone.
+ * The range the query asks for: ?range=7d|30d|90d (relative, so a bookmark
+ * keeps meaning "the last 7 days"), or ?from=&to= (custom, inclusive), or,
+ * with neither, the last 30 days ending yesterday. `yesterday` is in the
+ * account's time zone.
  */
-export function resolveRange(params: URLSearchParams, yesterday: string): ResolvedRange {
-  const fallback = lastNDays(DEFAULT_RANGE_DAYS, yesterday);
-  const fallbackResult = (notice: string): ResolvedRange => ({ range: fallback, presetId: "30d", notice });
+export function parseRangeQuery(params: URLSearchParams, yesterday: string): RangeParse {
   const from = params.get("from");
   const to = params.get("to");
   if (from !== null || to !== null) {
-    if (!from || !to) return fallbackResult("Choose both a start and an end date; showing the last 30 days.");
+    if (!from || !to) return { ok: false, error: "Choose both a start and an end date (YYYY-MM-DD)." };
     // Today is allowed (its numbers are still coming in); later days are not.
     const parsed = makeDateRangeSchema({ maxDate: addDays(yesterday, 1) }).safeParse({ from, to });
-    if (!parsed.success) return fallbackResult(`${parsed.error.issues[0]?.message ?? "That date range is not valid."} Showing the last 30 days.`);
-    return { range: parsed.data, presetId: presetOf(parsed.data, yesterday)?.id ?? null, notice: null };
+    if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "That date range is not valid." };
+    return { ok: true, range: parsed.data, presetId: presetOf(parsed.data, yesterday)?.id ?? null };
   }
   const preset = params.get("range");
-  if (preset !== null) {
-    const parsed = PresetIdSchema.safeParse(preset);
-    if (!parsed.success) return fallbackResult("Unknown date range; showing the last 30 days.");
-    const days = RANGE_PRESETS.find((p) => p.id === parsed.data)!.days;
-    return { range: lastNDays(days, yesterday), presetId: parsed.data, notice: null };
-  }
-  return { range: fallback, presetId: "30d", notice: null };
+  if (preset === null) return { ok: true, range: lastNDays(DEFAULT_RANGE_DAYS, yesterday), presetId: "30d" };
+  const parsed = PresetIdSchema.safeParse(preset);
+  if (!parsed.success) return { ok: false, error: "Unknown date range." };
+  const days = RANGE_PRESETS.find((p) => p.id === parsed.data)!.days;
+  return { ok: true, range: lastNDays(days, yesterday), presetId: parsed.data };
+}
+
+/** The range a page shows: what the query asks for, or the default with a notice saying why not. */
+export function resolveRange(params: URLSearchParams, yesterday: string): ResolvedRange {
+  const parsed = parseRangeQuery(params, yesterday);
+  if (parsed.ok) return { range: parsed.range, presetId: parsed.presetId, notice: null };
+  return { range: lastNDays(DEFAULT_RANGE_DAYS, yesterday), presetId: "30d", notice: `${parsed.error} Showing the last 30 days.` };
 }
 
 /** The query keys that carry the range; a new range replaces all of them. */
@@ -57,6 +63,11 @@ export function presetLinks(pathname: string, search: string, presetId: PresetId
     // The default range needs no parameter: the plain address means "last 30 days".
     href: hrefWith(pathname, search, { range: p.days === DEFAULT_RANGE_DAYS ? null : p.id, from: null, to: null, page: null }),
   }));
+}
+
+/** Only the range part of the query: links to another report page carry it, so its numbers match. */
+export function rangeOnly(search: string): URLSearchParams {
+  return new URLSearchParams(keptParams(search, []).filter(([key]) => RANGE_KEYS.includes(key)));
 }
 
 /** Hidden inputs for the custom range form: everything but the range and the page. */

@@ -1,7 +1,23 @@
-import { PageHeader, StatCard } from "~/components/ui";
+import { useLocation } from "react-router";
+import { DateRangePicker } from "~/components/date-range-picker";
+import { PerformanceChart } from "~/components/performance-chart";
+import { SyncProgress, SyncStatus } from "~/components/sync-status";
+import { EmptyState, PageHeader, StatCard } from "~/components/ui";
+import { formatDateRange, formatInteger, formatMoney } from "~/lib/format";
+import { currentPath } from "~/lib/query";
+import { presetLinks, rangeFormHidden } from "~/lib/report-query";
+import { RANGE_PRESETS } from "~/lib/date-range";
+import { requireUser } from "~/server/auth/session.server";
+import { dashboardPage } from "~/server/report-pages.server";
+import type { Route } from "./+types/dashboard";
 
 export function meta() {
   return [{ title: "Dashboard · Ads AI Manager" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { user } = await requireUser(request);
+  return dashboardPage(user, new URL(request.url));
 }
 
 const STEPS = [
@@ -15,7 +31,59 @@ const STEPS = [
   { title: "Generate Ads", text: "Create ad copy that fits Google's limits in seconds." },
 ];
 
-export default function Dashboard() {
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  if (!loaderData.connected) return <UnconnectedDashboard />;
+  return <ConnectedDashboard data={loaderData} />;
+}
+
+type Connected = Extract<Route.ComponentProps["loaderData"], { connected: true }>;
+
+function ConnectedDashboard({ data }: { data: Connected }) {
+  const location = useLocation();
+  const { account, range, summary, series, sync } = data;
+  const preset = RANGE_PRESETS.find((p) => p.id === data.presetId);
+  const rangeHint = preset ? `${preset.label} (${formatDateRange(range)})` : formatDateRange(range);
+  return (
+    <>
+      <PageHeader title="Dashboard" description={`Overview of your Google Ads performance · ${account.name}`} />
+      <SyncStatus sync={sync} now={data.now} timeZone={account.timeZone} returnTo={currentPath(location.pathname, location.search)} />
+      {data.firstSync ? (
+        <EmptyState title="Importing your Google Ads data">
+          <p>Your campaigns and 90 days of performance are being copied from Google Ads. This page updates when it is done.</p>
+          <SyncProgress sync={sync} />
+        </EmptyState>
+      ) : (
+        <>
+          <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+            <StatCard title="Active Campaigns" value={formatInteger(summary.activeCampaigns)} hint="Enabled campaigns" />
+            <StatCard title="Total Spend" value={formatMoney(summary.metrics.costMicros, account.currencyCode)} hint={rangeHint} />
+            <StatCard title="AI Optimizations" value="0" hint="This month" />
+            <StatCard title="Performance Score" value="-" hint="AI analysis" />
+          </div>
+          <section className="mt-8 rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="performance-heading">
+            <div className="mb-4 flex flex-wrap items-start justify-between gap-4">
+              <h2 id="performance-heading" className="text-lg font-semibold text-gray-900">
+                Performance
+              </h2>
+              <DateRangePicker
+                action={location.pathname}
+                range={range}
+                presets={presetLinks(location.pathname, location.search, data.presetId)}
+                hidden={rangeFormHidden(location.search)}
+                notice={data.rangeNotice}
+                max={data.today}
+              />
+            </div>
+            <PerformanceChart points={series} currencyCode={account.currencyCode} range={range} />
+          </section>
+        </>
+      )}
+    </>
+  );
+}
+
+/** The seed's dashboard, unchanged: what a user without a Google Ads account sees. */
+function UnconnectedDashboard() {
   return (
     <>
       <PageHeader title="Dashboard" description="Overview of your Google Ads performance" />

@@ -1,3 +1,4 @@
+import { reconcileInFlight } from "./changes/pipeline.server";
 import { closeDb, getDb, migrateToLatest, pingDb } from "./db/db.server";
 import { EMULATOR_MOUNT_PATH, getConfig } from "./env.server";
 import { baseSecurityHeaders, isCrossSiteRequest } from "./http/security.server";
@@ -10,6 +11,13 @@ import { baseSecurityHeaders, isCrossSiteRequest } from "./http/security.server"
 export async function boot() {
   const config = getConfig();
   await migrateToLatest(getDb());
+  // Changes a previous process left mid-apply are settled against Google's live
+  // state. Not awaited: reconcile waits for in-flight requests to settle, and
+  // startup must not hang on it.
+  reconcileInFlight().then(
+    (r) => r.sets > 0 && console.log(`Reconciled ${r.sets} in-flight change sets: ${r.applied} applied, ${r.failed} failed`),
+    (error) => console.warn(`Reconciling in-flight changes failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
   return {
     port: config.PORT,
     host: config.HOST,

@@ -40,6 +40,8 @@ const schema = z.object({
   AUTH_RATE_LIMIT_ACCOUNT: positiveInt.default(10),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(900),
   SESSION_TTL_DAYS: positiveInt.max(365).default(30),
+  /** A budget or bid change larger than this (percent, up or down) needs an explicit confirmation to apply. */
+  CHANGE_CONFIRM_PERCENT: positiveInt.max(1000).default(50),
 
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),

@@ -43,7 +43,7 @@ export function openApiDocument(serverUrl: string) {
     },
     servers: [{ url: `${serverUrl.replace(/\/$/, "")}/api/v1` }],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: "auth" }, { name: "accounts" }, { name: "reports" }, { name: "meta" }],
+    tags: [{ name: "auth" }, { name: "accounts" }, { name: "reports" }, { name: "history" }, { name: "meta" }],
     paths: {
       "/auth/register": {
         post: {
@@ -178,6 +178,44 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
+      "/history": {
+        get: {
+          tags: ["history"],
+          summary: "Change history: changes made through the app and, imported from Google, elsewhere; newest first, 50 per page",
+          parameters: [
+            { name: "customerId", in: "query", required: false, schema: { type: "string", pattern: "^\\d{10}$" } },
+            {
+              name: "resourceKind",
+              in: "query",
+              required: false,
+              schema: { type: "string", enum: ["campaign", "campaign_budget", "ad_group", "keyword", "negative_keyword", "campaign_negative_keyword", "ad"] },
+            },
+            {
+              name: "status",
+              in: "query",
+              required: false,
+              schema: { type: "string", enum: ["pending", "valid", "invalid", "applying", "applied", "failed", "unknown"] },
+            },
+            { name: "source", in: "query", required: false, schema: { type: "string", enum: ["user", "rule", "assistant", "external"] } },
+            { name: "from", in: "query", required: false, schema: { type: "string", format: "date" } },
+            { name: "to", in: "query", required: false, schema: { type: "string", format: "date" } },
+            { name: "q", in: "query", required: false, schema: { type: "string", maxLength: 200 } },
+            { name: "page", in: "query", required: false, schema: { type: "integer", minimum: 1, default: 1 } },
+          ],
+          responses: {
+            "200": {
+              description: "One page of history",
+              content: json({
+                type: "object",
+                required: ["items", "total"],
+                properties: { items: { type: "array", items: ref("HistoryItem") }, total: { type: "integer" } },
+              }),
+            },
+            "400": errorResponse("Invalid filter"),
+            "401": UNAUTHORIZED,
+          },
+        },
+      },
       "/openapi.json": {
         get: {
           tags: ["meta"],
@@ -253,6 +291,30 @@ export function openApiDocument(serverUrl: string) {
           type: "object",
           required: ["activeCampaigns", "metrics"],
           properties: { activeCampaigns: { type: "integer", description: "Enabled campaigns" }, metrics: ref("Metrics") },
+        },
+        HistoryItem: {
+          type: "object",
+          required: ["id", "origin", "at", "customerId", "source", "who", "originLabel", "resourceKind", "resourceName", "label", "operation", "before", "after", "status", "error", "changeSetId", "changeSetTitle", "revertable"],
+          properties: {
+            id: { type: "string" },
+            origin: { type: "string", enum: ["product", "external"] },
+            at: { type: "string", format: "date-time" },
+            customerId: { type: "string" },
+            source: { type: "string", enum: ["user", "rule", "assistant", "external"] },
+            who: { type: "string" },
+            originLabel: { type: "string" },
+            resourceKind: { type: "string" },
+            resourceName: { type: ["string", "null"] },
+            label: { type: "string" },
+            operation: { type: "string" },
+            before: { description: "The changed fields before (any JSON)" },
+            after: { description: "The changed fields after (any JSON)" },
+            status: { type: "string" },
+            error: { type: ["string", "null"] },
+            changeSetId: { type: ["string", "null"] },
+            changeSetTitle: { type: ["string", "null"] },
+            revertable: { type: "boolean" },
+          },
         },
         SyncState: {
           type: "object",

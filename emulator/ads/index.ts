@@ -11,3 +11,5 @@ export type { AccountFacts, StoreOptions, ResourceRef } from "./store/store";
 export type * from "./store/types";
 export type { AdsDataSource, QueryPage, QueryBatch, StreamingAdsDataSource, GoogleAdsErrorEntry } from "./contract";
 export { GoogleAdsFailureError } from "./contract";
+export { createMutateHandler, type MutateHandlerOptions, type MutateCall } from "./mutate/handler";
+export { seedDemoChangeEvents, formatChangeDateTime } from "./mutate/change-events";

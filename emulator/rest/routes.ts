@@ -1,5 +1,12 @@
 import type { ServerResponse } from "node:http";
-import { GoogleAdsFailureError, type GoogleAdsErrorEntry, type QueryPage } from "../ads/contract";
+import {
+  GoogleAdsFailureError,
+  type AdsDataSource,
+  type GoogleAdsErrorEntry,
+  type QueryBatch,
+  type QueryPage,
+  type StreamingAdsDataSource,
+} from "../ads/contract";
 import type { EmulatorContext } from "../context";
 import type { FaultOperation, ParsedFaultRule } from "../faults";
 import { GoogleApiError, MSG, errorBody, errorInfo, notFoundHtml } from "../http/google-errors";
@@ -358,11 +365,65 @@ async function search(ctx: EmulatorContext, res: ServerResponse, customerId: str
   sendJson(res, 200, out, { Vary: "Origin, X-Origin, Referer" });
 }
 
+/** A searchStream batch before the HTTP layer stamps the request id; summaryRow only if a source adds it. */
+type StreamBatch = QueryBatch & { summaryRow?: Record<string, unknown> };
+
+function isStreaming(source: AdsDataSource): source is StreamingAdsDataSource {
+  return typeof (source as Partial<StreamingAdsDataSource>).queryBatches === "function";
+}
+
 /**
- * A JSON array of ≤10,000-row batches, written as pages come from the data
- * source. An error before the first byte gets its own HTTP status (still
- * array-wrapped); one after that ends the array with an error element, as a
- * broken stream does at Google.
+ * Batches of ≤10,000 rows: natively from a StreamingAdsDataSource, otherwise by
+ * paging query(). Either way the query is validated before the first batch.
+ */
+async function* streamBatches(ctx: EmulatorContext, customerId: string, query: string): AsyncGenerator<StreamBatch> {
+  const source = ctx.dataSource;
+  const raw: Iterable<StreamBatch> | AsyncIterable<StreamBatch> = isStreaming(source)
+    ? source.queryBatches(customerId, query)
+    : pagedBatches(source, customerId, query);
+  for await (const batch of raw) {
+    const rows = batch.results ?? [];
+    if (rows.length <= PAGE_ROWS) {
+      yield batch;
+      continue;
+    }
+    // Re-chunk oversize batches; consumption and summary stay on the last piece.
+    const { results: _all, queryResourceConsumption, summaryRow, ...rest } = batch;
+    for (let i = 0; i < rows.length; i += PAGE_ROWS) {
+      const lastPiece = i + PAGE_ROWS >= rows.length;
+      yield {
+        ...rest,
+        results: rows.slice(i, i + PAGE_ROWS),
+        ...(lastPiece && queryResourceConsumption !== undefined ? { queryResourceConsumption } : {}),
+        ...(lastPiece && summaryRow ? { summaryRow } : {}),
+      };
+    }
+  }
+}
+
+async function* pagedBatches(source: AdsDataSource, customerId: string, query: string): AsyncGenerator<StreamBatch> {
+  let page = (await source.query(customerId, query, { pageSize: PAGE_ROWS })) as PageWithExtras;
+  const seenTokens = new Set<string>();
+  for (;;) {
+    const last = !page.nextPageToken;
+    yield {
+      ...(page.results.length > 0 ? { results: page.results } : {}),
+      fieldMask: page.fieldMask,
+      ...(last && page.queryResourceConsumption !== undefined ? { queryResourceConsumption: page.queryResourceConsumption } : {}),
+      ...(last && page.summaryRow ? { summaryRow: page.summaryRow } : {}),
+    };
+    if (last) return;
+    // A data source that hands back a token it already gave would loop forever.
+    if (seenTokens.has(page.nextPageToken!)) throw new Error(`data source repeated page token ${page.nextPageToken}`);
+    seenTokens.add(page.nextPageToken!);
+    page = (await source.query(customerId, query, { pageSize: PAGE_ROWS, pageToken: page.nextPageToken })) as PageWithExtras;
+  }
+}
+
+/**
+ * A JSON array of ≤10,000-row batches, written as they are produced. An error
+ * before the first byte gets its own HTTP status (still array-wrapped); one
+ * after that ends the array with an error element, as a broken stream does at Google.
  */
 async function searchStream(
   ctx: EmulatorContext,
@@ -374,8 +435,8 @@ async function searchStream(
 ): Promise<void> {
   const body = checkMessage(raw, searchStreamRequest(version)) as { query?: string; summaryRowSetting?: string };
   const summary = body.summaryRowSetting ?? "NO_SUMMARY_ROW";
-  const query = body.query ?? "";
-  let page = (await ctx.dataSource.query(customerId, query, { pageSize: PAGE_ROWS })) as PageWithExtras;
+  const batches = streamBatches(ctx, customerId, body.query ?? "");
+  let next = await batches.next();
 
   res.writeHead(200, {
     "Content-Type": "application/json; charset=UTF-8",
@@ -387,34 +448,28 @@ async function searchStream(
     res.write(`${first ? "[" : ",\n"}${JSON.stringify(value)}`);
     first = false;
   };
-  const batch = (results: unknown[] | undefined, extra: Record<string, unknown> = {}) => ({
-    ...(results && results.length > 0 ? { results } : {}),
-    fieldMask: page.fieldMask,
-    requestId,
-    ...extra,
-  });
 
-  let summaryRow = page.summaryRow;
-  const seenTokens = new Set<string>();
+  let fieldMask = "";
+  let summaryRow: Record<string, unknown> | undefined;
   try {
-    for (;;) {
-      const last = !page.nextPageToken;
+    while (!next.done) {
+      const { results, fieldMask: mask, queryResourceConsumption, summaryRow: row, ...rest } = next.value;
+      fieldMask = mask;
+      summaryRow = row ?? summaryRow;
       if (summary !== "SUMMARY_ROW_ONLY") {
-        for (let i = 0; i < page.results.length || (i === 0 && first); i += PAGE_ROWS) {
-          const rows = page.results.slice(i, i + PAGE_ROWS);
-          const isFinal = last && i + PAGE_ROWS >= page.results.length;
-          write(batch(rows, isFinal && page.queryResourceConsumption ? { queryResourceConsumption: page.queryResourceConsumption } : {}));
-        }
+        write({
+          ...(results && results.length > 0 ? { results } : {}),
+          fieldMask: mask,
+          requestId,
+          ...rest,
+          ...(queryResourceConsumption !== undefined ? { queryResourceConsumption } : {}),
+        });
       }
-      if (last) break;
-      // A data source that hands back a token it already gave would loop forever.
-      if (seenTokens.has(page.nextPageToken!)) throw new Error(`data source repeated page token ${page.nextPageToken}`);
-      seenTokens.add(page.nextPageToken!);
-      page = (await ctx.dataSource.query(customerId, query, { pageSize: PAGE_ROWS, pageToken: page.nextPageToken })) as PageWithExtras;
-      summaryRow = page.summaryRow ?? summaryRow;
+      next = await batches.next();
     }
-    if (summary !== "NO_SUMMARY_ROW" && summaryRow) write(batch(undefined, { summaryRow }));
-    if (first) write(batch(undefined));
+    // The summary row comes in a batch of its own, after all results.
+    if (summary !== "NO_SUMMARY_ROW" && summaryRow) write({ summaryRow, fieldMask, requestId });
+    if (first) write({ fieldMask, requestId });
   } catch (error) {
     write(errorBody(toGoogleError(ctx, error, requestId), version, requestId));
   }

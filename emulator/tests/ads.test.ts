@@ -207,6 +207,41 @@ describe("googleAds:searchStream", () => {
     expect(res.json[1].error.details[0].requestId).toBe(res.headers.get("request-id"));
   });
 
+  it("uses a data source's native queryBatches, re-chunking anything over 10,000 rows", async () => {
+    const rows = Array.from({ length: 12_000 }, (_, i) => ({ campaign: { id: String(i) } }));
+    const base = (await import("./helpers")).fakeDataSource();
+    const streaming = await startEmulator({
+      dataSource: {
+        ...base,
+        query: () => {
+          throw new Error("search path must not be used for searchStream");
+        },
+        queryBatches: (_cid: string, gaql: string) => {
+          if (gaql.includes("BAD")) throw new (class extends Error {
+            name = "GoogleAdsFailureError";
+            errors = [{ errorCode: { queryError: "EXPECTED_SELECT" }, message: "x" }];
+            httpStatus = 400;
+            status = "INVALID_ARGUMENT";
+          })("Request contains an invalid argument.");
+          return [{ results: rows, fieldMask: "campaign.id", queryResourceConsumption: "7" }];
+        },
+      } as never,
+    });
+    try {
+      const t = (await signIn(streaming.baseUrl)).tokens.access_token;
+      const res = await ads(streaming.baseUrl, `customers/${MANAGER}/googleAds:searchStream`, t, { body: { query: Q } });
+      expect(res.status).toBe(200);
+      expect(res.json.map((b: any) => [b.results.length, b.queryResourceConsumption])).toEqual([
+        [10_000, undefined],
+        [2_000, "7"],
+      ]);
+      const bad = await ads(streaming.baseUrl, `customers/${MANAGER}/googleAds:searchStream`, t, { body: { query: "BAD" } });
+      expectFailure(bad, 400, "INVALID_ARGUMENT", { queryError: "EXPECTED_SELECT" });
+    } finally {
+      await streaming.close();
+    }
+  });
+
   it("rejects paging fields that only search has", async () => {
     const res = await ads(emu.baseUrl, `customers/${MANAGER}/googleAds:searchStream`, token, { body: { query: Q, pageToken: "x" } });
     expect(res.status).toBe(400);

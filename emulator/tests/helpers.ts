@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { createAdsDataSource, createDemoStore, createMutateHandler } from "../ads";
 import { GoogleAdsFailureError, type AdsDataSource, type QueryPage } from "../ads/contract";
+import type { AdsStore } from "../ads/store/store";
 import { createEmulator, type Emulator, type EmulatorOptions } from "../server";
 
 export const DEMO_EMAIL = "demo.advertiser@example.com";
@@ -104,6 +106,15 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}, pref
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The demo store behind the full emulator, read and write side, as the app mounts it. */
+export async function startDemoEmulator(
+  opts: { today?: string; now?: () => Date; options?: Partial<EmulatorOptions> } = {},
+): Promise<Running & { store: AdsStore }> {
+  const store = createDemoStore(opts.today ? { today: opts.today } : { now: opts.now });
+  const running = await startEmulator({ dataSource: createAdsDataSource(store), mutate: createMutateHandler(store, { now: opts.now }), ...opts.options });
+  return { ...running, store };
 }
 
 export function pkcePair(): { verifier: string; challenge: string } {

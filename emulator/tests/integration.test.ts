@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdsDataSource } from "../ads/contract";
-import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL } from "../ads";
+import { createAdsDataSource, createDemoStore, DEMO_MANAGER_CUSTOMER_ID, DEMO_RICH_CUSTOMER_ID, DEMO_USER_EMAIL } from "../ads";
 import { createEmulator, type Emulator } from "../server";
 import { ads, signIn } from "./helpers";
 
@@ -83,22 +83,50 @@ describe("emulator over the demo store", () => {
     expect(checked).toBeGreaterThan(0);
   });
 
-  it("streams campaign metrics in request-id-stamped batches", async () => {
-    const [id] = await accessible();
-    const res = await ads(base, `customers/${id}/googleAds:searchStream`, token, {
+  it("streams a client's campaign metrics through its manager, in request-id-stamped batches", async () => {
+    const res = await ads(base, `customers/${DEMO_RICH_CUSTOMER_ID}/googleAds:searchStream`, token, {
       body: { query: "SELECT campaign.id, campaign.name, metrics.clicks, metrics.cost_micros FROM campaign WHERE segments.date DURING LAST_30_DAYS" },
+      headers: { "login-customer-id": DEMO_MANAGER_CUSTOMER_ID },
     });
     expect(res.status, JSON.stringify(res.json).slice(0, 500)).toBe(200);
     expect(Array.isArray(res.json)).toBe(true);
+    expect(res.json[0].results.length).toBeGreaterThan(0);
     for (const batch of res.json) {
       expect(batch.requestId).toBe(res.headers.get("request-id"));
       expect(batch.results?.length ?? 0).toBeLessThanOrEqual(10_000);
     }
+    expect(res.json.at(-1).queryResourceConsumption).toMatch(/^\d+$/);
+  });
+
+  it("array-wraps the engine's refusal of metrics on a manager account", async () => {
+    const res = await ads(base, `customers/${DEMO_MANAGER_CUSTOMER_ID}/googleAds:searchStream`, token, {
+      body: { query: "SELECT campaign.id, metrics.clicks FROM campaign" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json[0].error.details[0].errors[0].errorCode).toEqual({ queryError: "REQUESTED_METRICS_FOR_MANAGER" });
+    expect(res.json[0].error.details[0].requestId).toBe(res.headers.get("request-id"));
+  });
+
+  it("pages a client's search with nextPageToken at most 10,000 rows at a time", async () => {
+    const q = "SELECT ad_group_criterion.criterion_id FROM keyword_view WHERE segments.date DURING LAST_30_DAYS";
+    const res = await ads(base, `customers/${DEMO_RICH_CUSTOMER_ID}/googleAds:search`, token, {
+      body: { query: q, searchSettings: { returnTotalResultsCount: true } },
+      headers: { "login-customer-id": DEMO_MANAGER_CUSTOMER_ID },
+    });
+    expect(res.status, JSON.stringify(res.json).slice(0, 500)).toBe(200);
+    expect(res.json.results?.length ?? 0).toBeLessThanOrEqual(10_000);
+    expect(res.json.totalResultsCount).toMatch(/^\d+$/);
+    if (res.json.nextPageToken) {
+      const next = await ads(base, `customers/${DEMO_RICH_CUSTOMER_ID}/googleAds:search`, token, {
+        body: { query: q, pageToken: res.json.nextPageToken },
+        headers: { "login-customer-id": DEMO_MANAGER_CUSTOMER_ID },
+      });
+      expect(next.status).toBe(200);
+    }
   });
 
   it("returns the GAQL engine's errors in Google's envelope", async () => {
-    const [id] = await accessible();
-    const res = await ads(base, `customers/${id}/googleAds:search`, token, { body: { query: "SELECT campaign.no_such_field FROM campaign" } });
+    const res = await ads(base, `customers/${DEMO_MANAGER_CUSTOMER_ID}/googleAds:search`, token, { body: { query: "SELECT campaign.no_such_field FROM campaign" } });
     expect(res.status).toBe(400);
     expect(res.json.error.status).toBe("INVALID_ARGUMENT");
     expect(Object.keys(res.json.error.details[0].errors[0].errorCode)).toHaveLength(1);

@@ -24,6 +24,8 @@ test.describe("Sign in with Google Ads (demo mode)", () => {
 
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByText("Demo mode:")).toBeVisible();
+    // Mirrored after hydration, which on the connected dashboard can come after the text is visible.
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("auth-token"))).not.toBeNull();
     const token = await page.evaluate(() => localStorage.getItem("auth-token"));
     const state = await page.evaluate(() => JSON.parse(localStorage.getItem("auth-storage") ?? "null"));
     expect(state).toEqual({ user: { email: DEMO_EMAIL }, token, isAuthenticated: true });
@@ -76,6 +78,8 @@ test.describe("Sign in with Google Ads (demo mode)", () => {
   test("a password user connects Google Ads from Campaigns and can disconnect it", async ({ page, user }) => {
     await signInViaForm(page, user);
     await page.getByRole("link", { name: "Campaigns" }).click();
+    // The Dashboard has a "Connect Google Ads" link too: wait until Campaigns has loaded.
+    await expect(page.getByRole("heading", { name: "No Campaigns Yet" })).toBeVisible();
     await page.getByRole("link", { name: "Connect Google Ads" }).click();
     await consent(page);
     await expect(page).toHaveURL(/\/campaigns$/);

@@ -224,6 +224,83 @@ export interface AdsSyncStateTable {
   updated_at: string;
 }
 
+// ---- Change sets (0004_change_sets)
+
+export type ChangeSetSource = "user" | "rule" | "assistant";
+export type ChangeSetStatus = "proposed" | "validated" | "invalid" | "applying" | "applied" | "partially_applied" | "failed";
+export type ChangeResourceKind =
+  | "campaign"
+  | "campaign_budget"
+  | "ad_group"
+  | "keyword"
+  | "negative_keyword"
+  | "campaign_negative_keyword"
+  | "ad";
+export type ChangeOperation = "create" | "update" | "remove";
+export type ChangeStatus = "pending" | "valid" | "invalid" | "applying" | "applied" | "failed" | "unknown";
+
+export interface ChangeSetsTable {
+  id: string;
+  user_id: string;
+  customer_id: string;
+  source: ChangeSetSource;
+  /** Rule id, assistant conversation, ...: free text for history. */
+  source_detail: string | null;
+  title: string;
+  status: ChangeSetStatus;
+  /** 1: all changes apply or none (one failure fails the request); 0: partialFailure. */
+  atomic: number;
+  /** 1 when a budget or bid moves more than CHANGE_CONFIRM_PERCENT. */
+  needs_confirmation: number;
+  /** The change set this one undoes. */
+  revert_of: string | null;
+  created_at: string;
+  validated_at: string | null;
+  approved_at: string | null;
+  applied_at: string | null;
+  error: string | null;
+}
+
+export interface ChangesTable {
+  id: string;
+  change_set_id: string;
+  seq: number;
+  resource_kind: ChangeResourceKind;
+  operation: ChangeOperation;
+  /** Null for a create until Google names it (see result_resource_name). */
+  resource_name: string | null;
+  label: string;
+  /** JSON of the changed fields before (null for a create). */
+  before_json: string | null;
+  /** JSON of the changed fields after (null for a remove). */
+  after_json: string | null;
+  /** JSON of the exact Google mutate operation sent. */
+  operation_json: string;
+  status: ChangeStatus;
+  error_code: string | null;
+  error_message: string | null;
+  field_path: string | null;
+  result_resource_name: string | null;
+  request_id: string | null;
+  applied_at: string | null;
+}
+
+export interface HistoryImportsTable {
+  id: string;
+  customer_id: string;
+  change_date_time: string;
+  changed_at: string;
+  resource_type: string;
+  resource_name: string;
+  client_type: string;
+  user_email: string | null;
+  operation: string;
+  changed_fields: string | null;
+  old_json: string | null;
+  new_json: string | null;
+  imported_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -241,6 +318,9 @@ export interface Database {
   ads_ad_assets: AdsAdAssetsTable;
   ads_search_term_daily: AdsSearchTermDailyTable;
   ads_sync_state: AdsSyncStateTable;
+  change_sets: ChangeSetsTable;
+  changes: ChangesTable;
+  history_imports: HistoryImportsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -249,3 +329,6 @@ export type UserUpdate = Updateable<UsersTable>;
 export type Session = Selectable<SessionsTable>;
 export type GoogleConnection = Selectable<GoogleConnectionsTable>;
 export type AdsAccount = Selectable<AdsAccountsTable>;
+export type ChangeSet = Selectable<ChangeSetsTable>;
+export type Change = Selectable<ChangesTable>;
+export type HistoryImport = Selectable<HistoryImportsTable>;

@@ -8,6 +8,7 @@ import type { CustomerData } from "../store/types";
 import { Rng } from "../util/prng";
 import { dayFromParts, formatDay } from "../util/dates";
 import { AccountGenerator, type GeneratedAccountStats } from "./engine";
+import { seedDemoChangeEvents } from "../mutate/change-events";
 import type { AccountPlan } from "./plan";
 import { bakeryPlan, MANAGER_CUSTOMER_ID, RICH_CUSTOMER_ID, richOutdoorPlan, scaledOutdoorPlan, SMALL_CUSTOMER_ID } from "./plans";
 
@@ -134,6 +135,8 @@ export function createDemoStore(opts: DemoStoreOptions = {}): AdsStore {
     acct.dataStartDay = startDay;
     acct.dataDays = days;
     stats.push(new AccountGenerator(acct, plan, rng, days, exp).run());
+    // Own stream: outside changes never perturb the generated entities.
+    seedDemoChangeEvents(store, acct, seed ^ Number(plan.customerId.slice(-6)), todayDay);
   }
 
   generationReports.set(store, {

@@ -197,6 +197,23 @@ export function compileCondition(field: ResolvedField, cond: Condition): Predica
   }
 }
 
+/**
+ * change_date_time holds "YYYY-MM-DD HH:MM:SS.ffffff". DURING and date-only
+ * literals work at day granularity (so `<= '2026-11-21'` keeps all of that
+ * day); date-time literals compare the full timestamp.
+ */
+export function changeDateTimePredicate(cond: Condition, pred: Predicate, todayDay: number, during: (lit: string, today: number) => [number, number]): Predicate {
+  if (cond.op === "DURING") {
+    const v = cond.values[0];
+    const [a, z] = during((v.kind === "number" ? v.raw : v.value).toUpperCase(), todayDay);
+    const lo = formatDay(a);
+    const hi = formatDay(z);
+    return (x) => typeof x === "string" && x.slice(0, 10) >= lo && x.slice(0, 10) <= hi;
+  }
+  const dateOnly = cond.values.length > 0 && cond.values.every((v) => v.kind === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v.value.trim()));
+  return dateOnly ? (x) => x !== undefined && pred(String(x).slice(0, 10)) : pred;
+}
+
 /** Inclusive day-number bounds a date condition implies (for finiteness checks and pruning). */
 export function boundsOf(cond: Condition, todayDay: number, during: (lit: string, today: number) => [number, number]): { lo?: number; hi?: number } {
   const day = (v: Value) => (v.kind === "string" ? parseDay(v.value) : undefined);

@@ -24,7 +24,7 @@ import {
 } from "../util/dates";
 import { hashUnit } from "../util/prng";
 import { RowSplitter } from "../store/split";
-import { boundsOf, compileCondition, type Predicate } from "./conditions";
+import { boundsOf, changeDateTimePredicate, compileCondition, type Predicate } from "./conditions";
 import { categoryError, queryError, queryErrorEntry } from "./errors";
 import { parseQuery, type Condition, type FieldRef, type Query } from "./parser";
 import {
@@ -423,7 +423,8 @@ class Execution {
     q.where.forEach((cond, k) => {
       const use = where[k];
       const f = use.f;
-      const pred = compileCondition(f, cond);
+      let pred = compileCondition(f, cond);
+      if (f.name === "change_event.change_date_time") pred = changeDateTimePredicate(cond, pred, today, (lit, t) => duringRange(lit as DuringLiteral, t));
       if (use.category === "attribute") {
         const acc = this.ctx.accessor(f.resource);
         const join = view.joins[f.resource];

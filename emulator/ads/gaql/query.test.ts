@@ -366,7 +366,7 @@ describe("resources", () => {
     expect(r[0].asset.resourceName).toMatch(/^customers\/1112223334\/assets\/\d+$/);
   });
 
-  it("change_event enforces Google's window and LIMIT rules (and is empty for now)", () => {
+  it("change_event enforces Google's window and LIMIT rules", () => {
     const q = "SELECT change_event.change_date_time, change_event.change_resource_type FROM change_event";
     expect(failure(() => rows(`${q} WHERE change_event.change_date_time >= '2026-11-10' AND change_event.change_date_time <= '2026-11-22'`)).errorCode).toEqual({
       changeEventError: "LIMIT_NOT_SPECIFIED",
@@ -376,7 +376,16 @@ describe("resources", () => {
       changeEventError: "START_DATE_TOO_OLD",
     });
     expect(failure(() => rows(`${q} WHERE change_event.change_date_time DURING LAST_7_DAYS LIMIT 20000`)).errorCode).toEqual({ changeEventError: "INVALID_LIMIT_CLAUSE" });
-    expect(rows(`${q} WHERE change_event.change_date_time DURING LAST_14_DAYS ORDER BY change_event.change_date_time DESC LIMIT 100`)).toEqual([]);
+    // The demo store seeds a few outside changes (see mutate/change-events.ts).
+    const recent = rows(`${q} WHERE change_event.change_date_time DURING LAST_14_DAYS ORDER BY change_event.change_date_time DESC LIMIT 100`);
+    const times = recent.map((r) => r.changeEvent.changeDateTime as string);
+    expect(times.length).toBeGreaterThan(0);
+    expect([...times].sort().reverse()).toEqual(times);
+    for (const t of times) expect(t >= "2026-11-08" && t < "2026-11-22").toBe(true);
+    // Date-only bounds are whole days; date-time bounds are exact.
+    const day = times[0].slice(0, 10);
+    expect(rows(`${q} WHERE change_event.change_date_time >= '${day}' AND change_event.change_date_time <= '${day}' LIMIT 10`).length).toBeGreaterThan(0);
+    expect(rows(`${q} WHERE change_event.change_date_time >= '${times[0]}' AND change_event.change_date_time <= '${day} 23:59:59.999999' LIMIT 10`)).toHaveLength(1);
     expect(failure(() => rows("SELECT change_event.change_date_time, metrics.clicks FROM change_event LIMIT 1")).errorCode).toEqual({ changeEventError: "CHANGE_DATE_RANGE_INFINITE" });
   });
 });

@@ -51,7 +51,7 @@ export class Account {
   adAssetLinks: AdAssetLinkEntity[] = [];
   campaignCriteria: CampaignCriterionEntity[] = [];
   searchTerms = new SearchTermTable();
-  /** Empty until mutations exist; the mutate layer appends here (newest last). */
+  /** Seeded outside changes, then API writes from the mutate layer (ascending time). */
   changeEvents: ChangeEventEntity[] = [];
   facts: AccountFacts = {
     keyword: emptyFactTable(0),

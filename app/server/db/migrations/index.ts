@@ -2,10 +2,12 @@ import type { Migration } from "kysely";
 import * as m0001 from "./0001_init";
 import * as m0002 from "./0002_google";
 import * as m0003 from "./0003_ads_data";
+import * as m0004 from "./0004_change_sets";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
 export const migrations: Record<string, Migration> = {
   "0001_init": m0001,
   "0002_google": m0002,
   "0003_ads_data": m0003,
+  "0004_change_sets": m0004,
 };

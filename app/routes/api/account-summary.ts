@@ -1,0 +1,15 @@
+import { data } from "react-router";
+import { requireApiSession } from "~/server/http/api-auth.server";
+import { apiError } from "~/server/http/errors.server";
+import { summaryForApi } from "~/server/report-api.server";
+import type { Route } from "./+types/account-summary";
+
+/** GET ?from=YYYY-MM-DD&to=YYYY-MM-DD → { activeCampaigns, metrics }. */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  try {
+    const { user } = await requireApiSession(request);
+    return data(await summaryForApi(user.id, params.customerId, new URL(request.url)), { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    return apiError(error);
+  }
+}

@@ -1,0 +1,284 @@
+// @vitest-environment happy-dom
+import "@testing-library/jest-dom/vitest";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SyncStatus, type SyncView } from "~/components/sync-status";
+import type { Metrics } from "~/lib/metrics";
+import CampaignDetailPage from "./campaign-detail";
+import Campaigns from "./campaigns";
+import Dashboard from "./dashboard";
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+const NOW = "2026-11-22T12:00:00.000Z";
+const metrics = (n: number): Metrics => ({ impressions: n * 100, clicks: n * 10, costMicros: n * 5_000_000, conversions: n / 2, conversionsValue: n * 20 });
+const ok: SyncView = { status: "ok", lastSuccessAt: "2026-11-22T11:57:00.000Z", lastError: null, progressDone: 12, progressTotal: 12, currentStep: null };
+const running: SyncView = { status: "running", lastSuccessAt: null, lastError: null, progressDone: 4, progressTotal: 12, currentStep: "Loading keywords" };
+const account = { customerId: "1112223334", name: "Northwind Outdoor Gear", currencyCode: "USD", timeZone: "America/New_York" };
+const base = {
+  connected: true as const,
+  account,
+  now: NOW,
+  sync: ok,
+  firstSync: false,
+  range: { from: "2026-10-23", to: "2026-11-21" },
+  presetId: "30d" as const,
+  rangeNotice: null,
+  today: "2026-11-22",
+};
+
+function campaignsData(overrides: Record<string, unknown> = {}) {
+  return {
+    ...base,
+    query: { sort: "cost", dir: "desc", status: "all", q: "", page: 1, pageSize: 50 },
+    queryNotice: null,
+    list: {
+      rows: [
+        { id: "1", name: "Search | Tents", status: "ENABLED", channelType: "SEARCH", biddingStrategyType: "TARGET_CPA", budgetMicros: 120_000_000, metrics: metrics(3) },
+        { id: "2", name: "Search | Ski & Snow", status: "PAUSED", channelType: "SEARCH", biddingStrategyType: "MANUAL_CPC", budgetMicros: null, metrics: metrics(1) },
+      ],
+      total: 2,
+      totals: metrics(4),
+      page: 1,
+      pageSize: 50,
+    },
+    ...overrides,
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function renderRoute(path: string, Component: any, loader: () => unknown, url = path) {
+  const Stub = createRoutesStub([{ path, Component, loader, HydrateFallback: () => null }]);
+  return render(<Stub initialEntries={[url]} />);
+}
+
+describe("Campaigns screen", () => {
+  it("unconnected: exactly the seed's empty state", async () => {
+    renderRoute("/campaigns", Campaigns, () => ({ connected: false }));
+    expect(await screen.findByRole("heading", { name: "No Campaigns Yet" })).toBeInTheDocument();
+    expect(screen.getByText("Connect your Google Ads account to view and manage campaigns")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Connect Google Ads" })).toHaveAttribute("href", "/api/v1/auth/google?returnTo=/campaigns");
+    expect(screen.getByText("Manage your Google Ads campaigns")).toBeInTheDocument();
+    expect(screen.queryByRole("table")).toBeNull();
+  });
+
+  it("connected: the table with every column, sort links, totals, filters and freshness", async () => {
+    renderRoute("/campaigns", Campaigns, () => campaignsData(), "/campaigns?q=&token=secret-token-value");
+    const table = await screen.findByRole("table", { name: "Campaigns of Northwind Outdoor Gear" });
+    const headers = within(table).getAllByRole("columnheader").map((h) => h.textContent?.replace(/[▲▼↕]/g, ""));
+    expect(headers).toEqual(["Campaign", "Status", "Type", "Budget", "Bidding", "Impressions", "Clicks", "CTR", "Avg. CPC", "Cost", "Conversions", "Cost/conv.", "Conv. value/cost"]);
+    expect(within(table).getByRole("columnheader", { name: /Cost$|Cost▼/ })).toHaveAttribute("aria-sort", "descending");
+    const tents = within(table).getByRole("row", { name: /Search \| Tents/ });
+    expect(within(tents).getByRole("link", { name: "Search | Tents" })).toHaveAttribute("href", "/campaigns/1");
+    expect(tents).toHaveTextContent("$120.00/day");
+    expect(tents).toHaveTextContent("Target CPA");
+    expect(tents).toHaveTextContent("10.00%");
+    expect(within(table).getByRole("row", { name: /Ski & Snow/ })).toHaveTextContent("Paused");
+    expect(screen.getByTestId("totals-row")).toHaveTextContent("Total (2 campaigns)");
+    expect(screen.getByTestId("totals-row")).toHaveTextContent("$20.00");
+    expect(screen.getByTestId("last-synced")).toHaveTextContent("Last synced 3 minutes ago");
+    expect(screen.getByRole("button", { name: "Sync now" })).toBeEnabled();
+    // The sign-in token in the address never spreads into links or forms.
+    expect(document.body.innerHTML).not.toContain("secret-token-value");
+    expect(within(screen.getByRole("navigation", { name: "Status filter" })).getByRole("link", { name: "Paused" })).toHaveAttribute(
+      "href",
+      "/campaigns?status=paused",
+    );
+    expect(screen.getByRole("search", { name: "Search campaigns" })).toHaveAttribute("method", "get");
+  });
+
+  it("first visit: the import's progress, not an empty table", async () => {
+    renderRoute("/campaigns", Campaigns, () => campaignsData({ sync: running, firstSync: true, list: { rows: [], total: 0, totals: metrics(0), page: 1, pageSize: 50 } }));
+    expect(await screen.findByRole("heading", { name: "Importing your campaigns" })).toBeInTheDocument();
+    expect(screen.queryByRole("table")).toBeNull();
+    const bars = screen.getAllByRole("progressbar");
+    expect(bars[0]).toHaveAttribute("max", "12");
+    expect(bars[0]).toHaveAttribute("value", "4");
+    expect(screen.getAllByText("Syncing: Loading keywords (4 of 12)").length).toBeGreaterThan(0);
+    expect(screen.getByRole("button", { name: "Syncing…" })).toBeDisabled();
+  });
+
+  it("a failed sync keeps the table and says what failed", async () => {
+    renderRoute("/campaigns", Campaigns, () =>
+      campaignsData({ sync: { ...ok, status: "failed", lastError: "Loading keywords failed: quota exhausted" } }),
+    );
+    expect(await screen.findByRole("table")).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("The last sync failed: Loading keywords failed: quota exhausted.");
+    expect(screen.getByRole("alert")).toHaveTextContent("Showing the data from the last successful sync.");
+  });
+
+  it("shows what it ignored in the address", async () => {
+    renderRoute("/campaigns", Campaigns, () => campaignsData({ queryNotice: "Ignored an invalid sort column in the address; showing the default instead.", rangeNotice: "Enter a date as YYYY-MM-DD. Showing the last 30 days." }));
+    const alerts = await screen.findAllByRole("alert");
+    expect(alerts.map((a) => a.textContent)).toEqual([
+      "Ignored an invalid sort column in the address; showing the default instead.",
+      "Enter a date as YYYY-MM-DD. Showing the last 30 days.",
+    ]);
+  });
+});
+
+describe("Dashboard screen", () => {
+  it("unconnected: the seed's cards and Getting Started", async () => {
+    renderRoute("/dashboard", Dashboard, () => ({ connected: false }));
+    const card = async (name: string) => screen.findByRole("region", { name });
+    expect(await card("Active Campaigns")).toHaveTextContent("Active Campaigns-Connect Google Ads account");
+    expect(await card("Total Spend")).toHaveTextContent("Total Spend$0Last 30 days");
+    expect(await card("AI Optimizations")).toHaveTextContent("AI Optimizations0This month");
+    expect(await card("Performance Score")).toHaveTextContent("Performance Score-AI analysis");
+    expect(screen.getByRole("region", { name: "Getting Started" })).toBeInTheDocument();
+    expect(screen.queryByRole("img")).toBeNull();
+  });
+
+  it("connected: real numbers in the account currency and the chart", async () => {
+    renderRoute("/dashboard", Dashboard, () => ({
+      ...base,
+      account: { ...account, currencyCode: "EUR" },
+      summary: { activeCampaigns: 11, metrics: metrics(200) },
+      series: [
+        { date: "2026-11-20", costMicros: 1_000_000, clicks: 1, conversions: 0 },
+        { date: "2026-11-21", costMicros: 2_000_000, clicks: 3, conversions: 1 },
+      ],
+    }));
+    expect(await screen.findByRole("region", { name: "Active Campaigns" })).toHaveTextContent("Active Campaigns11Enabled campaigns");
+    expect(screen.getByRole("region", { name: "Total Spend" })).toHaveTextContent("€1,000.00Last 30 days (Oct 23 – Nov 21, 2026)");
+    expect(screen.getByRole("region", { name: "AI Optimizations" })).toHaveTextContent("0This month");
+    expect(screen.getByRole("region", { name: "Performance Score" })).toHaveTextContent("-AI analysis");
+    expect(screen.getByRole("img", { name: /Spend, clicks and conversions, Oct 23 – Nov 21, 2026/ })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Last 30 days" })).toHaveAttribute("aria-current", "true");
+    expect(screen.queryByRole("region", { name: "Getting Started" })).toBeNull();
+  });
+});
+
+describe("Campaign detail screen", () => {
+  const detail = (tab: string, rows: Record<string, unknown>) => ({
+    ...base,
+    tab,
+    tabNotice: null,
+    detail: {
+      campaign: { id: "1", name: "Search | Tents", status: "ENABLED", channelType: "SEARCH", biddingStrategyType: "TARGET_CPA", budgetMicros: 50_000_000, metrics: metrics(10) },
+      counts: { adgroups: 1, keywords: 2, ads: 1, searchterms: 0 },
+      truncated: { adGroups: false, keywords: true, ads: false, searchTerms: false, campaignNegativeKeywords: false },
+      limit: 500,
+      adGroups: [],
+      keywords: [],
+      ads: [],
+      searchTerms: [],
+      ...rows,
+    },
+  });
+
+  it("keywords tab: match type, bid and quality score, and a truncation note", async () => {
+    renderRoute(
+      "/campaigns/:campaignId",
+      CampaignDetailPage,
+      () =>
+        detail("keywords", {
+          keywords: [
+            { adGroupId: "9", adGroupName: "Family Tents", criterionId: "5", text: "cheap camping tents", matchType: "BROAD", status: "ENABLED", negative: false, cpcBidMicros: 1_500_000, qualityScore: 3, systemServingStatus: null, metrics: metrics(2) },
+            { adGroupId: "9", adGroupName: "Family Tents", criterionId: "6", text: "free", matchType: "PHRASE", status: "ENABLED", negative: true, cpcBidMicros: null, qualityScore: null, systemServingStatus: null, metrics: metrics(0) },
+          ],
+        }),
+      "/campaigns/1?tab=keywords&range=90d",
+    );
+    expect(await screen.findByRole("heading", { level: 1, name: "Search | Tents" })).toBeInTheDocument();
+    const tabs = screen.getByRole("navigation", { name: "Campaign sections" });
+    expect(within(tabs).getByRole("link", { name: /Keywords/ })).toHaveAttribute("aria-current", "page");
+    expect(within(tabs).getByRole("link", { name: /Ad groups/ })).toHaveAttribute("href", "/campaigns/1?range=90d");
+    expect(within(tabs).getByRole("link", { name: /Search terms/ })).toHaveAttribute("href", "/campaigns/1?tab=searchterms&range=90d");
+    const row = screen.getByRole("row", { name: /cheap camping tents/ });
+    expect(row).toHaveTextContent("Broad");
+    expect(row).toHaveTextContent("$1.50");
+    expect(row).toHaveTextContent("3/10");
+    expect(screen.getByRole("row", { name: /free/ })).toHaveTextContent("Negative");
+    expect(screen.getByRole("note")).toHaveTextContent("Showing the 500 with the highest cost.");
+    expect(screen.getByRole("link", { name: "← All campaigns" })).toHaveAttribute("href", "/campaigns?range=90d");
+    expect(screen.getByRole("region", { name: "Campaign settings" })).toHaveTextContent("$50.00/day");
+    expect(screen.getByRole("region", { name: "Campaign metrics" })).toHaveTextContent("Cost$50.00");
+  });
+
+  it("ads tab: the search-result preview and every asset with pins and labels", async () => {
+    renderRoute(
+      "/campaigns/:campaignId",
+      CampaignDetailPage,
+      () =>
+        detail("ads", {
+          ads: [
+            {
+              adGroupId: "9",
+              adGroupName: "Family Tents",
+              adId: "77",
+              type: "RESPONSIVE_SEARCH_AD",
+              status: "ENABLED",
+              headlines: [
+                { text: "Family Tents", pinnedField: "HEADLINE_1", performanceLabel: "BEST" },
+                { text: "Free Shipping Over $50", performanceLabel: "LOW" },
+                { text: "Room for Everyone" },
+              ],
+              descriptions: [{ text: "Roomy tents for the whole family." }, { text: "Order today." }],
+              path1: "tents",
+              path2: "family",
+              finalUrls: ["https://www.northwind-outdoor.example/tents/family"],
+              adStrength: "GOOD",
+              metrics: metrics(4),
+            },
+          ],
+        }),
+      "/campaigns/1?tab=ads",
+    );
+    expect(await screen.findByTestId("rsa-headline")).toHaveTextContent("Family Tents | Free Shipping Over $50 | Room for Everyone");
+    expect(screen.getByTestId("rsa-display-url")).toHaveTextContent("northwind-outdoor.example/tents/family");
+    expect(screen.getByText("Ad strength: Good")).toBeInTheDocument();
+    expect(screen.getByText("Pinned to headline 1")).toBeInTheDocument();
+    expect(screen.getByText("Low")).toBeInTheDocument();
+  });
+});
+
+describe("SyncStatus", () => {
+  it("with JavaScript off, a running sync's page refreshes itself (server HTML)", () => {
+    const Stub = createRoutesStub([{ path: "/", Component: () => <SyncStatus sync={{ ...running, lastSuccessAt: NOW }} now={NOW} timeZone="UTC" returnTo="/campaigns" /> }]);
+    const html = renderToString(<Stub initialEntries={["/"]} />);
+    expect(html).toContain('<noscript><meta http-equiv="refresh" content="3"/></noscript>');
+    expect(html).toContain('name="returnTo" value="/campaigns"');
+    const Idle = createRoutesStub([{ path: "/", Component: () => <SyncStatus sync={ok} now={NOW} timeZone="UTC" returnTo="/" /> }]);
+    expect(renderToString(<Idle initialEntries={["/"]} />)).not.toContain("refresh");
+  });
+
+  it("with JavaScript on, polls while running and reloads the page's data when the sync ends", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let state: SyncView = { ...running, lastSuccessAt: "2026-11-22T11:00:00.000Z" };
+    const loader = vi.fn(() => ({ sync: state }));
+    const fetchSpy = vi
+      .spyOn(globalThis, "fetch")
+      .mockResolvedValueOnce(Response.json({ ...running, progressDone: 8, currentStep: "Loading ads" }))
+      .mockResolvedValueOnce(Response.json(ok));
+    function Page({ loaderData }: { loaderData: { sync: SyncView } }) {
+      return <SyncStatus sync={loaderData.sync} now={NOW} timeZone="UTC" returnTo="/" />;
+    }
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    renderRoute("/", Page as any, loader);
+    expect(await screen.findByText("Syncing: Loading keywords (4 of 12)")).toBeInTheDocument();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2000);
+    });
+    expect(fetchSpy).toHaveBeenCalledWith("/sync", expect.objectContaining({ headers: { Accept: "application/json" } }));
+    expect(screen.getByText("Syncing: Loading ads (8 of 12)")).toBeInTheDocument();
+    state = ok;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2000);
+    });
+    expect(await screen.findByRole("button", { name: "Sync now" })).toBeEnabled();
+    expect(loader).toHaveBeenCalledTimes(2);
+    expect(screen.queryByRole("progressbar")).toBeNull();
+    // Polling stops once the sync is over.
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(6000);
+    });
+    expect(fetchSpy).toHaveBeenCalledTimes(2);
+  });
+});

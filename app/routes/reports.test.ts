@@ -1,0 +1,344 @@
+// @vitest-environment node
+// Loaders and actions of the report pages and the report API, called with real
+// Requests against a real database filled by a real sync from the emulator.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_RICH_CUSTOMER_ID, DEMO_SMALL_CUSTOMER_ID } from "../../emulator/ads";
+import { setupTestEnvironment, type TestContext } from "../../tests/setup/test-db";
+import routes from "../routes";
+import { connectDemoUser, startEmulator, type RunningEmulator } from "../server/ads/emulator-harness.server";
+import { getSyncState, syncAccount } from "../server/ads/sync.server";
+import { commitSessionCookie, createSession } from "../server/auth/session.server";
+import { loader as campaignsApi } from "./api/account-campaigns";
+import { loader as summaryApi } from "./api/account-summary";
+import { action as syncApiAction, loader as syncApi } from "./api/account-sync";
+import { loader as openApi } from "./api/openapi";
+import { loader as detailLoader } from "./campaign-detail";
+import { loader as campaignsLoader } from "./campaigns";
+import { loader as dashboardLoader } from "./dashboard";
+import { action as syncAction, loader as syncLoader } from "./sync";
+
+let emu: RunningEmulator;
+let t: TestContext;
+let demoUserId: string;
+let demo: { cookie: string; token: string };
+let stranger: { cookie: string; token: string };
+let firstVisit: Awaited<ReturnType<typeof campaignsLoader>>;
+
+async function sessionFor(userId: string) {
+  const session = await createSession(userId, new Request("http://localhost:3000/login"));
+  const cookie = (await commitSessionCookie(session.sessionId)).split(";")[0];
+  return { cookie, token: session.accessToken };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} }) as any;
+const page = (path: string, who = demo) => new Request(`http://localhost:3000${path}`, { headers: { Cookie: who.cookie } });
+const api = (path: string, who: { token: string } | null = demo, init: RequestInit = {}) =>
+  new Request(`http://localhost:3000/api/v1${path}`, { ...init, headers: who ? { Authorization: `Bearer ${who.token}` } : {} });
+
+/** A route's result as a client sees it: status and body. */
+async function read(result: unknown): Promise<{ status: number; body: unknown; headers: Headers }> {
+  if (result instanceof Response) {
+    const text = await result.text();
+    return { status: result.status, body: text ? JSON.parse(text) : null, headers: result.headers };
+  }
+  const r = result as { data: unknown; init?: ResponseInit | null };
+  return { status: r.init?.status ?? 200, body: r.data, headers: new Headers(r.init?.headers) };
+}
+
+/** The status of what a loader throws (a redirect Response or a data() 404). */
+async function thrownStatus(run: () => Promise<unknown>): Promise<number> {
+  try {
+    await run();
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown.status;
+    return (thrown as { init?: { status?: number } }).init?.status ?? -1;
+  }
+  throw new Error("expected the loader to throw");
+}
+
+beforeAll(async () => {
+  emu = await startEmulator();
+  t = await setupTestEnvironment(emu.env);
+  demoUserId = await connectDemoUser(emu.baseUrl);
+  demo = await sessionFor(demoUserId);
+  const strangerId = randomUUID();
+  const now = new Date().toISOString();
+  await t.db
+    .insertInto("users")
+    .values({ id: strangerId, email: "stranger@example.com", password_hash: null, active_customer_id: null, created_at: now, updated_at: now })
+    .execute();
+  stranger = await sessionFor(strangerId);
+  // The first page view finds nothing imported yet: it starts the sync and shows progress.
+  firstVisit = await campaignsLoader(args(page("/campaigns")));
+  await syncAccount(demoUserId, DEMO_RICH_CUSTOMER_ID);
+}, 180_000);
+
+afterAll(async () => {
+  await t?.cleanup();
+  await emu?.close();
+});
+
+describe("first visit", () => {
+  it("shows the import in progress instead of an empty table", () => {
+    expect(firstVisit.connected).toBe(true);
+    if (!firstVisit.connected) return;
+    expect(firstVisit.firstSync).toBe(true);
+    expect(firstVisit.sync.status).toBe("running");
+    expect(firstVisit.sync.progressTotal).toBeGreaterThan(0);
+    expect(firstVisit.list.rows).toEqual([]);
+  });
+});
+
+describe("unconnected user", () => {
+  it("gets the seed's screens and no campaign pages", async () => {
+    expect(await dashboardLoader(args(page("/dashboard", stranger)))).toEqual({ connected: false });
+    expect(await campaignsLoader(args(page("/campaigns", stranger)))).toEqual({ connected: false });
+    expect(await thrownStatus(() => detailLoader(args(page("/campaigns/17000000008", stranger), { campaignId: "17000000008" })))).toBe(404);
+  });
+
+  it("is sent to /login when signed out", async () => {
+    expect(await thrownStatus(() => campaignsLoader(args(new Request("http://localhost:3000/campaigns"))))).toBe(302);
+  });
+});
+
+describe("campaigns page", () => {
+  async function load(query = "") {
+    const result = await campaignsLoader(args(page(`/campaigns${query}`)));
+    if (!result.connected) throw new Error("expected a connected page");
+    return result;
+  }
+
+  it("lists every campaign for the last 30 days ending yesterday, costliest first, with totals", async () => {
+    const p = await load();
+    expect(p.firstSync).toBe(false);
+    expect(p.sync.status).toBe("ok");
+    expect(p.account).toMatchObject({ customerId: DEMO_RICH_CUSTOMER_ID, currencyCode: "USD", timeZone: "America/New_York" });
+    expect(p.presetId).toBe("30d");
+    expect(p.list.total).toBe(14);
+    expect(p.list.rows).toHaveLength(14);
+    const costs = p.list.rows.map((r) => r.metrics.costMicros);
+    expect(costs).toEqual([...costs].sort((a, b) => b - a));
+    expect(p.list.totals.clicks).toBe(p.list.rows.reduce((s, r) => s + r.metrics.clicks, 0));
+    expect(p.query).toEqual({ sort: "cost", dir: "desc", status: "all", q: "", page: 1, pageSize: 50 });
+    expect(p.queryNotice).toBeNull();
+    expect(p.rangeNotice).toBeNull();
+  });
+
+  it("filters by status and name, sorts, and pages", async () => {
+    const paused = await load("?status=paused");
+    expect(paused.list.rows.map((r) => r.name).sort()).toEqual(["Search | Ski & Snow", "Search | Trail Running"]);
+    const tents = await load("?q=TENTS");
+    expect(tents.list.rows.map((r) => r.name)).toEqual(["Search | Tents"]);
+    const byName = await load("?sort=name");
+    const names = byName.list.rows.map((r) => r.name.toLowerCase());
+    expect(names).toEqual([...names].sort());
+    const second = await load("?sort=name&pageSize=10&page=2");
+    expect(second.list.rows.map((r) => r.name)).toEqual(byName.list.rows.slice(10).map((r) => r.name));
+    expect(second.list.totals).toEqual(byName.list.totals);
+    const past = await load("?pageSize=10&page=7");
+    expect(past.query.page).toBe(2);
+  });
+
+  it("narrows the numbers to a preset or custom range", async () => {
+    const all = await load();
+    const week = await load("?range=7d");
+    expect(week.presetId).toBe("7d");
+    expect(week.list.totals.impressions).toBeLessThan(all.list.totals.impressions);
+    const day = await load(`?from=${week.range.to}&to=${week.range.to}`);
+    expect(day.presetId).toBeNull();
+    expect(day.range).toEqual({ from: week.range.to, to: week.range.to });
+    expect(day.list.totals.impressions).toBeLessThan(week.list.totals.impressions);
+  });
+
+  it("falls back with a message for bad query values, never a 500", async () => {
+    const p = await load("?sort=%3Bdrop&dir=sideways&status=x&page=abc&pageSize=3&from=2026-02-30&to=2026-03-01");
+    expect(p.list.total).toBe(14);
+    expect(p.queryNotice).toMatch(/sort column, sort direction, status filter, page number, page size/);
+    expect(p.rangeNotice).toMatch(/Showing the last 30 days/);
+    expect(p.presetId).toBe("30d");
+  });
+});
+
+describe("dashboard", () => {
+  it("summarises the account and draws one point per day of the range", async () => {
+    const d = await dashboardLoader(args(page("/dashboard")));
+    if (!d.connected) throw new Error("expected connected");
+    const enabled = (await campaignsLoader(args(page("/campaigns?status=enabled")))) as Extract<Awaited<ReturnType<typeof campaignsLoader>>, { connected: true }>;
+    expect(d.summary.activeCampaigns).toBe(enabled.list.total);
+    expect(d.series).toHaveLength(30);
+    expect(d.series[29].date).toBe(d.range.to);
+    expect(d.series.reduce((s, p) => s + p.costMicros, 0)).toBe(d.summary.metrics.costMicros);
+    const q = await dashboardLoader(args(page("/dashboard?range=90d")));
+    if (!q.connected) throw new Error("expected connected");
+    expect(q.series).toHaveLength(90);
+  });
+});
+
+describe("campaign detail", () => {
+  const tents = "17000000008";
+  const detail = async (query: string, who = demo, id = tents) => detailLoader(args(page(`/campaigns/${id}${query}`, who), { campaignId: id }));
+
+  it("shows the campaign and only the open tab's rows", async () => {
+    const d = await detail("");
+    expect(d.detail.campaign.name).toBe("Search | Tents");
+    expect(d.tab).toBe("adgroups");
+    expect(d.detail.adGroups.map((g) => g.name)).toContain("Family Tents");
+    expect(d.detail.keywords).toEqual([]);
+    expect(d.detail.counts.keywords).toBeGreaterThan(0);
+
+    const k = await detail("?tab=keywords&range=90d");
+    expect(k.detail.adGroups).toEqual([]);
+    const cheap = k.detail.keywords.find((kw) => kw.text === "cheap camping tents");
+    expect(cheap).toMatchObject({ matchType: "BROAD", adGroupName: "Family Tents" });
+    expect(k.detail.keywords.some((kw) => kw.qualityScore !== null)).toBe(true);
+
+    const ads = await detail("?tab=ads");
+    expect(ads.detail.ads.length).toBeGreaterThan(0);
+    expect(ads.detail.ads[0].headlines.length).toBeGreaterThanOrEqual(3);
+    expect(ads.detail.ads[0].finalUrls[0]).toMatch(/^https:\/\//);
+
+    const terms = await detail("?tab=searchterms&range=90d");
+    expect(terms.detail.searchTerms.map((s) => s.searchTerm)).toContain("free camping sites near me");
+
+    const bad = await detail("?tab=nope");
+    expect(bad.tab).toBe("adgroups");
+    expect(bad.tabNotice).toMatch(/Unknown tab/);
+  });
+
+  it("is a 404 for unknown campaigns, malformed ids and campaigns of an account that is not active", async () => {
+    expect(await thrownStatus(() => detail("", demo, "999999"))).toBe(404);
+    expect(await thrownStatus(() => detail("", demo, "abc"))).toBe(404);
+    expect(await thrownStatus(() => detail("", stranger))).toBe(404);
+  });
+});
+
+describe("sync endpoints", () => {
+  it("GET /sync reports the active account's state to the page that polls", async () => {
+    const res = await read(await syncLoader(args(page("/sync"))));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "ok", progressDone: expect.any(Number), progressTotal: expect.any(Number) });
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect((await read(await syncLoader(args(page("/sync", stranger))))).status).toBe(404);
+    expect((await read(await syncLoader(args(new Request("http://localhost:3000/sync"))))).status).toBe(401);
+  });
+
+  it("POST /sync starts a sync and returns to a safe local path only", async () => {
+    const form = (returnTo: string) =>
+      new Request("http://localhost:3000/sync", {
+        method: "POST",
+        headers: { Cookie: demo.cookie, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ returnTo }),
+      });
+    const res = (await syncAction(args(form("/campaigns?range=7d")))) as Response;
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/campaigns?range=7d");
+    expect(["running", "ok"]).toContain((await getSyncState(DEMO_RICH_CUSTOMER_ID)).status);
+    const evil = (await syncAction(args(form("//evil.example/x")))) as Response;
+    expect(evil.headers.get("Location")).toBe("/campaigns");
+    // Let it finish so the tests below read settled data.
+    await syncAccount(demoUserId, DEMO_RICH_CUSTOMER_ID);
+  }, 120_000);
+});
+
+describe("JSON API", () => {
+  const rich = `/accounts/${DEMO_RICH_CUSTOMER_ID}`;
+
+  it("campaigns: every campaign with numeric metrics for the range", async () => {
+    const res = await read(await campaignsApi(args(api(`${rich}/campaigns`), { customerId: DEMO_RICH_CUSTOMER_ID })));
+    expect(res.status).toBe(200);
+    const { campaigns } = res.body as { campaigns: Array<Record<string, unknown>> };
+    expect(campaigns).toHaveLength(14);
+    expect(campaigns.find((c) => c.name === "Search | Tents")).toEqual({
+      id: "17000000008",
+      name: "Search | Tents",
+      status: "ENABLED",
+      channelType: "SEARCH",
+      biddingStrategyType: expect.any(String),
+      budgetMicros: expect.any(Number),
+      metrics: {
+        impressions: expect.any(Number),
+        clicks: expect.any(Number),
+        costMicros: expect.any(Number),
+        conversions: expect.any(Number),
+        conversionsValue: expect.any(Number),
+      },
+    });
+  });
+
+  it("summary: enabled campaigns and account totals; a range with no data is zeros", async () => {
+    const res = await read(await summaryApi(args(api(`${rich}/summary`), { customerId: DEMO_RICH_CUSTOMER_ID })));
+    expect(res.status).toBe(200);
+    const body = res.body as { activeCampaigns: number; metrics: { clicks: number } };
+    expect(body.activeCampaigns).toBeGreaterThan(5);
+    expect(body.metrics.clicks).toBeGreaterThan(0);
+    const old = await read(await summaryApi(args(api(`${rich}/summary?from=2020-01-01&to=2020-01-31`), { customerId: DEMO_RICH_CUSTOMER_ID })));
+    expect(old.body).toEqual({ activeCampaigns: body.activeCampaigns, metrics: { impressions: 0, clicks: 0, costMicros: 0, conversions: 0, conversionsValue: 0 } });
+  });
+
+  it("400 {detail} for bad or half ranges", async () => {
+    for (const q of ["from=2026-01-40&to=2026-02-01", "from=2026-02-01&to=2026-01-01", "to=2026-01-01", "from=&to=", "from=2020-01-01&to=2022-01-01", "from=2999-01-01&to=2999-01-02"]) {
+      for (const [handler, path] of [
+        [campaignsApi, "campaigns"],
+        [summaryApi, "summary"],
+      ] as const) {
+        const res = await read(await handler(args(api(`${rich}/${path}?${q}`), { customerId: DEMO_RICH_CUSTOMER_ID })));
+        expect(res.status, `${path}?${q}`).toBe(400);
+        expect(Object.keys(res.body as object)).toEqual(["detail"]);
+      }
+    }
+  });
+
+  it("404 {detail} for another user's account, 401 without a token", async () => {
+    for (const [handler, path] of [
+      [campaignsApi, "campaigns"],
+      [summaryApi, "summary"],
+      [syncApi, "sync"],
+    ] as const) {
+      const res = await read(await handler(args(api(`${rich}/${path}`, stranger), { customerId: DEMO_RICH_CUSTOMER_ID })));
+      expect(res).toMatchObject({ status: 404, body: { detail: expect.any(String) } });
+      expect((await read(await handler(args(api(`${rich}/${path}`, null), { customerId: DEMO_RICH_CUSTOMER_ID })))).status).toBe(401);
+    }
+    const post = await read(await syncApiAction(args(api(`${rich}/sync`, stranger, { method: "POST" }), { customerId: DEMO_RICH_CUSTOMER_ID })));
+    expect(post.status).toBe(404);
+    const bogus = await read(await campaignsApi(args(api(`/accounts/12/campaigns`), { customerId: "12" })));
+    expect(bogus.status).toBe(404);
+  });
+
+  it("sync: state, and a manager account cannot be synced", async () => {
+    const res = await read(await syncApi(args(api(`${rich}/sync`), { customerId: DEMO_RICH_CUSTOMER_ID })));
+    expect(res.body).toMatchObject({ status: "ok", lastError: null });
+    const manager = await read(await syncApiAction(args(api(`/accounts/1234567890/sync`, demo, { method: "POST" }), { customerId: "1234567890" })));
+    expect(manager.status).toBe(400);
+  });
+
+  it("syncs an account on its first API request, then answers with its data", async () => {
+    expect((await getSyncState(DEMO_SMALL_CUSTOMER_ID)).status).toBe("never");
+    const res = await read(await campaignsApi(args(api(`/accounts/${DEMO_SMALL_CUSTOMER_ID}/campaigns`), { customerId: DEMO_SMALL_CUSTOMER_ID })));
+    expect(res.status).toBe(200);
+    expect((res.body as { campaigns: unknown[] }).campaigns).toHaveLength(3);
+  }, 120_000);
+});
+
+describe("openapi.json", () => {
+  type RouteEntry = { path?: string; children?: RouteEntry[] };
+  function apiPaths(entries: RouteEntry[]): string[] {
+    return entries.flatMap((e) => [...(e.path?.startsWith("api/v1/") ? [e.path] : []), ...apiPaths(e.children ?? [])]);
+  }
+
+  it("describes every /api/v1 route in app/routes.ts, with the bearer scheme", async () => {
+    const doc = (await (openApi() as Response).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    expect(doc.openapi).toBe("3.1.0");
+    const routed = apiPaths(routes as RouteEntry[])
+      .filter((p) => p !== "api/v1/*")
+      .map((p) => p.replace(/^api\/v1/, "").replace(/:(\w+)/g, "{$1}"));
+    expect(routed.length).toBeGreaterThanOrEqual(11);
+    expect(Object.keys(doc.paths).sort()).toEqual(routed.sort());
+    expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
+  });
+});

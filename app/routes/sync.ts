@@ -1,0 +1,28 @@
+import { data, redirect } from "react-router";
+import { safeReturnPath } from "~/server/auth/google-oauth.server";
+import { getSession, requireUser } from "~/server/auth/session.server";
+import { activeAccountOf, startSync, syncView } from "~/server/reporting.server";
+import { getSyncState } from "~/server/ads/sync.server";
+import type { Route } from "./+types/sync";
+
+// The browser's side of data freshness, on the cookie session: GET is the
+// small status document the pages poll while a sync runs; POST is the
+// "Sync now" form, which starts a sync and goes back where it came from.
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const session = await getSession(request);
+  const headers = { "Cache-Control": "no-store" };
+  if (!session) return data({ detail: "Not signed in" }, { status: 401, headers });
+  const account = await activeAccountOf(session.user);
+  if (!account) return data({ detail: "No Google Ads account connected" }, { status: 404, headers });
+  return data(syncView(await getSyncState(account.customerId)), { headers });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const { user } = await requireUser(request);
+  const form = await request.formData();
+  const returnTo = safeReturnPath(String(form.get("returnTo") ?? ""), "/campaigns");
+  const account = await activeAccountOf(user);
+  if (account) await startSync(user.id, account);
+  return redirect(returnTo);
+}

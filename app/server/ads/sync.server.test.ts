@@ -1,0 +1,440 @@
+// @vitest-environment node
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_MANAGER_CUSTOMER_ID, DEMO_RICH_CUSTOMER_ID, DEMO_SMALL_CUSTOMER_ID, generationReports } from "../../../emulator/ads";
+import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { getConnection } from "../auth/google-connection.server";
+import { adsClientFor, getAccount } from "./accounts.server";
+import { Double, Int64, Micros, parseRows, type AdsClient } from "./client.server";
+import { connectDemoUser, startEmulator, type RunningEmulator } from "./emulator-harness.server";
+import {
+  FAILURE_COOLDOWN_MS,
+  FRESH_FOR_MS,
+  STALE_RUNNING_MS,
+  SYNC_STEP_COUNT,
+  SYNCED_TABLES,
+  ensureFresh,
+  getSyncState,
+  syncAccount,
+  SyncAccessError,
+  type SyncState,
+} from "./sync.server";
+import { z } from "zod";
+
+// The whole sync against the project's Google emulator over HTTP, through the
+// app's real connection (OAuth tokens stored encrypted, accounts discovered,
+// login-customer-id from ads_accounts). The rich demo account (1112223334) is
+// reached through its manager (1234567890); the small bakery (5556667778) keeps
+// the freshness and single-flight tests quick.
+
+const RICH = DEMO_RICH_CUSTOMER_ID;
+const SMALL = DEMO_SMALL_CUSTOMER_ID;
+// Pinned, so the 90-day window and the emulator's data agree at any hour of the real day.
+const TODAY = "2026-11-22";
+const NOW = new Date(`${TODAY}T15:00:00Z`);
+const clock = () => NOW;
+const FIRST_DAY = "2026-08-24";
+const LAST_DAY = "2026-11-21";
+
+let emu: RunningEmulator;
+let ctx: TestContext;
+let userId: string;
+let direct: AdsClient;
+
+const searchStreams = () => emu.calls.searchStream ?? 0;
+
+async function countRows(table: (typeof SYNCED_TABLES)[number], customerId: string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom(table)
+    .select(sql<number>`COUNT(*)`.as("n"))
+    .where("customer_id", "=", customerId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function snapshot(customerId: string) {
+  const counts: Record<string, number> = {};
+  for (const table of SYNCED_TABLES) counts[table] = await countRows(table, customerId);
+  const cost = await ctx.db
+    .selectFrom("ads_keyword_daily")
+    .select(sql<number>`COALESCE(SUM(cost_micros), 0)`.as("cost"))
+    .where("customer_id", "=", customerId)
+    .executeTakeFirstOrThrow();
+  return { counts, keywordCost: Number(cost.cost) };
+}
+
+const Totals = z.object({
+  metrics: z.object({
+    impressions: Int64,
+    clicks: Int64,
+    costMicros: Micros,
+    conversions: Double,
+    conversionsValue: Double,
+  }),
+});
+
+/** Metric totals straight from the emulator (not through the sync), summed over the rows GAQL returns. */
+async function gaqlTotals(customerId: string, from: string, resource: string) {
+  const rows = parseRows(
+    Totals,
+    await direct.searchStream(
+      customerId,
+      `SELECT metrics.impressions, metrics.clicks, metrics.cost_micros, metrics.conversions, metrics.conversions_value
+       FROM ${resource} WHERE segments.date BETWEEN '${from}' AND '${LAST_DAY}'`,
+      { loginCustomerId: DEMO_MANAGER_CUSTOMER_ID },
+    ),
+  );
+  return rows.reduce(
+    (t, r) => ({
+      impressions: t.impressions + r.metrics.impressions,
+      clicks: t.clicks + r.metrics.clicks,
+      costMicros: t.costMicros + r.metrics.costMicros,
+      conversions: t.conversions + r.metrics.conversions,
+      conversionsValue: t.conversionsValue + r.metrics.conversionsValue,
+    }),
+    { impressions: 0, clicks: 0, costMicros: 0, conversions: 0, conversionsValue: 0 },
+  );
+}
+
+async function localTotals(table: "ads_campaign_daily" | "ads_keyword_daily" | "ads_ad_group_daily" | "ads_search_term_daily", customerId: string) {
+  const row = await ctx.db
+    .selectFrom(table)
+    .select([
+      sql<number>`COALESCE(SUM(impressions), 0)`.as("impressions"),
+      sql<number>`COALESCE(SUM(clicks), 0)`.as("clicks"),
+      sql<number>`COALESCE(SUM(cost_micros), 0)`.as("costMicros"),
+      sql<number>`COALESCE(SUM(conversions), 0)`.as("conversions"),
+      sql<number>`COALESCE(SUM(conversions_value), 0)`.as("conversionsValue"),
+    ])
+    .where("customer_id", "=", customerId)
+    .executeTakeFirstOrThrow();
+  return {
+    impressions: Number(row.impressions),
+    clicks: Number(row.clicks),
+    costMicros: Number(row.costMicros),
+    conversions: Number(row.conversions),
+    conversionsValue: Number(row.conversionsValue),
+  };
+}
+
+function expectSameTotals(actual: Record<string, number>, expected: Record<string, number>) {
+  expect(actual.impressions).toBe(expected.impressions);
+  expect(actual.clicks).toBe(expected.clicks);
+  expect(actual.costMicros).toBe(expected.costMicros);
+  expect(actual.conversions).toBeCloseTo(expected.conversions, 4);
+  expect(actual.conversionsValue).toBeCloseTo(expected.conversionsValue, 2);
+}
+
+beforeAll(async () => {
+  emu = await startEmulator({ storeOptions: { today: TODAY } });
+  ctx = await setupTestEnvironment(emu.env);
+  userId = await connectDemoUser(emu.baseUrl);
+  direct = adsClientFor((await getConnection(userId))!);
+});
+
+afterAll(async () => {
+  await ctx?.cleanup();
+  await emu?.close();
+});
+
+describe("a full sync of the rich demo account", () => {
+  let state: SyncState;
+  const progress: SyncState[] = [];
+
+  beforeAll(async () => {
+    expect(await getSyncState(RICH)).toMatchObject({ status: "never", lastSuccessAt: null, fresh: false });
+    const before = searchStreams();
+    state = await syncAccount(userId, RICH, { now: clock, onProgress: (s) => void progress.push(s) });
+    expect(searchStreams() - before).toBe(SYNC_STEP_COUNT - 1);
+  }, 90_000);
+
+  it("reaches the client through its manager and finishes ok", async () => {
+    expect((await getAccount(userId, RICH))?.login_customer_id).toBe(DEMO_MANAGER_CUSTOMER_ID);
+    expect(state).toMatchObject({
+      status: "ok",
+      lastError: null,
+      progressDone: SYNC_STEP_COUNT,
+      progressTotal: SYNC_STEP_COUNT,
+      currentStep: null,
+      dataFrom: FIRST_DAY,
+      dataTo: LAST_DAY,
+      lastSuccessAt: NOW.toISOString(),
+    });
+    expect(await getSyncState(RICH, ctx.db, NOW)).toMatchObject({ status: "ok", fresh: true });
+  });
+
+  it("reports progress after every stream, in order, for a progress bar", () => {
+    const running = progress.filter((p) => p.status === "running");
+    expect(running.map((p) => p.progressDone)).toEqual(Array.from({ length: SYNC_STEP_COUNT - 1 }, (_, i) => i + 1));
+    expect(running.every((p) => p.progressTotal === SYNC_STEP_COUNT)).toBe(true);
+    expect(running[0].currentStep).toBe("Loading campaign performance");
+    expect(running.at(-1)?.currentStep).toBe("Saving");
+    expect(progress.at(-1)?.status).toBe("ok");
+  });
+
+  it("stores every entity the emulator generated", async () => {
+    const generated = generationReports.get(emu.store)!.accounts.find((a) => a.customerId === RICH)!;
+    const counts = (await snapshot(RICH)).counts;
+    expect(state.rowCounts).toEqual(counts);
+    expect(counts.ads_campaigns).toBe(generated.campaigns);
+    expect(counts.ads_campaigns).toBeGreaterThanOrEqual(12);
+    expect(counts.ads_ad_groups).toBe(generated.adGroups);
+    expect(counts.ads_ad_groups).toBeGreaterThanOrEqual(60);
+    // Positive keywords plus the ad-group negatives.
+    expect(counts.ads_keywords).toBe(generated.keywords + generated.negativeKeywords);
+    expect(generated.keywords).toBeGreaterThanOrEqual(1500);
+    expect(counts.ads_ads).toBe(generated.ads);
+    expect(counts.ads_search_term_daily).toBeGreaterThan(0);
+    expect(counts.ads_campaign_negative_keywords).toBeGreaterThan(0);
+    expect(counts.ads_ad_assets).toBeGreaterThan(0);
+    const negatives = await ctx.db
+      .selectFrom("ads_keywords")
+      .select(sql<number>`COUNT(*)`.as("n"))
+      .where("customer_id", "=", RICH)
+      .where("negative", "=", 1)
+      .executeTakeFirstOrThrow();
+    expect(Number(negatives.n)).toBe(generated.negativeKeywords);
+  });
+
+  it("keeps 90 days of daily metrics ending yesterday in the account's time zone", async () => {
+    for (const table of ["ads_campaign_daily", "ads_keyword_daily", "ads_search_term_daily"] as const) {
+      const days = await ctx.db
+        .selectFrom(table)
+        .select([sql<number>`COUNT(DISTINCT date)`.as("n"), sql<string>`MIN(date)`.as("first"), sql<string>`MAX(date)`.as("last")])
+        .where("customer_id", "=", RICH)
+        .executeTakeFirstOrThrow();
+      expect({ n: Number(days.n), first: days.first, last: days.last }).toEqual({ n: 90, first: FIRST_DAY, last: LAST_DAY });
+    }
+  });
+
+  it("copies metrics exactly: local sums equal Google's for the same 90 days", async () => {
+    expectSameTotals(await localTotals("ads_campaign_daily", RICH), await gaqlTotals(RICH, FIRST_DAY, "campaign"));
+    expectSameTotals(await localTotals("ads_ad_group_daily", RICH), await gaqlTotals(RICH, FIRST_DAY, "ad_group"));
+    expectSameTotals(await localTotals("ads_keyword_daily", RICH), await gaqlTotals(RICH, FIRST_DAY, "keyword_view"));
+    expectSameTotals(await localTotals("ads_search_term_daily", RICH), await gaqlTotals(RICH, FIRST_DAY, "search_term_view"));
+  });
+
+  it("keeps what the optimizer needs: targets, budgets, quality scores, impression share, RSA assets", async () => {
+    const climbing = await ctx.db
+      .selectFrom("ads_campaigns")
+      .selectAll()
+      .where("customer_id", "=", RICH)
+      .where("name", "=", "Search | Climbing Gear")
+      .executeTakeFirstOrThrow();
+    expect(climbing).toMatchObject({ bidding_strategy_type: "MAXIMIZE_CONVERSION_VALUE", target_roas: 3, advertising_channel_type: "SEARCH" });
+    expect(climbing.budget_amount_micros).toBeGreaterThan(0);
+    expect(climbing.budget_resource_name).toMatch(/^customers\/1112223334\/campaignBudgets\/\d+$/);
+    const lost = await ctx.db
+      .selectFrom("ads_campaign_daily")
+      .select(sql<number>`AVG(search_budget_lost_impression_share)`.as("lost"))
+      .where("customer_id", "=", RICH)
+      .where("campaign_id", "=", climbing.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(lost.lost)).toBeGreaterThan(0.3);
+
+    const boots = await ctx.db
+      .selectFrom("ads_keywords")
+      .selectAll()
+      .where("customer_id", "=", RICH)
+      .where("ad_group_id", "=", "140000000137")
+      .where("criterion_id", "=", "300000003885")
+      .executeTakeFirstOrThrow();
+    expect(boots).toMatchObject({
+      text: "boots",
+      match_type: "BROAD",
+      negative: 0,
+      quality_score: 2,
+      creative_quality_score: "BELOW_AVERAGE",
+      post_click_quality_score: "BELOW_AVERAGE",
+      search_predicted_ctr: "BELOW_AVERAGE",
+      campaign_id: "17000000024",
+    });
+
+    const weak = await ctx.db
+      .selectFrom("ads_ads")
+      .selectAll()
+      .where("customer_id", "=", RICH)
+      .where("ad_group_id", "=", "140000000078")
+      .where("ad_id", "=", "650000000172")
+      .executeTakeFirstOrThrow();
+    expect(weak.ad_strength).toBe("POOR");
+    expect(JSON.parse(weak.headlines)).toHaveLength(3);
+    expect(JSON.parse(weak.descriptions)).toHaveLength(2);
+    expect(JSON.parse(weak.final_urls)[0]).toMatch(/^https:\/\//);
+    const labels = await ctx.db
+      .selectFrom("ads_ad_assets")
+      .select(["field_type", "performance_label", "text"])
+      .where("customer_id", "=", RICH)
+      .where("ad_id", "=", "650000000172")
+      .execute();
+    expect(labels).toHaveLength(5);
+    expect(labels.filter((l) => l.performance_label === "LOW").length).toBeGreaterThanOrEqual(3);
+
+    const term = await ctx.db
+      .selectFrom("ads_search_term_daily")
+      .select(["status", "keyword_text", "keyword_criterion_id", "match_type"])
+      .where("customer_id", "=", RICH)
+      .where("search_term", "=", "tent rental near me")
+      .executeTakeFirstOrThrow();
+    expect(term.status).toBe("EXCLUDED");
+    expect(term.keyword_criterion_id).toMatch(/^\d+$/);
+    expect(term.keyword_text).toBeTruthy();
+
+    const rental = await ctx.db
+      .selectFrom("ads_campaign_negative_keywords")
+      .select(["match_type"])
+      .where("customer_id", "=", RICH)
+      .where("text", "=", "rental")
+      .execute();
+    expect(rental.length).toBeGreaterThan(5);
+    expect(rental.every((r) => r.match_type === "PHRASE")).toBe(true);
+  });
+
+  it("keeps the previous data and says which step failed when Google fails midway", async () => {
+    const before = await snapshot(RICH);
+    const previous = await getSyncState(RICH);
+    const streams = searchStreams();
+    // A quota error whose retry delay exceeds the client's 30 s cap is not retried: it fails the third stream.
+    const failed = await syncAccount(userId, RICH, {
+      now: () => new Date(NOW.getTime() + 60_000),
+      onProgress: (s) => {
+        if (s.status === "running" && s.progressDone === 2) {
+          emu.emulator.state.setFaults([{ match: "searchStream", kind: "quota", retryDelaySeconds: 120 }]);
+        }
+      },
+    }).finally(() => emu.emulator.state.clearFaults());
+    expect(searchStreams() - streams).toBe(3);
+    expect(failed.status).toBe("failed");
+    expect(failed.lastError).toMatch(/^Loading ad groups failed: /);
+    expect(failed.lastError).toMatch(/too many requests|quota|rate/i);
+    expect(failed.lastSuccessAt).toBe(previous.lastSuccessAt);
+    expect(failed.rowCounts).toEqual(previous.rowCounts);
+    expect(failed).toMatchObject({ dataFrom: FIRST_DAY, dataTo: LAST_DAY, currentStep: null });
+    expect(await snapshot(RICH)).toEqual(before);
+  }, 60_000);
+
+  it("fails on a malformed row with the row and field, keeping the previous data", async () => {
+    const before = await snapshot(RICH);
+    const bad: AdsClient = {
+      ...direct,
+      async searchStream(customerId, query, opts) {
+        const rows = await direct.searchStream(customerId, query, opts);
+        if (/FROM campaign WHERE/.test(query)) (rows[1] as { metrics: Record<string, unknown> }).metrics.costMicros = "12.5.3";
+        return rows;
+      },
+    };
+    const failed = await syncAccount(userId, RICH, { client: bad, now: clock });
+    expect(failed.status).toBe("failed");
+    expect(failed.lastError).toMatch(/^Loading campaign performance failed: .*row 1 of campaign performance .*metrics\.costMicros/);
+    expect(await snapshot(RICH)).toEqual(before);
+  }, 60_000);
+
+  it("refuses accounts that are not the user's, and manager accounts", async () => {
+    await expect(syncAccount(userId, "9998887776")).rejects.toBeInstanceOf(SyncAccessError);
+    await expect(syncAccount("someone-else", RICH)).rejects.toBeInstanceOf(SyncAccessError);
+    await expect(syncAccount(userId, DEMO_MANAGER_CUSTOMER_ID)).rejects.toThrow(/manager account/);
+    await expect(ensureFresh("someone-else", RICH)).rejects.toBeInstanceOf(SyncAccessError);
+  });
+});
+
+describe("freshness and single flight (small account)", () => {
+  it("ensureFresh starts a background sync when never synced, then serves fresh data for 5 minutes", async () => {
+    const streams = searchStreams();
+    const started = await ensureFresh(userId, SMALL);
+    // Returned at once, with the sync under way.
+    expect(started.status).toBe("running");
+    expect(started.progressDone).toBeLessThan(SYNC_STEP_COUNT);
+    // A sync call while it runs joins it instead of starting another.
+    const joined = await syncAccount(userId, SMALL);
+    expect(joined.status).toBe("ok");
+    expect(searchStreams() - streams).toBe(SYNC_STEP_COUNT - 1);
+
+    const last = Date.parse(joined.lastSuccessAt!);
+    const fresh = await ensureFresh(userId, SMALL, { now: () => new Date(last + FRESH_FOR_MS - 1_000) });
+    expect(fresh).toMatchObject({ status: "ok", fresh: true });
+    expect(searchStreams() - streams).toBe(SYNC_STEP_COUNT - 1);
+
+    const stale = await ensureFresh(userId, SMALL, { now: () => new Date(last + FRESH_FOR_MS + 1_000) });
+    expect(stale.status).toBe("running");
+    expect((await syncAccount(userId, SMALL)).status).toBe("ok");
+    expect(searchStreams() - streams).toBe(2 * (SYNC_STEP_COUNT - 1));
+  }, 60_000);
+
+  it("runs one sync for concurrent callers", async () => {
+    const streams = searchStreams();
+    const [a, b, c] = await Promise.all([syncAccount(userId, SMALL), syncAccount(userId, SMALL), ensureFresh(userId, SMALL, { now: () => new Date(Date.now() + FRESH_FOR_MS * 2) })]);
+    expect(a).toBe(b);
+    expect(a.status).toBe("ok");
+    expect(c.status).toBe("running");
+    expect(searchStreams() - streams).toBe(SYNC_STEP_COUNT - 1);
+  }, 60_000);
+
+  it("after a failure, waits a minute before syncing on its own again; a success clears the error", async () => {
+    emu.emulator.state.setFaults([{ match: "searchStream", kind: "dailyQuota", customerId: SMALL }]);
+    const failed = await syncAccount(userId, SMALL).finally(() => emu.emulator.state.clearFaults());
+    expect(failed.status).toBe("failed");
+    expect(failed.lastError).toMatch(/^Loading campaigns failed: Google Ads rate limit reached/);
+    const streams = searchStreams();
+    const finished = Date.parse(failed.finishedAt!);
+    // Stale data, so only the failure cooldown stands between ensureFresh and a new sync.
+    await ctx.db
+      .updateTable("ads_sync_state")
+      .set({ last_success_at: new Date(finished - 2 * FRESH_FOR_MS).toISOString() })
+      .where("customer_id", "=", SMALL)
+      .execute();
+    const soon = await ensureFresh(userId, SMALL, { now: () => new Date(finished + FAILURE_COOLDOWN_MS - 1_000) });
+    expect(soon).toMatchObject({ status: "failed", lastError: failed.lastError });
+    expect(searchStreams()).toBe(streams);
+
+    const later = await ensureFresh(userId, SMALL, { now: () => new Date(finished + FAILURE_COOLDOWN_MS + 1_000) });
+    expect(later.status).toBe("running");
+    expect(await syncAccount(userId, SMALL)).toMatchObject({ status: "ok", lastError: null });
+    expect(searchStreams() - streams).toBe(SYNC_STEP_COUNT - 1);
+  }, 60_000);
+
+  it("leaves an account alone while another process syncs it, and takes over a claim dead for 15 minutes", async () => {
+    const now = Date.now();
+    const claim = (heartbeat: number) =>
+      ctx.db
+        .updateTable("ads_sync_state")
+        .set({ status: "running", run_id: "another-process", heartbeat_at: new Date(heartbeat).toISOString(), current_step: "Loading keywords", progress_done: 4 })
+        .where("customer_id", "=", SMALL)
+        .execute();
+    const streams = searchStreams();
+
+    await claim(now - 60_000);
+    const busy = await syncAccount(userId, SMALL);
+    expect(busy).toMatchObject({ status: "running", currentStep: "Loading keywords", progressDone: 4 });
+    expect((await ensureFresh(userId, SMALL)).status).toBe("running");
+    expect(searchStreams()).toBe(streams);
+
+    await claim(now - STALE_RUNNING_MS - 1_000);
+    expect(await getSyncState(SMALL)).toMatchObject({ status: "failed", currentStep: null, lastError: expect.stringMatching(/stopped before it finished/) });
+    const taken = await syncAccount(userId, SMALL);
+    expect(taken.status).toBe("ok");
+    expect(searchStreams() - streams).toBe(SYNC_STEP_COUNT - 1);
+  }, 60_000);
+
+  it("does not let a sync that lost its claim overwrite newer data", async () => {
+    const before = await snapshot(SMALL);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const slow: AdsClient = {
+      ...direct,
+      async searchStream(customerId, query, opts) {
+        // Waits on the first stream until the test has simulated a takeover.
+        if (calls++ === 0) await gate;
+        return (await direct.searchStream(customerId, query, opts)).slice(0, 1);
+      },
+    };
+    const run = syncAccount(userId, SMALL, { client: slow });
+    await expect.poll(() => calls).toBe(1);
+    await ctx.db.updateTable("ads_sync_state").set({ run_id: "newer-run" }).where("customer_id", "=", SMALL).execute();
+    release();
+    const result = await run;
+    expect(result.status).toBe("running");
+    expect(await snapshot(SMALL)).toEqual(before);
+    await ctx.db.updateTable("ads_sync_state").set({ status: "ok", run_id: null }).where("customer_id", "=", SMALL).execute();
+  }, 60_000);
+});

@@ -1,0 +1,324 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { getDb } from "../db/db.server";
+import type { ChangeResourceKind } from "../db/schema";
+import { gaqlString } from "../ads/gaql.server";
+import { HttpError, validationError } from "../http/errors.server";
+import { isRevertable } from "./pipeline.server";
+import { requireAccount } from "./propose.server";
+import { getConnection, getGoogleAccessToken } from "../auth/google-connection.server";
+import { createAdsClient } from "../ads/client.server";
+import { getConfig } from "../env.server";
+
+export const HISTORY_PAGE_SIZE = 50;
+/** change_event reports our own writes too, a little later than we record them. */
+const SELF_ECHO_WINDOW_MS = 10 * 60_000;
+
+const ORIGIN_LABEL: Record<string, string> = {
+  GOOGLE_ADS_WEB_CLIENT: "Google Ads (web)",
+  GOOGLE_ADS_AUTOMATED_RULE: "Google Ads automated rule",
+  GOOGLE_ADS_SCRIPTS: "Google Ads script",
+  GOOGLE_ADS_BULK_UPLOAD: "Google Ads bulk upload",
+  GOOGLE_ADS_API: "Google Ads API (another tool)",
+  GOOGLE_ADS_EDITOR: "Google Ads Editor",
+  GOOGLE_ADS_MOBILE_APP: "Google Ads mobile app",
+  GOOGLE_ADS_RECOMMENDATIONS: "Auto-applied recommendation",
+  GOOGLE_ADS_RECOMMENDATIONS_SUBSCRIPTION: "Auto-applied recommendation",
+  SEARCH_ADS_360_SYNC: "Search Ads 360",
+  SEARCH_ADS_360_POST: "Search Ads 360",
+  INTERNAL_TOOL: "Google internal tool",
+  OTHER: "Other",
+};
+
+const KIND_OF_TYPE: Record<string, ChangeResourceKind> = {
+  CAMPAIGN: "campaign",
+  CAMPAIGN_BUDGET: "campaign_budget",
+  AD_GROUP: "ad_group",
+  AD_GROUP_CRITERION: "keyword",
+  CAMPAIGN_CRITERION: "campaign_negative_keyword",
+  AD_GROUP_AD: "ad",
+  AD: "ad",
+};
+
+export type HistorySource = "user" | "rule" | "assistant" | "external";
+
+export interface HistoryItem {
+  id: string;
+  origin: "product" | "external";
+  /** ISO UTC: when it was applied (or proposed, if never applied). */
+  at: string;
+  customerId: string;
+  source: HistorySource;
+  /** Email of the person, or "Rule"/"Assistant", or Google's user for outside changes. */
+  who: string;
+  /** "Ads AI Manager", "Google Ads (web)", "Google Ads script", ... */
+  originLabel: string;
+  resourceKind: string;
+  resourceName: string | null;
+  label: string;
+  operation: string;
+  before: unknown;
+  after: unknown;
+  status: string;
+  error: string | null;
+  changeSetId: string | null;
+  changeSetTitle: string | null;
+  revertable: boolean;
+}
+
+export const HistoryQuery = z.object({
+  customerId: z.string().regex(/^\d{10}$/, "Customer ID must be 10 digits").optional(),
+  resourceKind: z.enum(["campaign", "campaign_budget", "ad_group", "keyword", "negative_keyword", "campaign_negative_keyword", "ad"]).optional(),
+  status: z.enum(["pending", "valid", "invalid", "applying", "applied", "failed", "unknown"]).optional(),
+  source: z.enum(["user", "rule", "assistant", "external"]).optional(),
+  from: z.iso.date("from must be YYYY-MM-DD").optional(),
+  to: z.iso.date("to must be YYYY-MM-DD").optional(),
+  q: z.string().trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+export type HistoryFilters = z.input<typeof HistoryQuery>;
+
+/** "yyyy-MM-dd HH:mm:ss[.ffffff]" in `timeZone` → ISO UTC. */
+export function zonedToUtc(local: string, timeZone: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?/.exec(local);
+  if (!m) throw new RangeError(`not a change_date_time: ${local}`);
+  const [, y, mo, d, h, mi, s, frac = "0"] = m;
+  const asUtc = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, Math.floor(Number(`0.${frac}`) * 1000));
+  const offsetAt = (t: number) => {
+    const parts = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }).formatToParts(new Date(t));
+    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+    return Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second")) - Math.floor(t / 1000) * 1000;
+  };
+  // Two passes settle the offset across a DST change.
+  let t = asUtc - offsetAt(asUtc);
+  t = asUtc - offsetAt(t);
+  return new Date(t).toISOString();
+}
+
+function ymd(d: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
+}
+
+interface ChangeEventRow {
+  changeEvent?: {
+    changeDateTime?: string;
+    changeResourceType?: string;
+    changeResourceName?: string;
+    clientType?: string;
+    userEmail?: string;
+    resourceChangeOperation?: string;
+    changedFields?: string;
+    oldResource?: Record<string, unknown>;
+    newResource?: Record<string, unknown>;
+  };
+}
+
+const only = (wrapper: Record<string, unknown> | undefined) => (wrapper ? (Object.values(wrapper)[0] ?? null) : null);
+
+/** Copies the account's change_event rows of the last 30 days; already imported rows are skipped. Returns rows read. */
+export async function importChangeEvents(userId: string, customerId: string, now: Date = new Date()): Promise<{ read: number; inserted: number }> {
+  const db = getDb();
+  const account = await requireAccount(db, userId, customerId);
+  const connection = await getConnection(userId, db);
+  if (!connection) throw new HttpError(409, "Connect a Google Ads account first");
+  const { google } = getConfig();
+  const client = createAdsClient({
+    baseUrl: google.adsApiUrl,
+    version: google.adsApiVersion,
+    developerToken: google.developerToken,
+    getAccessToken: (opts) => getGoogleAccessToken(connection, opts, db),
+  });
+  // Google counts the 30 days in the account's time zone; starting a day later stays inside.
+  const from = ymd(new Date(now.getTime() - 29 * 86_400_000), account.time_zone);
+  const to = ymd(new Date(now.getTime() + 86_400_000), account.time_zone);
+  const rows = (await client.searchStream(
+    customerId,
+    `SELECT change_event.resource_name, change_event.change_date_time, change_event.change_resource_name, change_event.user_email,
+            change_event.client_type, change_event.change_resource_type, change_event.old_resource, change_event.new_resource,
+            change_event.resource_change_operation, change_event.changed_fields
+     FROM change_event
+     WHERE change_event.change_date_time >= ${gaqlString(from)} AND change_event.change_date_time <= ${gaqlString(to)}
+     ORDER BY change_event.change_date_time DESC LIMIT 10000`,
+    { loginCustomerId: account.login_customer_id ?? undefined },
+  )) as ChangeEventRow[];
+  const importedAt = now.toISOString();
+  const values = rows
+    .map((r) => r.changeEvent)
+    .filter((e): e is NonNullable<ChangeEventRow["changeEvent"]> => !!e?.changeDateTime && !!e.changeResourceName)
+    .map((e) => ({
+      id: randomUUID(),
+      customer_id: customerId,
+      change_date_time: e.changeDateTime!,
+      changed_at: zonedToUtc(e.changeDateTime!, account.time_zone),
+      resource_type: e.changeResourceType ?? "UNSPECIFIED",
+      resource_name: e.changeResourceName!,
+      client_type: e.clientType ?? "OTHER",
+      user_email: e.userEmail ?? null,
+      operation: e.resourceChangeOperation ?? "UNSPECIFIED",
+      changed_fields: e.changedFields ?? null,
+      old_json: e.oldResource ? JSON.stringify(only(e.oldResource)) : null,
+      new_json: e.newResource ? JSON.stringify(only(e.newResource)) : null,
+      imported_at: importedAt,
+    }));
+  let inserted = 0;
+  for (let i = 0; i < values.length; i += 50) {
+    const r = await db
+      .insertInto("history_imports")
+      .values(values.slice(i, i + 50))
+      .onConflict((oc) => oc.columns(["customer_id", "resource_name", "change_date_time"]).doNothing())
+      .executeTakeFirst();
+    inserted += Number(r.numInsertedOrUpdatedRows ?? 0);
+  }
+  return { read: values.length, inserted };
+}
+
+const parseJson = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
+
+/**
+ * The product's own changes and imported outside changes, newest first.
+ * Outside rows that are our own writes echoed back by change_event are dropped.
+ */
+export async function listHistory(userId: string, filters: HistoryFilters = {}): Promise<{ items: HistoryItem[]; total: number }> {
+  const parsed = HistoryQuery.safeParse(filters);
+  if (!parsed.success) throw validationError(parsed.error);
+  const f = parsed.data;
+  const db = getDb();
+  const accounts = (await db.selectFrom("ads_accounts").select("customer_id").where("user_id", "=", userId).execute()).map((a) => a.customer_id);
+  if (f.customerId && !accounts.includes(f.customerId)) throw new HttpError(404, "Account not found", { customerId: "Account not found" });
+  const customers = f.customerId ? [f.customerId] : accounts;
+  if (customers.length === 0) return { items: [], total: 0 };
+  const fromIso = f.from ? `${f.from}T00:00:00.000Z` : undefined;
+  const toIso = f.to ? `${f.to}T23:59:59.999Z` : undefined;
+
+  let q = db
+    .selectFrom("changes")
+    .innerJoin("change_sets", "change_sets.id", "changes.change_set_id")
+    .leftJoin("users", "users.id", "change_sets.user_id")
+    .select([
+      "changes.id",
+      "changes.resource_kind",
+      "changes.operation",
+      "changes.resource_name",
+      "changes.result_resource_name",
+      "changes.label",
+      "changes.before_json",
+      "changes.after_json",
+      "changes.status",
+      "changes.error_message",
+      "changes.applied_at",
+      "change_sets.id as set_id",
+      "change_sets.title as set_title",
+      "change_sets.status as set_status",
+      "change_sets.source",
+      "change_sets.customer_id",
+      "change_sets.created_at",
+      "users.email",
+    ])
+    .where("change_sets.customer_id", "in", customers);
+  if (f.resourceKind) q = q.where("changes.resource_kind", "=", f.resourceKind);
+  if (f.status) q = q.where("changes.status", "=", f.status);
+  if (f.source && f.source !== "external") q = q.where("change_sets.source", "=", f.source);
+  const own = f.source === "external" ? [] : await q.execute();
+
+  let iq = db.selectFrom("history_imports").selectAll().where("customer_id", "in", customers);
+  if (fromIso) iq = iq.where("changed_at", ">=", fromIso);
+  if (toIso) iq = iq.where("changed_at", "<=", toIso);
+  const imports = f.source && f.source !== "external" ? [] : f.status && f.status !== "applied" ? [] : await iq.execute();
+
+  const setIds = [...new Set(own.map((r) => r.set_id))];
+  const revertedSets = new Set<string>();
+  const setChanges = new Map<string, Parameters<typeof isRevertable>[1]>();
+  for (let i = 0; i < setIds.length; i += 200) {
+    const chunk = setIds.slice(i, i + 200);
+    for (const r of await db.selectFrom("change_sets").select("revert_of").where("revert_of", "in", chunk).where("status", "in", ["applied", "partially_applied", "applying"]).execute()) {
+      if (r.revert_of) revertedSets.add(r.revert_of);
+    }
+    for (const c of await db.selectFrom("changes").selectAll().where("change_set_id", "in", chunk).execute()) {
+      setChanges.set(c.change_set_id, [...(setChanges.get(c.change_set_id) ?? []), c]);
+    }
+  }
+
+  // Every write we recorded, whatever the filters, so its change_event echo can be recognised.
+  const ownTimes = new Map<string, number[]>();
+  if (imports.length > 0) {
+    const written = await db
+      .selectFrom("changes")
+      .innerJoin("change_sets", "change_sets.id", "changes.change_set_id")
+      .select(["changes.resource_name", "changes.result_resource_name", "changes.applied_at"])
+      .where("change_sets.customer_id", "in", customers)
+      .where("changes.applied_at", "is not", null)
+      .execute();
+    for (const w of written) {
+      const rn = w.result_resource_name ?? w.resource_name;
+      if (rn) ownTimes.set(rn, [...(ownTimes.get(rn) ?? []), Date.parse(w.applied_at!)]);
+    }
+  }
+
+  const items: HistoryItem[] = [];
+  for (const r of own) {
+    const at = r.applied_at ?? r.created_at;
+    const rn = r.result_resource_name ?? r.resource_name;
+    if ((fromIso && at < fromIso) || (toIso && at > toIso)) continue;
+    items.push({
+      id: r.id,
+      origin: "product",
+      at,
+      customerId: r.customer_id,
+      source: r.source,
+      who: r.source === "user" ? (r.email ?? "Deleted user") : r.source === "rule" ? "Rule" : "Assistant",
+      originLabel: "Ads AI Manager",
+      resourceKind: r.resource_kind,
+      resourceName: rn,
+      label: r.label,
+      operation: r.operation,
+      before: parseJson(r.before_json),
+      after: parseJson(r.after_json),
+      status: r.status,
+      error: r.error_message,
+      changeSetId: r.set_id,
+      changeSetTitle: r.set_title,
+      revertable: r.status === "applied" && isRevertable({ status: r.set_status }, setChanges.get(r.set_id) ?? [], revertedSets.has(r.set_id)),
+    });
+  }
+  for (const r of imports) {
+    const kind = KIND_OF_TYPE[r.resource_type] ?? r.resource_type.toLowerCase();
+    const oldFields = parseJson(r.old_json) as Record<string, unknown> | null;
+    const newFields = parseJson(r.new_json) as Record<string, unknown> | null;
+    const negative = (newFields?.negative ?? oldFields?.negative) === true;
+    const resourceKind = kind === "keyword" && negative ? "negative_keyword" : kind;
+    if (f.resourceKind && resourceKind !== f.resourceKind) continue;
+    if (r.client_type === "GOOGLE_ADS_API") {
+      const t = Date.parse(r.changed_at);
+      if ((ownTimes.get(r.resource_name) ?? []).some((o) => Math.abs(o - t) <= SELF_ECHO_WINDOW_MS)) continue;
+    }
+    items.push({
+      id: r.id,
+      origin: "external",
+      at: r.changed_at,
+      customerId: r.customer_id,
+      source: "external",
+      who: r.user_email ?? "Google",
+      originLabel: ORIGIN_LABEL[r.client_type] ?? r.client_type,
+      resourceKind,
+      resourceName: r.resource_name,
+      label: `${r.operation.charAt(0)}${r.operation.slice(1).toLowerCase()} ${resourceKind.replace(/_/g, " ")}${r.changed_fields ? ` (${r.changed_fields})` : ""}`,
+      operation: r.operation.toLowerCase(),
+      before: oldFields,
+      after: newFields,
+      status: "applied",
+      error: null,
+      changeSetId: null,
+      changeSetTitle: null,
+      revertable: false,
+    });
+  }
+
+  const needle = f.q?.toLowerCase();
+  const filtered = needle
+    ? items.filter((i) => [i.label, i.resourceName ?? "", i.who, i.changeSetTitle ?? ""].some((s) => s.toLowerCase().includes(needle)))
+    : items;
+  filtered.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.id < b.id ? -1 : 1));
+  const start = (f.page - 1) * HISTORY_PAGE_SIZE;
+  return { items: filtered.slice(start, start + HISTORY_PAGE_SIZE), total: filtered.length };
+}
+

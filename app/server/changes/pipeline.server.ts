@@ -1,0 +1,482 @@
+import { getDb, type DB } from "../db/db.server";
+import type { Change, ChangeSet, ChangeStatus } from "../db/schema";
+import { getConfig } from "../env.server";
+import { getConnection, getGoogleAccessToken } from "../auth/google-connection.server";
+import { AdsOutcomeUnknownError, createAdsClient, GoogleAdsApiError, type AdsClient } from "../ads/client.server";
+import { HttpError } from "../http/errors.server";
+import { COLLECTION, readChildren, readLive, type Fields, type LiveResource } from "./kinds.server";
+import { isLargeMove, requireAccount, storeChangeSet, type DraftChange } from "./propose.server";
+
+export interface ChangeSetDetail {
+  set: ChangeSet;
+  changes: Change[];
+}
+
+export interface ApplyOptions {
+  /** The person saw and accepted the budget/bid moves above CHANGE_CONFIRM_PERCENT. */
+  confirmLargeMoves?: boolean;
+}
+
+interface Google {
+  client: AdsClient;
+  loginCustomerId: string | undefined;
+  /** request-id of the last response Google sent, to record against the changes it answered for. */
+  lastRequestId(): string | undefined;
+}
+
+const NOT_APPLIED = "Not applied; nothing changed at Google";
+
+async function googleFor(db: DB, userId: string, customerId: string): Promise<Google> {
+  const account = await requireAccount(db, userId, customerId);
+  const connection = await getConnection(userId, db);
+  if (!connection) throw new HttpError(409, "Connect a Google Ads account first");
+  const { google } = getConfig();
+  let lastRequestId: string | undefined;
+  const client = createAdsClient({
+    baseUrl: google.adsApiUrl,
+    version: google.adsApiVersion,
+    developerToken: google.developerToken,
+    getAccessToken: (opts) => getGoogleAccessToken(connection, opts, db),
+    // The client hands back only the body; the request id lives in a header.
+    fetch: async (input, init) => {
+      const res = await fetch(input, init);
+      lastRequestId = res.headers.get("request-id") ?? lastRequestId;
+      return res;
+    },
+  });
+  return { client, loginCustomerId: account.login_customer_id ?? undefined, lastRequestId: () => lastRequestId };
+}
+
+async function loadSet(db: DB, userId: string | null, id: string): Promise<ChangeSetDetail> {
+  let q = db.selectFrom("change_sets").selectAll().where("id", "=", id);
+  if (userId !== null) q = q.where("user_id", "=", userId);
+  const set = await q.executeTakeFirst();
+  if (!set) throw new HttpError(404, "Change set not found");
+  const changes = await db.selectFrom("changes").selectAll().where("change_set_id", "=", id).orderBy("seq").execute();
+  return { set, changes };
+}
+
+export function getChangeSet(userId: string, id: string): Promise<ChangeSetDetail> {
+  return loadSet(getDb(), userId, id);
+}
+
+const json = (s: string | null): Fields | null => (s === null ? null : (JSON.parse(s) as Fields));
+
+/** Changes grouped by Google service, in the order their first change was proposed. */
+function groups(changes: Change[]): Array<{ collection: string; changes: Change[] }> {
+  const map = new Map<string, Change[]>();
+  for (const c of changes) {
+    const key = COLLECTION[c.resource_kind];
+    map.set(key, [...(map.get(key) ?? []), c]);
+  }
+  return [...map].map(([collection, list]) => ({ collection, changes: list }));
+}
+
+interface OpError {
+  code: string;
+  message: string;
+  fieldPath: string | null;
+}
+
+/** partialFailureError.details[].errors → the error per operation index. */
+function partialFailures(raw: unknown): { byIndex: Map<number, OpError>; requestId?: string } {
+  const byIndex = new Map<number, OpError>();
+  let requestId: string | undefined;
+  if (!raw || typeof raw !== "object") return { byIndex };
+  const details = (raw as { details?: unknown }).details;
+  for (const d of Array.isArray(details) ? details : []) {
+    if (typeof d?.requestId === "string") requestId = d.requestId;
+    for (const e of Array.isArray(d?.errors) ? d.errors : []) {
+      const elements: Array<{ fieldName?: string; index?: number }> = e?.location?.fieldPathElements ?? [];
+      const index = elements[0]?.index;
+      const code = e?.errorCode && typeof e.errorCode === "object" ? Object.entries(e.errorCode as Record<string, string>)[0] : undefined;
+      const fieldPath = elements.map((el) => `${el.fieldName}${typeof el.index === "number" ? `[${el.index}]` : ""}`).join(".");
+      if (typeof index === "number" && !byIndex.has(index)) {
+        byIndex.set(index, { code: code ? `${code[0]}.${code[1]}` : "UNKNOWN", message: String(e?.message ?? "Google refused this change"), fieldPath: fieldPath || null });
+      }
+    }
+  }
+  return { byIndex, requestId };
+}
+
+function apiFailures(error: GoogleAdsApiError): Map<number, OpError> {
+  const out = new Map<number, OpError>();
+  for (const e of error.errors) {
+    const m = /^(?:mutate_?[oO]perations|operations)\[(\d+)\]/.exec(e.fieldPath ?? "");
+    if (m && !out.has(Number(m[1]))) out.set(Number(m[1]), { code: e.code, message: e.message, fieldPath: e.fieldPath ?? null });
+  }
+  return out;
+}
+
+async function setChange(db: DB, id: string, patch: Partial<Omit<Change, "id" | "change_set_id">>) {
+  await db.updateTable("changes").set(patch).where("id", "=", id).execute();
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a === "number" || typeof b === "number") return a !== null && b !== null && a !== undefined && b !== undefined && Number(a) === Number(b);
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+// ---- validate
+
+/**
+ * Re-reads "before" from Google, then sends every change with validateOnly.
+ * Google's verdict per change is stored; a refusal is final (never retried).
+ */
+export async function validateChangeSet(userId: string, id: string): Promise<ChangeSetDetail> {
+  const db = getDb();
+  const { set, changes } = await loadSet(db, userId, id);
+  if (!["proposed", "validated", "invalid"].includes(set.status)) throw new HttpError(409, `This change set is already ${set.status.replace("_", " ")}`);
+  const g = await googleFor(db, userId, set.customer_id);
+  const existing = changes.filter((c) => c.operation !== "create" && c.resource_name);
+  const live = existing.length
+    ? await readLive(g.client, set.customer_id, existing.map((c) => ({ collection: COLLECTION[c.resource_kind], resourceName: c.resource_name! })), g.loginCustomerId)
+    : new Map<string, LiveResource>();
+
+  let large = false;
+  const verdict = new Map<string, { status: ChangeStatus } & Partial<OpError>>();
+  for (const c of existing) {
+    const now = live.get(c.resource_name!);
+    if (!now || now.fields.status === "REMOVED") {
+      verdict.set(c.id, { status: "invalid", code: "NOT_FOUND", message: "This item no longer exists at Google", fieldPath: null });
+      continue;
+    }
+    const before = json(c.before_json) ?? {};
+    const after = json(c.after_json) ?? {};
+    for (const key of Object.keys(c.operation === "update" ? after : { status: 1 })) before[key] = now.fields[key] ?? null;
+    c.before_json = JSON.stringify(before);
+    if (c.operation === "update") large ||= Object.keys(after).some((k) => k.endsWith("Micros") && isLargeMove(before[k], after[k]));
+  }
+
+  for (const group of groups(changes)) {
+    const sendable = group.changes.filter((c) => !verdict.has(c.id));
+    if (sendable.length === 0) continue;
+    let failures = new Map<number, OpError>();
+    try {
+      const res = await g.client.mutate(
+        set.customer_id,
+        `${group.collection}:mutate`,
+        { operations: sendable.map((c) => JSON.parse(c.operation_json)), partialFailure: true },
+        { validateOnly: true, loginCustomerId: g.loginCustomerId },
+      );
+      failures = partialFailures(res.partialFailureError).byIndex;
+    } catch (error) {
+      if (!(error instanceof GoogleAdsApiError) || error.kind !== "invalidRequest") throw error;
+      failures = apiFailures(error);
+      if (failures.size === 0) {
+        for (const [i] of sendable.entries()) failures.set(i, { code: error.errors[0]?.code ?? "INVALID", message: error.userMessage, fieldPath: null });
+      }
+    }
+    sendable.forEach((c, i) => verdict.set(c.id, failures.has(i) ? { status: "invalid", ...failures.get(i)! } : { status: "valid" }));
+  }
+
+  const now = new Date().toISOString();
+  const invalid = [...verdict.values()].some((v) => v.status === "invalid");
+  await db.transaction().execute(async (trx) => {
+    for (const c of changes) {
+      const v = verdict.get(c.id)!;
+      await setChange(trx, c.id, {
+        status: v.status,
+        before_json: c.before_json,
+        error_code: v.code ?? null,
+        error_message: v.message ?? null,
+        field_path: v.fieldPath ?? null,
+      });
+    }
+    await trx
+      .updateTable("change_sets")
+      .set({ status: invalid ? "invalid" : "validated", validated_at: now, needs_confirmation: large ? 1 : 0, error: invalid ? "Google refused some changes; see each change" : null })
+      .where("id", "=", id)
+      .execute();
+  });
+  return loadSet(db, userId, id);
+}
+
+// ---- apply
+
+async function finishSet(db: DB, id: string) {
+  const changes = await db.selectFrom("changes").select(["status", "error_message"]).where("change_set_id", "=", id).execute();
+  if (changes.some((c) => c.status === "applying")) return;
+  const applied = changes.filter((c) => c.status === "applied").length;
+  const status = applied === changes.length ? "applied" : applied === 0 ? "failed" : "partially_applied";
+  const firstError = changes.find((c) => c.status === "failed")?.error_message ?? null;
+  await db
+    .updateTable("change_sets")
+    .set({ status, applied_at: new Date().toISOString(), error: status === "applied" ? null : firstError })
+    .where("id", "=", id)
+    .where("status", "=", "applying")
+    .execute();
+}
+
+/**
+ * The person's approval: sends the validated changes, one request per Google
+ * service. The intent is committed first, so a crash at any point leaves
+ * "applying" rows for reconcileInFlight rather than a lost or doubled write.
+ */
+export async function applyChangeSet(userId: string, id: string, opts: ApplyOptions = {}): Promise<ChangeSetDetail> {
+  const db = getDb();
+  let { set } = await loadSet(db, userId, id);
+  if (set.status === "proposed") ({ set } = await validateChangeSet(userId, id));
+  if (set.status === "invalid") throw new HttpError(409, "Google refused some of these changes; fix them and propose again");
+  if (set.status !== "validated") throw new HttpError(409, `This change set is already ${set.status.replace("_", " ")}`);
+  if (set.needs_confirmation && !opts.confirmLargeMoves) {
+    const message = `This moves a budget or bid by more than ${getConfig().CHANGE_CONFIRM_PERCENT}%; confirm the large change to apply it`;
+    throw new HttpError(409, message, { confirmLargeMoves: message });
+  }
+  const g = await googleFor(db, userId, set.customer_id);
+
+  const now = new Date().toISOString();
+  const claimed = await db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable("change_sets")
+      .set({ status: "applying", approved_at: now })
+      .where("id", "=", id)
+      .where("status", "=", "validated")
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return false;
+    await trx.updateTable("changes").set({ status: "applying" }).where("change_set_id", "=", id).where("status", "=", "valid").execute();
+    return true;
+  });
+  if (!claimed) throw new HttpError(409, "This change set is already being applied");
+
+  const { changes } = await loadSet(db, userId, id);
+  const atomic = set.atomic === 1;
+  let stopReason: string | null = null;
+  let unknown = false;
+  for (const group of groups(changes.filter((c) => c.status === "applying"))) {
+    if (stopReason) {
+      for (const c of group.changes) await setChange(db, c.id, { status: "failed", error_code: "NOT_SENT", error_message: stopReason });
+      continue;
+    }
+    try {
+      const res = await g.client.mutate<{ results?: Array<{ resourceName?: string }>; partialFailureError?: unknown }>(
+        set.customer_id,
+        `${group.collection}:mutate`,
+        { operations: group.changes.map((c) => JSON.parse(c.operation_json)), ...(atomic ? {} : { partialFailure: true }) },
+        { loginCustomerId: g.loginCustomerId },
+      );
+      const { byIndex, requestId } = partialFailures(res.partialFailureError);
+      const at = new Date().toISOString();
+      await db.transaction().execute(async (trx) => {
+        for (const [i, c] of group.changes.entries()) {
+          const failure = byIndex.get(i);
+          const rn = res.results?.[i]?.resourceName;
+          if (failure || !rn) {
+            await setChange(trx, c.id, {
+              status: "failed",
+              error_code: failure?.code ?? "UNKNOWN",
+              error_message: failure?.message ?? "Google did not apply this change",
+              field_path: failure?.fieldPath ?? null,
+              request_id: requestId ?? g.lastRequestId() ?? null,
+            });
+          } else {
+            await setChange(trx, c.id, { status: "applied", result_resource_name: rn, request_id: g.lastRequestId() ?? null, applied_at: at });
+          }
+        }
+      });
+    } catch (error) {
+      if (error instanceof AdsOutcomeUnknownError) {
+        // Left "applying": only Google's live state can say what happened.
+        unknown = true;
+        if (atomic) stopReason = "Not sent: an earlier part of this change set has an unknown outcome";
+        continue;
+      }
+      const byIndex = error instanceof GoogleAdsApiError ? apiFailures(error) : new Map<number, OpError>();
+      const message = error instanceof GoogleAdsApiError ? error.userMessage : error instanceof Error ? error.message : String(error);
+      const requestId = error instanceof GoogleAdsApiError ? (error.requestId ?? null) : null;
+      for (const [i, c] of group.changes.entries()) {
+        const own = byIndex.get(i);
+        await setChange(db, c.id, {
+          status: "failed",
+          error_code: own?.code ?? (error instanceof GoogleAdsApiError ? (error.errors[0]?.code ?? "FAILED") : "FAILED"),
+          error_message: own?.message ?? (byIndex.size > 0 ? "Not applied: another change in the same request was refused" : message),
+          field_path: own?.fieldPath ?? null,
+          request_id: requestId,
+        });
+      }
+      if (atomic) stopReason = `Not sent: an earlier part of this change set failed (${message})`;
+    }
+  }
+  if (unknown) await reconcileSet(db, id);
+  await finishSet(db, id);
+  return loadSet(db, userId, id);
+}
+
+// ---- reconcile
+
+function matchesCreate(c: Change, r: LiveResource): boolean {
+  const after = json(c.after_json) ?? {};
+  if (r.fields.status === "REMOVED") return false;
+  if (c.resource_kind === "ad") {
+    return r.fields.adGroup === after.adGroup && JSON.stringify(r.fields.headlines) === JSON.stringify(after.headlines);
+  }
+  const parentKey = c.resource_kind === "campaign_negative_keyword" ? "campaign" : "adGroup";
+  return (
+    r.fields[parentKey] === after[parentKey] &&
+    String(r.fields.text).toLowerCase() === String(after.text).toLowerCase() &&
+    r.fields.matchType === after.matchType &&
+    (c.resource_kind === "campaign_negative_keyword" || (r.fields.negative === true) === (c.resource_kind === "negative_keyword"))
+  );
+}
+
+/** Settles one set's "applying" changes from Google's live state; never sends a write. */
+async function reconcileSet(db: DB, id: string): Promise<{ applied: number; failed: number }> {
+  const { set, changes } = await loadSet(db, null, id);
+  const inFlight = changes.filter((c) => c.status === "applying");
+  if (inFlight.length === 0) {
+    await finishSet(db, id);
+    return { applied: 0, failed: 0 };
+  }
+  const g = await googleFor(db, set.user_id, set.customer_id);
+  const existing = inFlight.filter((c) => c.operation !== "create");
+  const live = existing.length
+    ? await readLive(g.client, set.customer_id, existing.map((c) => ({ collection: COLLECTION[c.resource_kind], resourceName: c.resource_name! })), g.loginCustomerId)
+    : new Map<string, LiveResource>();
+
+  // Resources our recorded creates already account for cannot be claimed twice.
+  const claimed = new Set(
+    (await db.selectFrom("changes").select("result_resource_name").where("result_resource_name", "is not", null).where("operation", "=", "create").execute()).map(
+      (r) => r.result_resource_name,
+    ),
+  );
+  const creates = inFlight.filter((c) => c.operation === "create");
+  const candidates = new Map<string, LiveResource[]>();
+  for (const collection of ["adGroupCriteria", "campaignCriteria", "adGroupAds"] as const) {
+    const mine = creates.filter((c) => COLLECTION[c.resource_kind] === collection);
+    if (mine.length === 0) continue;
+    const parentKey = collection === "campaignCriteria" ? "campaign" : "adGroup";
+    const parents = mine.map((c) => String(json(c.after_json)?.[parentKey]));
+    const field = collection === "campaignCriteria" ? "campaign" : "ad_group";
+    candidates.set(collection, await readChildren(g.client, set.customer_id, collection, field, parents, g.loginCustomerId));
+  }
+
+  let applied = 0;
+  let failed = 0;
+  const at = new Date().toISOString();
+  for (const c of inFlight) {
+    let result: string | null = null;
+    if (c.operation === "create") {
+      const found = (candidates.get(COLLECTION[c.resource_kind]) ?? []).find((r) => !claimed.has(r.resourceName) && matchesCreate(c, r));
+      if (found) {
+        claimed.add(found.resourceName);
+        result = found.resourceName;
+      }
+    } else {
+      const now = live.get(c.resource_name!);
+      const after = json(c.after_json) ?? {};
+      const done = c.operation === "remove" ? !now || now.fields.status === "REMOVED" : !!now && Object.keys(after).every((k) => sameValue(now.fields[k], after[k]));
+      if (done) result = c.resource_name;
+    }
+    if (result) {
+      applied += 1;
+      await setChange(db, c.id, { status: "applied", result_resource_name: result, applied_at: at, error_code: null, error_message: null });
+    } else {
+      failed += 1;
+      await setChange(db, c.id, { status: "failed", error_code: "NOT_APPLIED", error_message: NOT_APPLIED });
+    }
+  }
+  await finishSet(db, id);
+  return { applied, failed };
+}
+
+/**
+ * A request the crashed process had sent may still be running at Google when
+ * the server restarts; judging it before it lands would call an applied change
+ * failed. Intents younger than this are waited for before they are judged.
+ */
+export const RECONCILE_SETTLE_MS = 30_000;
+
+export interface ReconcileOptions {
+  db?: DB;
+  settleMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * At server start: every change left "applying" by a crash or an unknown
+ * outcome is settled against Google's live state (applied or failed, never re-sent).
+ */
+export async function reconcileInFlight(opts: ReconcileOptions = {}): Promise<{ sets: number; applied: number; failed: number; errors: string[] }> {
+  const db = opts.db ?? getDb();
+  const settleMs = opts.settleMs ?? RECONCILE_SETTLE_MS;
+  const now = opts.now ?? Date.now;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sets = await db.selectFrom("change_sets").select(["id", "approved_at"]).where("status", "=", "applying").orderBy("approved_at").execute();
+  const total = { sets: sets.length, applied: 0, failed: 0, errors: [] as string[] };
+  for (const { id, approved_at } of sets) {
+    const wait = (approved_at ? Date.parse(approved_at) : 0) + settleMs - now();
+    if (wait > 0) await sleep(wait);
+    try {
+      const r = await reconcileSet(db, id);
+      total.applied += r.applied;
+      total.failed += r.failed;
+    } catch (error) {
+      // One account's outage must not block the others; the set stays "applying" for the next start.
+      total.errors.push(`${id}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return total;
+}
+
+// ---- revert
+
+function inverse(c: Change): DraftChange | null {
+  const before = json(c.before_json);
+  const after = json(c.after_json);
+  const rn = c.result_resource_name ?? c.resource_name;
+  if (!rn) return null;
+  if (c.operation === "create") {
+    return { kind: c.resource_kind, operation: "remove", resourceName: rn, label: `Undo: ${c.label}`, before: after, after: { status: "REMOVED" }, op: { remove: rn } };
+  }
+  if (c.operation === "update" && before && after) {
+    const fields: Record<string, unknown> = {};
+    for (const k of Object.keys(after)) fields[k] = before[k];
+    // A bid that was unset cannot be restored by a value: clearing it is Google's way back.
+    const wire: Record<string, unknown> = { resourceName: rn };
+    for (const [k, v] of Object.entries(fields)) if (v !== null && v !== undefined) wire[k] = typeof v === "number" ? String(v) : v;
+    return {
+      kind: c.resource_kind,
+      operation: "update",
+      resourceName: rn,
+      label: `Undo: ${c.label}`,
+      before: after,
+      after: fields,
+      op: { update: wire, updateMask: Object.keys(fields).join(",") },
+    };
+  }
+  if (c.operation === "remove" && before && ["keyword", "negative_keyword", "campaign_negative_keyword"].includes(c.resource_kind)) {
+    // Google cannot un-remove; an equal new criterion is the inverse.
+    const create: Record<string, unknown> =
+      c.resource_kind === "campaign_negative_keyword"
+        ? { campaign: before.campaign, negative: true, keyword: { text: before.text, matchType: before.matchType } }
+        : {
+            adGroup: before.adGroup,
+            status: before.status === "PAUSED" ? "PAUSED" : "ENABLED",
+            keyword: { text: before.text, matchType: before.matchType },
+            ...(before.negative ? { negative: true } : {}),
+            ...(!before.negative && typeof before.cpcBidMicros === "number" ? { cpcBidMicros: String(before.cpcBidMicros) } : {}),
+          };
+    return { kind: c.resource_kind, operation: "create", resourceName: null, label: `Undo: ${c.label}`, before: null, after: { ...before, status: create.status ?? "ENABLED" }, op: { create } };
+  }
+  return null;
+}
+
+export function isRevertable(set: Pick<ChangeSet, "status">, changes: Change[], alreadyReverted: boolean): boolean {
+  if (alreadyReverted || !["applied", "partially_applied"].includes(set.status)) return false;
+  return changes.some((c) => c.status === "applied" && inverse(c) !== null);
+}
+
+/** A new proposed change set undoing the applied changes of `changeSetId`; it goes through the same review. */
+export async function proposeRevert(userId: string, changeSetId: string): Promise<string> {
+  const db = getDb();
+  const { set, changes } = await loadSet(db, userId, changeSetId);
+  const reverted = await db.selectFrom("change_sets").select("id").where("revert_of", "=", changeSetId).where("status", "in", ["applied", "partially_applied", "applying"]).executeTakeFirst();
+  if (!isRevertable(set, changes, !!reverted)) throw new HttpError(409, reverted ? "This change set was already reverted" : "Nothing in this change set can be reverted");
+  const drafts = changes
+    .filter((c) => c.status === "applied")
+    .map(inverse)
+    .filter((d): d is DraftChange => d !== null)
+    .reverse();
+  return storeChangeSet(db, userId, set.customer_id, drafts, { title: `Revert: ${set.title}`, revertOf: changeSetId, atomic: set.atomic === 1 });
+}

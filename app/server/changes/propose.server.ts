@@ -1,0 +1,539 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import {
+  DESCRIPTION_MAX,
+  DESCRIPTION_PINS,
+  HEADLINE_MAX,
+  HEADLINE_PINS,
+  KEYWORD_INVALID_CHARS,
+  KEYWORD_MATCH_TYPES,
+  KEYWORD_MAX_CHARS,
+  KEYWORD_MAX_WORDS,
+  PATH_MAX,
+  RSA_DESCRIPTIONS_MAX,
+  RSA_DESCRIPTIONS_MIN,
+  RSA_HEADLINES_MAX,
+  RSA_HEADLINES_MIN,
+  keywordWordCount,
+} from "~/lib/ad-limits";
+import { getDb, type DB } from "../db/db.server";
+import type { ChangeOperation, ChangeResourceKind, ChangeSetSource } from "../db/schema";
+import { getConfig } from "../env.server";
+import { HttpError, validationError } from "../http/errors.server";
+import { resourceName, type Fields } from "./kinds.server";
+
+/** One change before it is stored: what the user sees and the exact operation Google will get. */
+export interface DraftChange {
+  kind: ChangeResourceKind;
+  operation: ChangeOperation;
+  resourceName: string | null;
+  label: string;
+  before: Fields | null;
+  after: Fields | null;
+  /** The Google mutate operation, e.g. { update: {...}, updateMask: "status" }. */
+  op: Record<string, unknown>;
+}
+
+export interface ProposeMeta {
+  source?: ChangeSetSource;
+  sourceDetail?: string;
+  title?: string;
+  /** Default true: every change applies or none does. */
+  atomic?: boolean;
+}
+
+// ---- input schemas: checked before anything is stored, with one message per field
+
+const CustomerId = z.string().regex(/^\d{10}$/, "Customer ID must be 10 digits");
+const Id = z.string().regex(/^\d+$/, "Unknown id");
+/** Keyword and ad ids are "adGroupId~criterionId" / "adGroupId~adId", as in their resource names. */
+const CompositeId = z.string().regex(/^\d+~\d+$/, "Unknown id");
+const Money = (what: string) =>
+  z
+    .number({ error: `${what} must be a number` })
+    .positive(`${what} must be greater than 0`)
+    .max(1_000_000_000, `${what} is too large`)
+    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, `${what} can have at most 2 decimals`);
+
+const KeywordText = z
+  .string()
+  .trim()
+  .min(1, "Keyword text is required")
+  .max(KEYWORD_MAX_CHARS, `Keywords can be at most ${KEYWORD_MAX_CHARS} characters`)
+  .refine((t) => keywordWordCount(t) <= KEYWORD_MAX_WORDS, `Keywords can be at most ${KEYWORD_MAX_WORDS} words`)
+  .refine((t) => !KEYWORD_INVALID_CHARS.test(t), "Keywords cannot contain ! @ % ^ ( ) = { } ; ~ ` < > ? \\ | , *");
+const MatchType = z.enum(KEYWORD_MATCH_TYPES, { error: "Match type must be EXACT, PHRASE or BROAD" });
+
+export const StatusChangeInput = z.object({
+  customerId: CustomerId,
+  kind: z.enum(["campaign", "ad_group", "keyword", "ad"]),
+  ids: z.array(z.string()).min(1, "Choose at least one item").max(5000),
+  status: z.enum(["ENABLED", "PAUSED", "REMOVED"]),
+});
+export const BudgetChangeInput = z.object({ customerId: CustomerId, campaignId: Id, amount: Money("Daily budget") });
+export const BidChangeInput = z.object({
+  customerId: CustomerId,
+  kind: z.enum(["keyword", "ad_group"]),
+  items: z.array(z.object({ id: z.string(), cpc: Money("Bid") })).min(1, "Choose at least one item").max(5000),
+});
+export const AddKeywordsInput = z.object({
+  customerId: CustomerId,
+  adGroupId: Id,
+  keywords: z.array(z.object({ text: KeywordText, matchType: MatchType, cpc: Money("Bid").optional() })).min(1, "Add at least one keyword").max(5000),
+});
+export const AddNegativesInput = z.object({
+  customerId: CustomerId,
+  level: z.enum(["ad_group", "campaign"]),
+  parentId: Id,
+  keywords: z.array(z.object({ text: KeywordText, matchType: MatchType })).min(1, "Add at least one keyword").max(5000),
+});
+export const RemoveKeywordsInput = z.object({ customerId: CustomerId, ids: z.array(z.string()).min(1, "Choose at least one keyword").max(5000) });
+
+const Headline = z.object({
+  text: z.string().trim().min(1, "Headline is empty").max(HEADLINE_MAX, `Headlines can be at most ${HEADLINE_MAX} characters`),
+  pin: z.enum(HEADLINE_PINS).optional(),
+});
+const Description = z.object({
+  text: z.string().trim().min(1, "Description is empty").max(DESCRIPTION_MAX, `Descriptions can be at most ${DESCRIPTION_MAX} characters`),
+  pin: z.enum(DESCRIPTION_PINS).optional(),
+});
+const RsaShape = z.object({
+  adGroupId: Id,
+  headlines: z
+    .array(Headline)
+    .min(RSA_HEADLINES_MIN, `Add at least ${RSA_HEADLINES_MIN} headlines`)
+    .max(RSA_HEADLINES_MAX, `At most ${RSA_HEADLINES_MAX} headlines`),
+  descriptions: z
+    .array(Description)
+    .min(RSA_DESCRIPTIONS_MIN, `Add at least ${RSA_DESCRIPTIONS_MIN} descriptions`)
+    .max(RSA_DESCRIPTIONS_MAX, `At most ${RSA_DESCRIPTIONS_MAX} descriptions`),
+  path1: z.string().trim().max(PATH_MAX, `Paths can be at most ${PATH_MAX} characters`).optional(),
+  path2: z.string().trim().max(PATH_MAX, `Paths can be at most ${PATH_MAX} characters`).optional(),
+  finalUrl: z.url({ protocol: /^https?$/, error: "Final URL must be an http(s) URL" }),
+});
+const path2NeedsPath1 = (v: { path1?: string; path2?: string }) => !v.path2 || !!v.path1;
+const PATH2_ERROR = { path: ["path2"], message: "Path 2 needs path 1" };
+export const CreateRsaInput = RsaShape.extend({ customerId: CustomerId }).refine(path2NeedsPath1, PATH2_ERROR);
+
+export const ActionInput = z.discriminatedUnion("type", [
+  StatusChangeInput.omit({ customerId: true }).extend({ type: z.literal("status") }),
+  BudgetChangeInput.omit({ customerId: true }).extend({ type: z.literal("budget") }),
+  BidChangeInput.omit({ customerId: true }).extend({ type: z.literal("bid") }),
+  AddKeywordsInput.omit({ customerId: true }).extend({ type: z.literal("add_keywords") }),
+  AddNegativesInput.omit({ customerId: true }).extend({ type: z.literal("add_negatives") }),
+  RemoveKeywordsInput.omit({ customerId: true }).extend({ type: z.literal("remove_keywords") }),
+  RsaShape.extend({ type: z.literal("create_rsa") }).refine(path2NeedsPath1, PATH2_ERROR),
+]);
+export type Action = z.input<typeof ActionInput>;
+export const BulkInput = z.object({ customerId: CustomerId, actions: z.array(ActionInput).min(1, "Nothing to change").max(5000) });
+
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const r = schema.safeParse(input);
+  if (!r.success) throw validationError(r.error);
+  return r.data;
+}
+
+function notFound(field: string, what: string): never {
+  throw new HttpError(404, `${what} not found in this account`, { [field]: `${what} not found in this account` });
+}
+
+const toMicros = (units: number) => Math.round(units * 100) * 10_000;
+
+/** Whether moving from `before` to `after` is large enough to need an explicit confirmation. */
+export function isLargeMove(before: unknown, after: unknown, percent = getConfig().CHANGE_CONFIRM_PERCENT): boolean {
+  if (typeof before !== "number" || typeof after !== "number" || before <= 0) return false;
+  return (Math.abs(after - before) / before) * 100 > percent;
+}
+
+/** Another user's account is indistinguishable from a missing one: no ids leak across users. */
+export async function requireAccount(db: DB, userId: string, customerId: string) {
+  const account = await db
+    .selectFrom("ads_accounts")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .where("customer_id", "=", customerId)
+    .executeTakeFirst();
+  if (!account || account.manager === 1) notFound("customerId", "Account");
+  return account;
+}
+
+function update(rn: string, fields: Record<string, unknown>): Record<string, unknown> {
+  const wire: Record<string, unknown> = { resourceName: rn };
+  for (const [k, v] of Object.entries(fields)) wire[k] = typeof v === "number" ? String(v) : v;
+  return { update: wire, updateMask: Object.keys(fields).join(",") };
+}
+
+async function statusDrafts(db: DB, customerId: string, input: z.output<typeof StatusChangeInput>, field = "ids"): Promise<DraftChange[]> {
+  const out: DraftChange[] = [];
+  const verb = input.status === "REMOVED" ? "Remove" : input.status === "PAUSED" ? "Pause" : "Enable";
+  for (const [i, id] of input.ids.entries()) {
+    let label: string;
+    let status: string;
+    if (input.kind === "campaign") {
+      const row = /^\d+$/.test(id)
+        ? await db.selectFrom("ads_campaigns").select(["name", "status"]).where("customer_id", "=", customerId).where("id", "=", id).executeTakeFirst()
+        : undefined;
+      if (!row) notFound(`${field}.${i}`, "Campaign");
+      label = `Campaign “${row.name}”`;
+      status = row.status;
+    } else if (input.kind === "ad_group") {
+      const row = /^\d+$/.test(id)
+        ? await db.selectFrom("ads_ad_groups").select(["name", "status"]).where("customer_id", "=", customerId).where("id", "=", id).executeTakeFirst()
+        : undefined;
+      if (!row) notFound(`${field}.${i}`, "Ad group");
+      label = `Ad group “${row.name}”`;
+      status = row.status;
+    } else if (input.kind === "keyword") {
+      const [ag, crit] = CompositeId.safeParse(id).success ? id.split("~") : [];
+      const row = ag
+        ? await db
+            .selectFrom("ads_keywords")
+            .select(["text", "match_type", "status", "negative", "cpc_bid_micros"])
+            .where("customer_id", "=", customerId)
+            .where("ad_group_id", "=", ag)
+            .where("criterion_id", "=", crit)
+            .executeTakeFirst()
+        : undefined;
+      if (!row) notFound(`${field}.${i}`, "Keyword");
+      label = `${row.negative ? "Negative keyword" : "Keyword"} “${row.text}” (${row.match_type.toLowerCase()})`;
+      status = row.status;
+      if (input.status === "REMOVED") {
+        // Enough to re-create it if the removal is reverted.
+        const rn = resourceName(customerId, "keyword", id);
+        out.push({
+          kind: row.negative ? "negative_keyword" : "keyword",
+          operation: "remove",
+          resourceName: rn,
+          label: `Remove ${label.charAt(0).toLowerCase()}${label.slice(1)}`,
+          before: {
+            status,
+            adGroup: resourceName(customerId, "ad_group", ag),
+            text: row.text,
+            matchType: row.match_type,
+            negative: row.negative === 1,
+            cpcBidMicros: row.cpc_bid_micros,
+          },
+          after: { status: "REMOVED" },
+          op: { remove: rn },
+        });
+        continue;
+      }
+    } else {
+      const [ag, adId] = CompositeId.safeParse(id).success ? id.split("~") : [];
+      const row = ag
+        ? await db
+            .selectFrom("ads_ads")
+            .select(["status", "headlines"])
+            .where("customer_id", "=", customerId)
+            .where("ad_group_id", "=", ag)
+            .where("ad_id", "=", adId)
+            .executeTakeFirst()
+        : undefined;
+      if (!row) notFound(`${field}.${i}`, "Ad");
+      const first = (JSON.parse(row.headlines) as Array<{ text: string }>)[0]?.text ?? adId;
+      label = `Ad “${first}”`;
+      status = row.status;
+    }
+    const rn = resourceName(customerId, input.kind, id);
+    if (input.status === "REMOVED") {
+      out.push({ kind: input.kind, operation: "remove", resourceName: rn, label: `Remove ${label}`, before: { status }, after: { status: "REMOVED" }, op: { remove: rn } });
+    } else {
+      out.push({
+        kind: input.kind,
+        operation: "update",
+        resourceName: rn,
+        label: `${verb} ${label}`,
+        before: { status },
+        after: { status: input.status },
+        op: update(rn, { status: input.status }),
+      });
+    }
+  }
+  return out;
+}
+
+async function budgetDrafts(db: DB, customerId: string, input: z.output<typeof BudgetChangeInput>): Promise<DraftChange[]> {
+  const row = await db
+    .selectFrom("ads_campaigns")
+    .select(["name", "budget_resource_name", "budget_amount_micros", "budget_explicitly_shared"])
+    .where("customer_id", "=", customerId)
+    .where("id", "=", input.campaignId)
+    .executeTakeFirst();
+  if (!row) notFound("campaignId", "Campaign");
+  if (!row.budget_resource_name) throw new HttpError(400, "This campaign has no budget to change", { campaignId: "This campaign has no budget to change" });
+  const amountMicros = toMicros(input.amount);
+  return [
+    {
+      kind: "campaign_budget",
+      operation: "update",
+      resourceName: row.budget_resource_name,
+      label: `Daily budget of “${row.name}”${row.budget_explicitly_shared ? " (shared budget)" : ""}`,
+      before: { amountMicros: row.budget_amount_micros },
+      after: { amountMicros },
+      op: update(row.budget_resource_name, { amountMicros }),
+    },
+  ];
+}
+
+async function bidDrafts(db: DB, customerId: string, input: z.output<typeof BidChangeInput>): Promise<DraftChange[]> {
+  const out: DraftChange[] = [];
+  for (const [i, item] of input.items.entries()) {
+    const cpcBidMicros = toMicros(item.cpc);
+    let label: string;
+    let before: number | null;
+    if (input.kind === "ad_group") {
+      const row = /^\d+$/.test(item.id)
+        ? await db.selectFrom("ads_ad_groups").select(["name", "cpc_bid_micros"]).where("customer_id", "=", customerId).where("id", "=", item.id).executeTakeFirst()
+        : undefined;
+      if (!row) notFound(`items.${i}.id`, "Ad group");
+      label = `Default CPC bid of ad group “${row.name}”`;
+      before = row.cpc_bid_micros;
+    } else {
+      const [ag, crit] = CompositeId.safeParse(item.id).success ? item.id.split("~") : [];
+      const row = ag
+        ? await db
+            .selectFrom("ads_keywords")
+            .select(["text", "match_type", "negative", "cpc_bid_micros"])
+            .where("customer_id", "=", customerId)
+            .where("ad_group_id", "=", ag)
+            .where("criterion_id", "=", crit)
+            .executeTakeFirst()
+        : undefined;
+      if (!row || row.negative) notFound(`items.${i}.id`, "Keyword");
+      label = `CPC bid of keyword “${row.text}” (${row.match_type.toLowerCase()})`;
+      before = row.cpc_bid_micros;
+    }
+    const rn = resourceName(customerId, input.kind, item.id);
+    out.push({
+      kind: input.kind,
+      operation: "update",
+      resourceName: rn,
+      label,
+      before: { cpcBidMicros: before },
+      after: { cpcBidMicros },
+      op: update(rn, { cpcBidMicros }),
+    });
+  }
+  return out;
+}
+
+async function adGroupName(db: DB, customerId: string, id: string, field: string) {
+  const row = await db.selectFrom("ads_ad_groups").select(["name"]).where("customer_id", "=", customerId).where("id", "=", id).executeTakeFirst();
+  if (!row) notFound(field, "Ad group");
+  return row.name;
+}
+
+async function addKeywordDrafts(db: DB, customerId: string, input: z.output<typeof AddKeywordsInput>): Promise<DraftChange[]> {
+  const name = await adGroupName(db, customerId, input.adGroupId, "adGroupId");
+  const adGroup = resourceName(customerId, "ad_group", input.adGroupId);
+  return input.keywords.map((k) => {
+    const create: Record<string, unknown> = { adGroup, status: "ENABLED", keyword: { text: k.text, matchType: k.matchType } };
+    const after: Fields = { adGroup, status: "ENABLED", text: k.text, matchType: k.matchType };
+    if (k.cpc !== undefined) {
+      create.cpcBidMicros = String(toMicros(k.cpc));
+      after.cpcBidMicros = toMicros(k.cpc);
+    }
+    return { kind: "keyword", operation: "create", resourceName: null, label: `Add keyword “${k.text}” (${k.matchType.toLowerCase()}) to “${name}”`, before: null, after, op: { create } };
+  });
+}
+
+async function addNegativeDrafts(db: DB, customerId: string, input: z.output<typeof AddNegativesInput>): Promise<DraftChange[]> {
+  if (input.level === "ad_group") {
+    const name = await adGroupName(db, customerId, input.parentId, "parentId");
+    const adGroup = resourceName(customerId, "ad_group", input.parentId);
+    return input.keywords.map((k) => ({
+      kind: "negative_keyword",
+      operation: "create",
+      resourceName: null,
+      label: `Exclude “${k.text}” (${k.matchType.toLowerCase()}) in ad group “${name}”`,
+      before: null,
+      after: { adGroup, negative: true, text: k.text, matchType: k.matchType },
+      op: { create: { adGroup, negative: true, status: "ENABLED", keyword: { text: k.text, matchType: k.matchType } } },
+    }));
+  }
+  const row = await db.selectFrom("ads_campaigns").select(["name"]).where("customer_id", "=", customerId).where("id", "=", input.parentId).executeTakeFirst();
+  if (!row) notFound("parentId", "Campaign");
+  const campaign = resourceName(customerId, "campaign", input.parentId);
+  return input.keywords.map((k) => ({
+    kind: "campaign_negative_keyword",
+    operation: "create",
+    resourceName: null,
+    label: `Exclude “${k.text}” (${k.matchType.toLowerCase()}) in campaign “${row.name}”`,
+    before: null,
+    after: { campaign, text: k.text, matchType: k.matchType },
+    op: { create: { campaign, negative: true, keyword: { text: k.text, matchType: k.matchType } } },
+  }));
+}
+
+async function rsaDrafts(db: DB, customerId: string, input: z.output<typeof CreateRsaInput>): Promise<DraftChange[]> {
+  const name = await adGroupName(db, customerId, input.adGroupId, "adGroupId");
+  const adGroup = resourceName(customerId, "ad_group", input.adGroupId);
+  const asset = (a: { text: string; pin?: string }) => (a.pin ? { text: a.text, pinnedField: a.pin } : { text: a.text });
+  const rsa: Record<string, unknown> = { headlines: input.headlines.map(asset), descriptions: input.descriptions.map(asset) };
+  if (input.path1) rsa.path1 = input.path1;
+  if (input.path2) rsa.path2 = input.path2;
+  return [
+    {
+      kind: "ad",
+      operation: "create",
+      resourceName: null,
+      label: `New responsive search ad “${input.headlines[0].text}” in “${name}”`,
+      before: null,
+      after: { adGroup, status: "ENABLED", headlines: input.headlines.map((h) => h.text), descriptions: input.descriptions.map((d) => d.text), finalUrls: [input.finalUrl] },
+      op: { create: { adGroup, status: "ENABLED", ad: { finalUrls: [input.finalUrl], responsiveSearchAd: rsa } } },
+    },
+  ];
+}
+
+async function draftsFor(db: DB, customerId: string, action: z.output<typeof ActionInput>): Promise<DraftChange[]> {
+  switch (action.type) {
+    case "status":
+      return statusDrafts(db, customerId, { ...action, customerId });
+    case "budget":
+      return budgetDrafts(db, customerId, { ...action, customerId });
+    case "bid":
+      return bidDrafts(db, customerId, { ...action, customerId });
+    case "add_keywords":
+      return addKeywordDrafts(db, customerId, { ...action, customerId });
+    case "add_negatives":
+      return addNegativeDrafts(db, customerId, { ...action, customerId });
+    case "remove_keywords":
+      return statusDrafts(db, customerId, { kind: "keyword", ids: action.ids, status: "REMOVED", customerId });
+    case "create_rsa":
+      return rsaDrafts(db, customerId, { ...action, customerId });
+  }
+}
+
+/** Stores a proposed change set; nothing is sent to Google yet. Returns its id. */
+export async function storeChangeSet(
+  db: DB,
+  userId: string,
+  customerId: string,
+  drafts: DraftChange[],
+  meta: ProposeMeta & { title: string; revertOf?: string },
+): Promise<string> {
+  if (drafts.length === 0) throw new HttpError(400, "Nothing to change");
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  const large = drafts.some((d) => d.operation === "update" && Object.keys(d.after ?? {}).some((k) => k.endsWith("Micros") && isLargeMove(d.before?.[k], d.after?.[k])));
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("change_sets")
+      .values({
+        id,
+        user_id: userId,
+        customer_id: customerId,
+        source: meta.source ?? "user",
+        source_detail: meta.sourceDetail ?? null,
+        title: meta.title,
+        status: "proposed",
+        atomic: meta.atomic === false ? 0 : 1,
+        needs_confirmation: large ? 1 : 0,
+        revert_of: meta.revertOf ?? null,
+        created_at: now,
+        validated_at: null,
+        approved_at: null,
+        applied_at: null,
+        error: null,
+      })
+      .execute();
+    // Chunked: SQLite caps bound parameters per statement.
+    for (let i = 0; i < drafts.length; i += 50) {
+      await trx
+        .insertInto("changes")
+        .values(
+          drafts.slice(i, i + 50).map((d, j) => ({
+            id: randomUUID(),
+            change_set_id: id,
+            seq: i + j,
+            resource_kind: d.kind,
+            operation: d.operation,
+            resource_name: d.resourceName,
+            label: d.label,
+            before_json: d.before === null ? null : JSON.stringify(d.before),
+            after_json: d.after === null ? null : JSON.stringify(d.after),
+            operation_json: JSON.stringify(d.op),
+            status: "pending" as const,
+            error_code: null,
+            error_message: null,
+            field_path: null,
+            result_resource_name: null,
+            request_id: null,
+            applied_at: null,
+          })),
+        )
+        .execute();
+    }
+  });
+  return id;
+}
+
+async function propose<S extends z.ZodType<{ customerId: string }>>(
+  userId: string,
+  schema: S,
+  input: unknown,
+  meta: ProposeMeta,
+  build: (db: DB, data: z.output<S>) => Promise<DraftChange[]>,
+  title: (data: z.output<S>, drafts: DraftChange[]) => string,
+): Promise<string> {
+  const data = parse(schema, input);
+  const db = getDb();
+  await requireAccount(db, userId, data.customerId);
+  const drafts = await build(db, data);
+  return storeChangeSet(db, userId, data.customerId, drafts, { ...meta, title: meta.title ?? title(data, drafts) });
+}
+
+const titled = (drafts: DraftChange[], many: string) => (drafts.length === 1 ? drafts[0].label : many);
+
+export function proposeStatusChange(userId: string, input: z.input<typeof StatusChangeInput>, meta: ProposeMeta = {}) {
+  return propose(userId, StatusChangeInput, input, meta, (db, d) => statusDrafts(db, d.customerId, d), (d, drafts) =>
+    titled(drafts, `${d.status === "REMOVED" ? "Remove" : d.status === "PAUSED" ? "Pause" : "Enable"} ${drafts.length} ${d.kind.replace("_", " ")}s`),
+  );
+}
+
+export function proposeBudgetChange(userId: string, input: z.input<typeof BudgetChangeInput>, meta: ProposeMeta = {}) {
+  return propose(userId, BudgetChangeInput, input, meta, (db, d) => budgetDrafts(db, d.customerId, d), (_d, drafts) => `Change ${drafts[0].label.charAt(0).toLowerCase()}${drafts[0].label.slice(1)}`);
+}
+
+export function proposeBidChange(userId: string, input: z.input<typeof BidChangeInput>, meta: ProposeMeta = {}) {
+  return propose(userId, BidChangeInput, input, meta, (db, d) => bidDrafts(db, d.customerId, d), (d, drafts) => titled(drafts, `Change ${drafts.length} ${d.kind.replace("_", " ")} bids`));
+}
+
+export function proposeAddKeywords(userId: string, input: z.input<typeof AddKeywordsInput>, meta: ProposeMeta = {}) {
+  return propose(userId, AddKeywordsInput, input, meta, (db, d) => addKeywordDrafts(db, d.customerId, d), (_d, drafts) => titled(drafts, `Add ${drafts.length} keywords`));
+}
+
+export function proposeAddNegatives(userId: string, input: z.input<typeof AddNegativesInput>, meta: ProposeMeta = {}) {
+  return propose(userId, AddNegativesInput, input, meta, (db, d) => addNegativeDrafts(db, d.customerId, d), (_d, drafts) => titled(drafts, `Add ${drafts.length} negative keywords`));
+}
+
+export function proposeRemoveKeywords(userId: string, input: z.input<typeof RemoveKeywordsInput>, meta: ProposeMeta = {}) {
+  return propose(
+    userId,
+    RemoveKeywordsInput,
+    input,
+    meta,
+    (db, d) => statusDrafts(db, d.customerId, { customerId: d.customerId, kind: "keyword", ids: d.ids, status: "REMOVED" }),
+    (_d, drafts) => titled(drafts, `Remove ${drafts.length} keywords`),
+  );
+}
+
+export function proposeCreateRsa(userId: string, input: z.input<typeof CreateRsaInput>, meta: ProposeMeta = {}) {
+  return propose(userId, CreateRsaInput, input, meta, (db, d) => rsaDrafts(db, d.customerId, d), (_d, drafts) => drafts[0].label);
+}
+
+/** Many actions, one change set (one review, one apply). */
+export function proposeBulk(userId: string, input: z.input<typeof BulkInput>, meta: ProposeMeta = {}) {
+  return propose(
+    userId,
+    BulkInput,
+    input,
+    meta,
+    async (db, d) => {
+      const all: DraftChange[] = [];
+      for (const action of d.actions) all.push(...(await draftsFor(db, d.customerId, action)));
+      return all;
+    },
+    (_d, drafts) => titled(drafts, `${drafts.length} changes`),
+  );
+}

@@ -1,0 +1,82 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_SMALL_CUSTOMER_ID, type AdsStore } from "../../../emulator/ads";
+import { createEmulator } from "../../../emulator/server";
+
+/**
+ * Test support only: the project's Google emulator with its write side
+ * (mutate endpoints + change_event) on an ephemeral port. The ads harness
+ * starts a read-only one; these tests need writes.
+ */
+export interface WritableEmulator {
+  store: AdsStore;
+  baseUrl: string;
+  /** mutate requests seen (validateOnly included). */
+  mutates: () => number;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export const CUSTOMER = DEMO_SMALL_CUSTOMER_ID;
+
+export interface WritableEmulatorOptions {
+  /** Hold each mutate this long before the emulator sees it. */
+  mutateDelayMs?: () => number;
+  /** For a mutate whose client hung up during the delay: true drops it (Google never got it), false still applies it. */
+  dropAbandoned?: () => boolean;
+  /** true: apply the mutate, then hang up instead of answering (the caller cannot know it was applied). */
+  cutOffAnswer?: () => boolean;
+}
+
+export async function startWritableEmulator(opts: WritableEmulatorOptions = {}): Promise<WritableEmulator> {
+  const store = createDemoStore();
+  const emulator = createEmulator({
+    dataSource: createAdsDataSource(store),
+    mutate: createMutateHandler(store),
+    logger: { error: (message: string) => console.warn(`[emulator] ${message}`) },
+  });
+  let mutates = 0;
+  const server = http.createServer((req, res) => {
+    if (!/:mutate$/.test(req.url ?? "")) return emulator.handler(req, res);
+    mutates += 1;
+    if (opts.cutOffAnswer?.()) {
+      const hangUp = () => {
+        res.socket?.destroy();
+        return res;
+      };
+      res.write = (() => true) as typeof res.write;
+      res.end = hangUp as typeof res.end;
+    }
+    // Widens the window between "sent" and "answered", where a crash leaves the outcome unknown.
+    const delay = opts.mutateDelayMs?.() ?? 0;
+    if (delay > 0) {
+      setTimeout(() => {
+        if ((req.socket.destroyed || res.socket?.destroyed) && opts.dropAbandoned?.()) {
+          res.destroy();
+          return;
+        }
+        emulator.handler(req, res);
+      }, delay);
+    }
+    else emulator.handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    store,
+    baseUrl,
+    mutates: () => mutates,
+    env: {
+      GOOGLE_AUTHORIZATION_URL: `${baseUrl}/o/oauth2/v2/auth`,
+      GOOGLE_TOKEN_URL: `${baseUrl}/token`,
+      GOOGLE_USERINFO_URL: `${baseUrl}/v1/userinfo`,
+      GOOGLE_REVOKE_URL: `${baseUrl}/revoke`,
+      GOOGLE_ADS_API_URL: baseUrl,
+    },
+    close: async () => {
+      await emulator.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { emptyMetrics } from "~/lib/metrics";
+import { parseCampaignListQuery, parseDetailTab, type CampaignSortKeyParam, type DetailTab } from "~/lib/report-query";
+import {
+  getAccountSummary,
+  getCampaignDetail,
+  getDailySeries,
+  listCampaigns,
+  type CampaignDetail,
+  type CampaignSortKey,
+  type CampaignStatusFilter,
+} from "./ads/reports.server";
+import type { User } from "./db/schema";
+import { activeAccountOf, awaitingFirstSync, freshness, notFound, pageRange, type ReportAccount } from "./reporting.server";
+
+// The loaders of the report pages: which account, which range, how fresh,
+// and the numbers. Unconnected users get { connected: false } and the seed's
+// screens.
+
+// The address's sort keys (app/lib, usable in the browser) and the report's must be the same set.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const SORT_KEYS_MATCH: Same<CampaignSortKeyParam, CampaignSortKey> = true;
+
+async function pageContext(user: User, url: URL, account: ReportAccount) {
+  const sync = await freshness(user.id, account);
+  const range = pageRange(url, account);
+  return {
+    connected: true as const,
+    account: { customerId: account.customerId, name: account.name, currencyCode: account.currencyCode, timeZone: account.timeZone },
+    // The server's clock, so "synced 3 minutes ago" renders the same on both sides.
+    now: new Date().toISOString(),
+    sync,
+    firstSync: awaitingFirstSync(sync),
+    range: range.range,
+    presetId: range.presetId,
+    rangeNotice: range.notice,
+    today: range.today,
+  };
+}
+
+export async function dashboardPage(user: User, url: URL) {
+  const account = await activeAccountOf(user);
+  if (!account) return { connected: false as const };
+  const ctx = await pageContext(user, url, account);
+  if (ctx.firstSync) return { ...ctx, summary: { activeCampaigns: 0, metrics: emptyMetrics() }, series: [] };
+  const summary = await getAccountSummary(account.customerId, ctx.range);
+  const series = await getDailySeries(account.customerId, ctx.range);
+  return {
+    ...ctx,
+    summary,
+    series: series.map((p) => ({ date: p.date, costMicros: p.costMicros, clicks: p.clicks, conversions: p.conversions })),
+  };
+}
+
+const STATUS_FILTER: Record<string, CampaignStatusFilter> = { all: "all", enabled: "ENABLED", paused: "PAUSED", removed: "REMOVED" };
+
+export async function campaignsPage(user: User, url: URL) {
+  const account = await activeAccountOf(user);
+  if (!account) return { connected: false as const };
+  const ctx = await pageContext(user, url, account);
+  const { query, ignored } = parseCampaignListQuery(url.searchParams);
+  const list = ctx.firstSync
+    ? { rows: [], total: 0, totals: emptyMetrics(), page: 1, pageSize: query.pageSize }
+    : await listCampaigns(account.customerId, ctx.range, {
+        sort: query.sort,
+        dir: query.dir,
+        status: STATUS_FILTER[query.status],
+        q: query.q || undefined,
+        page: query.page,
+        pageSize: query.pageSize,
+      });
+  return {
+    ...ctx,
+    query: { ...query, page: list.page },
+    queryNotice: ignored.length ? `Ignored an invalid ${ignored.join(", ")} in the address; showing the default instead.` : null,
+    list,
+  };
+}
+
+/** Only the open tab's rows travel to the browser; the others are counted for their tab labels. */
+function tabRows(detail: CampaignDetail, tab: DetailTab) {
+  return {
+    adGroups: tab === "adgroups" ? detail.adGroups : [],
+    keywords: tab === "keywords" ? detail.keywords : [],
+    ads: tab === "ads" ? detail.ads : [],
+    searchTerms: tab === "searchterms" ? detail.searchTerms : [],
+  };
+}
+
+export async function campaignDetailPage(user: User, url: URL, campaignId: string) {
+  const account = await activeAccountOf(user);
+  // Without an account there is no campaign of theirs to show.
+  if (!account || !/^\d{1,19}$/.test(campaignId)) notFound();
+  const ctx = await pageContext(user, url, account);
+  const { tab, ignored } = parseDetailTab(url.searchParams);
+  const detail = await getCampaignDetail(account.customerId, campaignId, ctx.range);
+  if (!detail) notFound();
+  return {
+    ...ctx,
+    tab,
+    tabNotice: ignored ? "Unknown tab in the address; showing ad groups." : null,
+    detail: {
+      campaign: detail.campaign,
+      counts: {
+        adgroups: detail.adGroups.length,
+        keywords: detail.keywords.length,
+        ads: detail.ads.length,
+        searchterms: detail.searchTerms.length,
+      },
+      truncated: detail.truncated,
+      limit: detail.limit,
+      ...tabRows(detail, tab),
+    },
+  };
+}

@@ -1,0 +1,187 @@
+// Benchmarks of the Google Ads sync and of the campaign list read model.
+// `npm run bench` (bench/run.ts) runs them; see bench/README.md.
+//
+// Each measurement runs in a fresh worker process (this file with `worker`),
+// so its peak RSS belongs to that sync alone; the emulator serves the data
+// from another process (bench/emulator-process.ts), over HTTP.
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import { lastNDays } from "../app/lib/date-range";
+import { connectDemoUser } from "../app/server/ads/emulator-harness.server";
+import { getAccountSummary, getDailySeries, listCampaigns } from "../app/server/ads/reports.server";
+import { syncAccount } from "../app/server/ads/sync.server";
+import { createDb, migrateToLatest, setDbForTests } from "../app/server/db/db.server";
+import { parseConfig, setConfigForTests } from "../app/server/env.server";
+
+export const RICH = "1112223334";
+export const TODAY = "2026-11-22";
+const NOW = new Date(`${TODAY}T15:00:00Z`);
+
+export type Dialect = "sqlite" | "postgres";
+
+export interface WorkerInput {
+  baseUrl: string;
+  dialect: Dialect;
+  /** Admin URL for creating a throwaway database (postgres only). */
+  adminUrl?: string;
+  /** Also time the read models, `listCalls` times each. */
+  listCalls?: number;
+}
+
+export interface StepTiming {
+  step: string;
+  ms: number;
+}
+
+export interface TimingStats {
+  name: string;
+  calls: number;
+  p50: number;
+  p95: number;
+  max: number;
+}
+
+export interface WorkerResult {
+  dialect: Dialect;
+  status: string;
+  lastError: string | null;
+  rows: number;
+  rowCounts: Record<string, number>;
+  wallMs: number;
+  /** Time inside the final transaction (delete + insert of every table). */
+  saveMs: number;
+  rowsPerSecond: number;
+  /** Peak resident set size of the worker process (whole life, mostly the sync). */
+  peakRssMb: number;
+  /** RSS just before the sync started: the app, its modules and the DB driver. */
+  baselineRssMb: number;
+  steps: StepTiming[];
+  reads: TimingStats[];
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function time(name: string, calls: number, fn: () => Promise<unknown>): Promise<TimingStats> {
+  for (let i = 0; i < 3; i++) await fn(); // warm caches and JIT
+  const samples: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return { name, calls, p50: percentile(samples, 50), p95: percentile(samples, 95), max: samples.at(-1) ?? 0 };
+}
+
+/** One sync (and optionally the read benchmarks) into a fresh database. Runs inside the worker process. */
+export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-bench-"));
+  let databaseUrl: string | undefined;
+  let dropDatabase = async () => {};
+  if (input.dialect === "postgres") {
+    if (!input.adminUrl) throw new Error("postgres benchmark needs TEST_DATABASE_URL");
+    const name = `app_bench_${randomBytes(5).toString("hex")}`;
+    const admin = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: input.adminUrl, max: 1 }) }) });
+    await sql.raw(`CREATE DATABASE ${name}`).execute(admin);
+    const url = new URL(input.adminUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(admin);
+      await admin.destroy();
+    };
+  }
+  const base = input.baseUrl;
+  const config = parseConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    APP_URL: "http://localhost:3000",
+    LOG_LEVEL: "warn",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    GOOGLE_AUTHORIZATION_URL: `${base}/o/oauth2/v2/auth`,
+    GOOGLE_TOKEN_URL: `${base}/token`,
+    GOOGLE_USERINFO_URL: `${base}/v1/userinfo`,
+    GOOGLE_REVOKE_URL: `${base}/revoke`,
+    GOOGLE_ADS_API_URL: base,
+  });
+  setConfigForTests(config);
+  const { db } = createDb({ databaseUrl: config.DATABASE_URL, dataDir });
+  setDbForTests(db);
+  try {
+    await migrateToLatest(db);
+    const userId = await connectDemoUser(base);
+
+    const baselineRssMb = process.memoryUsage().rss / 2 ** 20;
+    const steps: StepTiming[] = [];
+    const t0 = performance.now();
+    let last = t0;
+    let currentStep = "Loading campaigns";
+    const state = await syncAccount(userId, RICH, {
+      now: () => NOW,
+      onProgress: (s) => {
+        const t = performance.now();
+        steps.push({ step: currentStep, ms: t - last });
+        last = t;
+        currentStep = s.currentStep ?? "";
+      },
+    });
+    const wallMs = performance.now() - t0;
+    const peakRssMb = process.resourceUsage().maxRSS / 1024;
+    const rowCounts = state.rowCounts ?? {};
+    const rows = Object.values(rowCounts).reduce((a, b) => a + b, 0);
+
+    const reads: TimingStats[] = [];
+    if (input.listCalls && state.status === "ok") {
+      const n = input.listCalls;
+      const range = lastNDays(30, "2026-11-21");
+      reads.push(await time("listCampaigns page 1, cost desc, 30 days", n, () => listCampaigns(RICH, range, { sort: "cost", dir: "desc" })));
+      reads.push(await time("listCampaigns page 1, name asc", n, () => listCampaigns(RICH, range, { sort: "name", dir: "asc" })));
+      reads.push(await time("listCampaigns page 1, CTR desc", n, () => listCampaigns(RICH, range, { sort: "ctr", dir: "desc" })));
+      reads.push(await time("listCampaigns page 100, cost desc", n, () => listCampaigns(RICH, range, { page: 100 })));
+      reads.push(await time("listCampaigns search 'tents', PAUSED", n, () => listCampaigns(RICH, range, { q: "tents", status: "PAUSED" })));
+      reads.push(await time("listCampaigns 90 days, cost desc", n, () => listCampaigns(RICH, lastNDays(90, "2026-11-21"), {})));
+      reads.push(await time("getAccountSummary 30 days", n, () => getAccountSummary(RICH, range)));
+      reads.push(await time("getDailySeries 30 days", n, () => getDailySeries(RICH, range)));
+    }
+    return {
+      dialect: input.dialect,
+      status: state.status,
+      lastError: state.lastError,
+      rows,
+      rowCounts,
+      wallMs,
+      saveMs: steps.find((s) => s.step === "Saving")?.ms ?? 0,
+      rowsPerSecond: rows / (wallMs / 1000),
+      peakRssMb,
+      baselineRssMb,
+      steps,
+      reads,
+    };
+  } finally {
+    await db.destroy();
+    setDbForTests(undefined);
+    await dropDatabase();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// Worker entry: `node --import tsx bench/sync.bench.ts worker '<WorkerInput JSON>'`.
+if (process.argv[2] === "worker") {
+  runWorker(JSON.parse(process.argv[3] ?? "{}") as WorkerInput).then(
+    (result) => {
+      process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+      process.exit(0);
+    },
+    (error: unknown) => {
+      console.warn(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,71 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect as baseExpect, newUser, type TestUser } from "./fixtures";
+
+/**
+ * A sync of the demo account (started by a page view every 5 minutes, or by
+ * Sync now in another test) keeps the single server process busy for several
+ * seconds, so assertions in these specs wait longer than the suite default.
+ */
+export const expect = baseExpect.configure({ timeout: 25_000 });
+
+/** The demo account with the planted campaigns (see emulator/ads/demo/PLANTED.md). */
+export const RICH_CUSTOMER_ID = "1112223334";
+export const RICH_ACCOUNT_NAME = "Northwind Outdoor Gear";
+export const SMALL_CUSTOMER_ID = "5556667778";
+
+export interface ConnectedUser extends TestUser {
+  token: string;
+}
+
+/**
+ * A fresh password user who connects the demo Google account through the
+ * emulator's consent screen. Each test gets its own app user (and so its own
+ * active account): the demo Google sign-in itself maps to one shared user that
+ * other specs switch between accounts. Waits until the demo account's data has
+ * been imported once (the first sync of a run takes a few seconds).
+ */
+export async function connectDemoAccount(page: Page, request: APIRequestContext, returnTo = "/campaigns"): Promise<ConnectedUser> {
+  const user = newUser();
+  expect((await request.post("/api/v1/auth/register", { data: user })).status()).toBe(201);
+  await page.goto("/login");
+  // Under load, hydration can land after the typing and reset the fields: type until the form has taken them.
+  await expect(async () => {
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password").fill(user.password);
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled({ timeout: 1000 });
+  }).toPass();
+  await page.getByRole("button", { name: "Sign in" }).click();
+  // With JavaScript off the address keeps ?token= (nothing runs to strip it).
+  await expect(page).toHaveURL(/\/dashboard(\?token=[\w-]+)?$/);
+  await page.goto(`/api/v1/auth/google?returnTo=${encodeURIComponent(returnTo)}`);
+  await expect(page.getByRole("heading", { name: /wants access to your Google Account/ })).toBeVisible();
+  await page.getByRole("button", { name: "Allow" }).click();
+  await expect(page).toHaveURL(new RegExp(`${returnTo.replace(/[?]/g, "\\?")}$`));
+  await expect(page.getByRole("link", { name: "Account settings" })).toContainText(RICH_ACCOUNT_NAME);
+
+  const login = await request.post("/api/v1/auth/login", { data: user });
+  expect(login.status()).toBe(200);
+  const { access_token: token } = (await login.json()) as { access_token: string };
+  // The API answers an account's first request only once its data is imported.
+  const warm = await request.get(`/api/v1/accounts/${RICH_CUSTOMER_ID}/summary`, {
+    headers: { Authorization: `Bearer ${token}` },
+    timeout: 120_000,
+  });
+  expect(warm.status()).toBe(200);
+  return { ...user, token };
+}
+
+/** The visible body rows of the campaigns table (the totals row is in the footer). */
+export function campaignRows(page: Page) {
+  return page.getByRole("table", { name: /^Campaigns of / }).locator("tbody tr");
+}
+
+/** Campaign names in table order. */
+export async function campaignNames(page: Page): Promise<string[]> {
+  return page.getByRole("table", { name: /^Campaigns of / }).locator("tbody th[scope=row]").allInnerTexts();
+}
+
+/** A money cell ("$1,234.56", "€0.00") as a number. */
+export function money(text: string): number {
+  return Number(text.replace(/[^0-9.-]/g, ""));
+}
