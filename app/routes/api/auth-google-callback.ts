@@ -39,7 +39,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     if (error instanceof GoogleSignInError && error.issuedToken) await revokeGoogleToken(error.issuedToken);
     if (!(error instanceof GoogleSignInError)) {
       // The reason for the log, never the URL: it carries the code.
-      console.warn(`Google sign-in failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      const reason =
+        error instanceof Error ? `${error.name}: ${error.message}` : error instanceof Response ? `HTTP ${error.status}` : String(error);
+      console.warn(`Google sign-in failed: ${reason}`);
     }
     headers.append("Set-Cookie", await toastHeader({ type: "error", message: describeGoogleError(error) }));
     return redirect(current ? returnTo : "/login", { headers });

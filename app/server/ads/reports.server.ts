@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import { datesInRange, type DateRange } from "~/lib/date-range";
 import { emptyMetrics, RATIOS, type MetricKey, type Metrics, type RatioKey } from "~/lib/metrics";
+import { CAMPAIGN_SORT_KEYS, type CampaignSortKeyParam } from "~/lib/report-query";
 import { getDb } from "../db/db.server";
 import { normalizeCustomerId } from "./customer-id.server";
 
@@ -18,36 +19,9 @@ export type { DateRange } from "~/lib/date-range";
 export type { Metrics } from "~/lib/metrics";
 export { defaultRange, todayIn, yesterdayIn } from "./dates.server";
 
-export type CampaignSortKey =
-  | "name"
-  | "status"
-  | "channelType"
-  | "budget"
-  | "biddingStrategyType"
-  | "impressions"
-  | "clicks"
-  | "ctr"
-  | "averageCpc"
-  | "cost"
-  | "conversions"
-  | "costPerConversion"
-  | "conversionValuePerCost";
-
-export const CAMPAIGN_SORT_KEYS: readonly CampaignSortKey[] = [
-  "name",
-  "status",
-  "channelType",
-  "budget",
-  "biddingStrategyType",
-  "impressions",
-  "clicks",
-  "ctr",
-  "averageCpc",
-  "cost",
-  "conversions",
-  "costPerConversion",
-  "conversionValuePerCost",
-];
+// The sort keys are shared with the URL parser of the screens: one list.
+export type CampaignSortKey = CampaignSortKeyParam;
+export { CAMPAIGN_SORT_KEYS };
 
 export type CampaignStatusFilter = "ENABLED" | "PAUSED" | "REMOVED" | "all";
 
