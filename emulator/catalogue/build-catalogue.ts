@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Catalogue, CatalogueField, CatalogueMessageField, JsonType } from "./catalogue";
+import { VIEW_RESOURCES } from "../ads/gaql/views";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, "../..");
@@ -13,24 +14,7 @@ export const DEFAULT_DISCOVERY_PATH = resolve(repoRoot, "../shared/google-ads-ap
 export const CATALOGUE_PATH = resolve(here, "v24-catalogue.json");
 
 /** GAQL resources (FROM / attributed) the product reads, plus the two pseudo-resources. */
-const CATALOGUE_RESOURCES = [
-  "customer",
-  "customer_client",
-  "campaign",
-  "campaign_budget",
-  "ad_group",
-  "ad_group_criterion",
-  "keyword_view",
-  "ad_group_ad",
-  "ad_group_ad_asset_view",
-  "asset",
-  "search_term_view",
-  "campaign_search_term_view",
-  "campaign_criterion",
-  "change_event",
-  "metrics",
-  "segments",
-] as const;
+const CATALOGUE_RESOURCES = [...VIEW_RESOURCES, "metrics", "segments"] as const;
 
 interface DiscoveryProp {
   type?: string;

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL } from "../../emulator/ads";
 import { createEmulator, type Emulator } from "../../emulator/server";
+import { googleEnvFor } from "~/server/ads/emulator-harness.server";
 import { loader as callbackLoader } from "~/routes/api/auth-google-callback";
 import { loader as startLoader } from "~/routes/api/auth-google";
 import { disconnectGoogle, getConnection, getGoogleAccessToken, ReconnectNeededError } from "~/server/auth/google-connection.server";
@@ -37,11 +38,7 @@ beforeAll(async () => {
   t = await setupTestEnvironment({
     GOOGLE_CLIENT_ID: "test-client.apps.googleusercontent.com",
     GOOGLE_CLIENT_SECRET: "test-secret",
-    GOOGLE_AUTHORIZATION_URL: `${base}/o/oauth2/v2/auth`,
-    GOOGLE_TOKEN_URL: `${base}/token`,
-    GOOGLE_USERINFO_URL: `${base}/v1/userinfo`,
-    GOOGLE_REVOKE_URL: `${base}/revoke`,
-    GOOGLE_ADS_API_URL: base,
+    ...googleEnvFor(base),
     APP_URL: APP,
   });
 });

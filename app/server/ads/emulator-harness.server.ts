@@ -15,6 +15,17 @@ import { refreshAccounts } from "./accounts.server";
  * OAuth endpoints and the app's own connection and account-discovery code.
  */
 
+/** The app's Google endpoint settings pointed at an emulator at baseUrl (tests and benchmarks). */
+export function googleEnvFor(baseUrl: string) {
+  return {
+    GOOGLE_AUTHORIZATION_URL: `${baseUrl}/o/oauth2/v2/auth`,
+    GOOGLE_TOKEN_URL: `${baseUrl}/token`,
+    GOOGLE_USERINFO_URL: `${baseUrl}/v1/userinfo`,
+    GOOGLE_REVOKE_URL: `${baseUrl}/revoke`,
+    GOOGLE_ADS_API_URL: baseUrl,
+  };
+}
+
 export interface RunningEmulator {
   emulator: Emulator;
   store: AdsStore;
@@ -46,13 +57,7 @@ export async function startEmulator(opts: { store?: AdsStore; storeOptions?: Dem
     store,
     baseUrl,
     calls,
-    env: {
-      GOOGLE_AUTHORIZATION_URL: `${baseUrl}/o/oauth2/v2/auth`,
-      GOOGLE_TOKEN_URL: `${baseUrl}/token`,
-      GOOGLE_USERINFO_URL: `${baseUrl}/v1/userinfo`,
-      GOOGLE_REVOKE_URL: `${baseUrl}/revoke`,
-      GOOGLE_ADS_API_URL: baseUrl,
-    },
+    env: googleEnvFor(baseUrl),
     close: async () => {
       await emulator.close();
       server.closeAllConnections();

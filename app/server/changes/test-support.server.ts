@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_SMALL_CUSTOMER_ID, type AdsStore } from "../../../emulator/ads";
 import { createEmulator } from "../../../emulator/server";
+import { googleEnvFor } from "../ads/emulator-harness.server";
 
 /**
  * Test support only: the project's Google emulator with its write side
@@ -66,13 +67,7 @@ export async function startWritableEmulator(opts: WritableEmulatorOptions = {}):
     store,
     baseUrl,
     mutates: () => mutates,
-    env: {
-      GOOGLE_AUTHORIZATION_URL: `${baseUrl}/o/oauth2/v2/auth`,
-      GOOGLE_TOKEN_URL: `${baseUrl}/token`,
-      GOOGLE_USERINFO_URL: `${baseUrl}/v1/userinfo`,
-      GOOGLE_REVOKE_URL: `${baseUrl}/revoke`,
-      GOOGLE_ADS_API_URL: baseUrl,
-    },
+    env: googleEnvFor(baseUrl),
     close: async () => {
       await emulator.close();
       server.closeAllConnections();
