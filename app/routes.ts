@@ -9,6 +9,8 @@ export default [
     route("dashboard", "routes/dashboard.tsx"),
     route("campaigns", "routes/campaigns.tsx"),
     route("campaigns/:campaignId", "routes/campaign-detail.tsx"),
+    route("campaigns/:campaignId/ads/new", "routes/new-ad.tsx"),
+    route("changes/:changeSetId", "routes/change-set.tsx"),
     route("ai-optimizer", "routes/ai-optimizer.tsx"),
     route("ad-generator", "routes/ad-generator.tsx"),
     route("history", "routes/history.tsx"),

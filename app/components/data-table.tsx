@@ -7,6 +7,8 @@ export interface Column<Row> {
   /** Unique per table; doubles as the sort key when `sortable`. */
   key: string;
   label: string;
+  /** Replaces the label in the header (e.g. a "select all" box); the label stays its accessible name. */
+  header?: ReactNode;
   /** Numbers align right and sort descending first (biggest first is what people look for). */
   numeric?: boolean;
   sortable?: boolean;
@@ -47,6 +49,8 @@ export function DataTable<Row>({
   showTotals?: boolean;
   empty?: ReactNode;
 }) {
+  // The totals label sits under the row names, not in a leading checkbox column.
+  const labelAt = Math.max(0, columns.findIndex((c) => c.rowHeader));
   return (
     <div className="overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
@@ -60,7 +64,7 @@ export function DataTable<Row>({
               if (!sort || !col.sortable) {
                 return (
                   <th key={col.key} scope="col" className={`whitespace-nowrap px-3 py-2 font-semibold text-gray-700 ${align}`}>
-                    {col.label}
+                    {col.header ?? col.label}
                   </th>
                 );
               }
@@ -113,7 +117,7 @@ export function DataTable<Row>({
           <tfoot className="border-t-2 border-gray-300 bg-gray-50 font-semibold">
             <tr data-testid="totals-row">
               {columns.map((col, i) =>
-                i === 0 ? (
+                i === labelAt ? (
                   <th key={col.key} scope="row" className="whitespace-nowrap px-3 py-2 text-left text-gray-900">
                     {totalsLabel}
                   </th>

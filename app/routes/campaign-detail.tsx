@@ -1,4 +1,6 @@
-import { Link, useLocation } from "react-router";
+import { Form, Link, useLocation } from "react-router";
+import { AddKeywordsForm, AddNegativesForm, BidField, BudgetForm, CampaignStatusButtons, SearchTermActions, StatusButtons } from "~/components/campaign-change-forms";
+import { BulkBar, SelectAll, SelectBox, secondaryButtonClass, usePostAction } from "~/components/change-forms";
 import { DataTable, type Column } from "~/components/data-table";
 import { DateRangePicker } from "~/components/date-range-picker";
 import { metricColumns } from "~/components/metric-columns";
@@ -11,6 +13,7 @@ import { averageCpc, conversionValuePerCost, costPerConversion, ctr, type Metric
 import { currentPath, hrefWith } from "~/lib/query";
 import { DETAIL_TABS, presetLinks, rangeFormHidden, rangeOnly, type DetailTab } from "~/lib/report-query";
 import { requireUser } from "~/server/auth/session.server";
+import { proposeAction } from "~/server/change-pages.server";
 import { campaignDetailPage } from "~/server/report-pages.server";
 import type { Route } from "./+types/campaign-detail";
 
@@ -22,6 +25,12 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request);
   return campaignDetailPage(user, new URL(request.url), params.campaignId);
+}
+
+/** Every change form on this page: propose, then the review page. */
+export async function action({ request }: Route.ActionArgs) {
+  const { user } = await requireUser(request);
+  return proposeAction(user, await request.formData());
 }
 
 type Data = Route.ComponentProps["loaderData"];
@@ -56,6 +65,10 @@ export default function CampaignDetailPage({ loaderData: data }: Route.Component
           <Setting label="Bidding" value={formatEnum(campaign.biddingStrategyType)} />
           <Setting label="Budget" value={campaign.budgetMicros === null ? "—" : `${formatMoney(campaign.budgetMicros, currency)}/day`} />
         </dl>
+        <div className="mt-4 flex flex-wrap items-start justify-between gap-4 border-t border-gray-100 pt-4">
+          <BudgetForm campaignId={campaign.id} budgetMicros={campaign.budgetMicros} currency={currency} />
+          <CampaignStatusButtons campaignId={campaign.id} status={campaign.status} />
+        </div>
       </section>
       <div className="mb-4">
         <DateRangePicker
@@ -90,7 +103,7 @@ export default function CampaignDetailPage({ loaderData: data }: Route.Component
         })}
       </nav>
       <section aria-label={TAB_LABELS[data.tab]}>
-        <TabPanel detail={data.detail} tab={data.tab} currency={currency} />
+        <TabPanel detail={data.detail} tab={data.tab} currency={currency} newAdHref={hrefWith(`${pathname}/ads/new`, rangeOnly(search), {})} />
       </section>
     </>
   );
@@ -146,12 +159,19 @@ function Truncated({ shown, limit }: { shown: boolean; limit: number }) {
   ) : null;
 }
 
-function TabPanel({ detail, tab, currency }: { detail: Detail; tab: DetailTab; currency: string }) {
+function TabPanel({ detail, tab, currency, newAdHref }: { detail: Detail; tab: DetailTab; currency: string; newAdHref: string }) {
   const money = (micros: number | null) => (micros === null ? "—" : formatMoney(micros, currency));
+  const select = <Row,>(form: string, noun: string, value: (r: Row) => string, name: (r: Row) => string, field = "id"): Column<Row> => ({
+    key: "select",
+    label: `Select all ${noun}`,
+    header: <SelectAll form={form} label={`Select all ${noun}`} />,
+    cell: (r) => <SelectBox form={form} name={field} value={value(r)} label={`Select ${name(r)}`} />,
+  });
   switch (tab) {
     case "adgroups": {
       type Row = Detail["adGroups"][number];
       const columns: Column<Row>[] = [
+        select<Row>("adgroup-bulk", "ad groups", (g) => g.id, (g) => g.name),
         { key: "name", label: "Ad group", rowHeader: true, cell: (g) => g.name },
         { key: "status", label: "Status", cell: (g) => <StatusBadge status={g.status} /> },
         { key: "bid", label: "Default max. CPC", numeric: true, cell: (g) => money(g.cpcBidMicros) },
@@ -160,6 +180,10 @@ function TabPanel({ detail, tab, currency }: { detail: Detail; tab: DetailTab; c
       return (
         <>
           <Truncated shown={detail.truncated.adGroups} limit={detail.limit} />
+          <BulkBar id="adgroup-bulk" label="Change selected ad groups" hidden={{ kind: "ad_group" }} intents={["pause", "enable", "remove", "bid"]}>
+            <StatusButtons />
+            <BidField currency={currency} />
+          </BulkBar>
           <DataTable caption="Ad groups" columns={columns} rows={detail.adGroups} rowKey={(g) => g.id} empty="This campaign has no ad groups." />
         </>
       );
@@ -167,6 +191,7 @@ function TabPanel({ detail, tab, currency }: { detail: Detail; tab: DetailTab; c
     case "keywords": {
       type Row = Detail["keywords"][number];
       const columns: Column<Row>[] = [
+        select<Row>("keyword-bulk", "keywords", (k) => `${k.adGroupId}~${k.criterionId}`, (k) => `${k.text} (${formatEnum(k.matchType)}) in ${k.adGroupName}`),
         {
           key: "text",
           label: "Keyword",
@@ -188,6 +213,10 @@ function TabPanel({ detail, tab, currency }: { detail: Detail; tab: DetailTab; c
       return (
         <>
           <Truncated shown={detail.truncated.keywords} limit={detail.limit} />
+          <BulkBar id="keyword-bulk" label="Change selected keywords" hidden={{ kind: "keyword" }} intents={["pause", "enable", "remove", "bid"]}>
+            <StatusButtons />
+            <BidField currency={currency} />
+          </BulkBar>
           <DataTable
             caption="Keywords"
             columns={columns}
@@ -195,6 +224,10 @@ function TabPanel({ detail, tab, currency }: { detail: Detail; tab: DetailTab; c
             rowKey={(k) => `${k.adGroupId}~${k.criterionId}`}
             empty="This campaign has no keywords."
           />
+          <div className="mt-6 grid gap-4 lg:grid-cols-2">
+            <AddKeywordsForm adGroups={detail.adGroupOptions} currency={currency} />
+            <AddNegativesForm campaignId={detail.campaign.id} adGroups={detail.adGroupOptions} />
+          </div>
         </>
       );
     }
@@ -202,6 +235,13 @@ function TabPanel({ detail, tab, currency }: { detail: Detail; tab: DetailTab; c
       return (
         <>
           <Truncated shown={detail.truncated.ads} limit={detail.limit} />
+          {detail.adGroupOptions.length > 0 ? (
+            <p className="mb-4">
+              <Link to={newAdHref} className={secondaryButtonClass}>
+                New responsive search ad
+              </Link>
+            </p>
+          ) : null}
           {detail.ads.length === 0 ? <p className="text-gray-600">This campaign has no ads.</p> : null}
           <ul className="space-y-6">
             {detail.ads.map((ad) => (
@@ -213,6 +253,7 @@ function TabPanel({ detail, tab, currency }: { detail: Detail; tab: DetailTab; c
                     </h3>
                     <StatusBadge status={ad.status} />
                     <AdStrengthBadge strength={ad.adStrength ?? null} />
+                    <AdStatusButtons id={`${ad.adGroupId}~${ad.adId}`} status={ad.status} />
                   </header>
                   <RsaPreview
                     ad={{
@@ -251,6 +292,7 @@ function TabPanel({ detail, tab, currency }: { detail: Detail; tab: DetailTab; c
     case "searchterms": {
       type Row = Detail["searchTerms"][number];
       const columns: Column<Row>[] = [
+        select<Row>("term-bulk", "search terms", (t) => `${t.adGroupId}~${t.searchTerm}`, (t) => `${t.searchTerm} in ${t.adGroupName}`, "term"),
         { key: "term", label: "Search term", rowHeader: true, cell: (t) => t.searchTerm },
         { key: "status", label: "Added/Excluded", cell: (t) => (t.status === "NONE" ? "None" : formatEnum(t.status)) },
         { key: "adGroup", label: "Ad group", cell: (t) => t.adGroupName },
@@ -260,6 +302,9 @@ function TabPanel({ detail, tab, currency }: { detail: Detail; tab: DetailTab; c
       return (
         <>
           <Truncated shown={detail.truncated.searchTerms} limit={detail.limit} />
+          <BulkBar id="term-bulk" label="Act on selected search terms" hidden={{ campaignId: detail.campaign.id }} intents={["term_keywords", "term_negatives"]}>
+            <SearchTermActions currency={currency} />
+          </BulkBar>
           <DataTable
             caption="Search terms"
             columns={columns}
@@ -271,4 +316,21 @@ function TabPanel({ detail, tab, currency }: { detail: Detail; tab: DetailTab; c
       );
     }
   }
+}
+
+function AdStatusButtons({ id, status }: { id: string; status: string }) {
+  const postAction = usePostAction();
+  if (status === "REMOVED") return null;
+  return (
+    <Form method="post" action={postAction} preventScrollReset aria-label={`Change ad ${id}`} className="ml-auto flex gap-2">
+      <input type="hidden" name="kind" value="ad" />
+      <input type="hidden" name="id" value={id} />
+      <button type="submit" name="intent" value={status === "PAUSED" ? "enable" : "pause"} className={secondaryButtonClass}>
+        {status === "PAUSED" ? "Enable ad" : "Pause ad"}
+      </button>
+      <button type="submit" name="intent" value="remove" className={secondaryButtonClass}>
+        Remove ad
+      </button>
+    </Form>
+  );
 }

@@ -1,4 +1,6 @@
 import { Form, Link, useLocation } from "react-router";
+import { StatusButtons } from "~/components/campaign-change-forms";
+import { BulkBar, SelectAll, SelectBox } from "~/components/change-forms";
 import { DataTable, type Column } from "~/components/data-table";
 import { DateRangePicker } from "~/components/date-range-picker";
 import { metricColumns } from "~/components/metric-columns";
@@ -11,6 +13,7 @@ import type { Metrics } from "~/lib/metrics";
 import { currentPath, hrefWith, keptParams } from "~/lib/query";
 import { DEFAULT_PAGE_SIZE, MAX_SEARCH_LENGTH, PAGE_SIZES, presetLinks, rangeFormHidden, rangeOnly, STATUS_FILTERS, defaultDir } from "~/lib/report-query";
 import { requireUser } from "~/server/auth/session.server";
+import { proposeAction } from "~/server/change-pages.server";
 import { campaignsPage } from "~/server/report-pages.server";
 import type { Route } from "./+types/campaigns";
 
@@ -21,6 +24,12 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUser(request);
   return campaignsPage(user, new URL(request.url));
+}
+
+/** Bulk pause/enable/remove of the ticked campaigns → the review page. */
+export async function action({ request }: Route.ActionArgs) {
+  const { user } = await requireUser(request);
+  return proposeAction(user, await request.formData());
 }
 
 export default function Campaigns({ loaderData }: Route.ComponentProps) {
@@ -55,6 +64,12 @@ function ConnectedCampaigns({ data }: { data: Connected }) {
   const detailHref = (id: string) => hrefWith(`/campaigns/${id}`, rangeOnly(search), {});
 
   const columns: Column<CampaignRowView>[] = [
+    {
+      key: "select",
+      label: "Select all campaigns",
+      header: <SelectAll form="campaign-bulk" label="Select all campaigns" />,
+      cell: (c) => <SelectBox form="campaign-bulk" value={c.id} label={`Select ${c.name}`} />,
+    },
     {
       key: "name",
       label: "Campaign",
@@ -145,6 +160,9 @@ function ConnectedCampaigns({ data }: { data: Connected }) {
               </Form>
             </div>
           </div>
+          <BulkBar id="campaign-bulk" label="Change selected campaigns" hidden={{ kind: "campaign" }} intents={["pause", "enable", "remove"]}>
+            <StatusButtons />
+          </BulkBar>
           <DataTable
             caption={`Campaigns of ${account.name}`}
             columns={columns}

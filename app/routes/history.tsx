@@ -1,7 +1,27 @@
+import { Form, Link, useLocation, useNavigation } from "react-router";
+import { FormError, Labeled, dangerButtonClass, inputClass, secondaryButtonClass, usePostAction } from "~/components/change-forms";
+import { ChangeStatusBadge, FieldDiffList, SetStatusBadge } from "~/components/change-display";
+import { Pagination } from "~/components/pagination";
 import { EmptyState, PageHeader } from "~/components/ui";
+import { CHANGE_STATUS_LABEL, RESOURCE_KIND_LABEL, diffFields } from "~/lib/change-fields";
+import { formatDateTime } from "~/lib/format";
+import { hrefWith } from "~/lib/query";
+import { requireUser } from "~/server/auth/session.server";
+import { historyAction, historyPage } from "~/server/change-pages.server";
+import type { Route } from "./+types/history";
 
 export function meta() {
   return [{ title: "History · Ads AI Manager" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { user } = await requireUser(request);
+  return historyPage(user, new URL(request.url));
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const { user } = await requireUser(request);
+  return historyAction(user, await request.formData());
 }
 
 const UPCOMING = [
@@ -12,7 +32,16 @@ const UPCOMING = [
   "AI optimization actions",
 ];
 
-export default function History() {
+const SOURCES: Record<string, string> = { user: "You (people)", rule: "Rules", assistant: "Assistant", external: "Outside Ads AI Manager" };
+const STATUSES = ["applied", "failed", "applying"] as const;
+
+export default function History({ loaderData, actionData }: Route.ComponentProps) {
+  if (!loaderData.connected || (loaderData.total === 0 && !loaderData.filtered && loaderData.open.length === 0)) return <NoHistory />;
+  return <HistoryList data={loaderData} error={(actionData as { formError?: string } | undefined)?.formError ?? null} />;
+}
+
+/** The seed's empty state, unchanged. */
+function NoHistory() {
   return (
     <>
       <PageHeader title="Change History" description="Every change made to your campaigns" />
@@ -24,6 +53,189 @@ export default function History() {
           ))}
         </ul>
       </EmptyState>
+    </>
+  );
+}
+
+type Connected = Extract<Route.ComponentProps["loaderData"], { connected: true }>;
+
+function HistoryList({ data, error }: { data: Connected; error: string | null }) {
+  const { pathname, search } = useLocation();
+  const navigation = useNavigation();
+  const postAction = usePostAction();
+  const busy = navigation.state === "submitting";
+  const { filters, account } = data;
+  const tz = account.timeZone;
+  // One Revert per change set (it undoes the whole set), on its newest row.
+  const revertRow = new Set<string>();
+  const seen = new Set<string>();
+  for (const item of data.items) {
+    if (item.changeSetId && item.revertable && !seen.has(item.changeSetId)) revertRow.add(item.id);
+    if (item.changeSetId) seen.add(item.changeSetId);
+  }
+  return (
+    <>
+      <PageHeader title="Change History" description={`Every change made to your campaigns · ${account.name}`} />
+      <FormError message={error} />
+      {data.importProblem ? (
+        <p role="alert" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {data.importProblem}
+        </p>
+      ) : null}
+      {data.notice ? (
+        <p role="alert" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {data.notice}
+        </p>
+      ) : null}
+      {data.open.length > 0 ? (
+        <section aria-label="Waiting for review" className="mb-4 rounded-xl border border-blue-200 bg-blue-50 p-4 text-sm">
+          <h2 className="mb-2 font-semibold text-blue-900">Waiting for your review (not sent to Google)</h2>
+          <ul className="space-y-1">
+            {data.open.map((o) => (
+              <li key={o.id} className="flex flex-wrap items-center gap-2">
+                <Link to={`/changes/${o.id}`} className="font-medium text-blue-700 hover:underline">
+                  {o.title}
+                </Link>
+                <SetStatusBadge status={o.status} />
+                <span className="text-gray-600">{formatDateTime(o.createdAt, tz)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <Form method="get" action={pathname} aria-label="Filter history" className="mb-4 flex flex-wrap items-end gap-3 rounded-xl border border-gray-200 bg-white p-3 shadow-sm">
+        <Labeled label="Resource">
+          {(id) => (
+            <select id={id} name="resourceKind" defaultValue={filters.resourceKind ?? ""} className={`mt-0.5 ${inputClass}`}>
+            <option value="">All resources</option>
+            {Object.entries(RESOURCE_KIND_LABEL).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+          )}
+        </Labeled>
+        <Labeled label="Status">
+          {(id) => (
+            <select id={id} name="status" defaultValue={filters.status ?? ""} className={`mt-0.5 ${inputClass}`}>
+            <option value="">Any status</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {CHANGE_STATUS_LABEL[s]}
+              </option>
+            ))}
+          </select>
+          )}
+        </Labeled>
+        <Labeled label="Source">
+          {(id) => (
+            <select id={id} name="source" defaultValue={filters.source ?? ""} className={`mt-0.5 ${inputClass}`}>
+            <option value="">Any source</option>
+            {Object.entries(SOURCES).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+          )}
+        </Labeled>
+        <Labeled label="From">
+          {(id) => (
+            <input id={id} type="date" name="from" defaultValue={filters.from ?? ""} className={`mt-0.5 ${inputClass}`} />
+          )}
+        </Labeled>
+        <Labeled label="To">
+          {(id) => (
+            <input id={id} type="date" name="to" defaultValue={filters.to ?? ""} className={`mt-0.5 ${inputClass}`} />
+          )}
+        </Labeled>
+        <Labeled label="Search by name">
+          {(id) => (
+            <input id={id} type="search" name="q" defaultValue={filters.q ?? ""} maxLength={200} placeholder="Campaign, keyword, person…" className={`mt-0.5 w-56 ${inputClass}`} />
+          )}
+        </Labeled>
+        <button type="submit" className={secondaryButtonClass}>
+          Filter
+        </button>
+        {data.filtered ? (
+          <Link to={pathname} className="py-1.5 text-sm text-blue-700 hover:underline">
+            Clear filters
+          </Link>
+        ) : null}
+      </Form>
+      <div className="overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
+        <table className="min-w-full divide-y divide-gray-200 text-sm">
+          <caption className="sr-only">Change history</caption>
+          <thead className="bg-gray-50">
+            <tr>
+              {["When", "Who", "What", "Before → after", "Status", ""].map((h, i) => (
+                <th key={i} scope="col" className="whitespace-nowrap px-3 py-2 text-left font-semibold text-gray-700">
+                  {h || <span className="sr-only">Actions</span>}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-gray-100">
+            {data.items.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="px-3 py-8 text-center text-gray-500">
+                  No changes match these filters.
+                </td>
+              </tr>
+            ) : (
+              data.items.map((item) => (
+                <tr key={item.id} className="align-top">
+                  <td className="whitespace-nowrap px-3 py-2 text-gray-700">{formatDateTime(item.at, tz)}</td>
+                  <td className="px-3 py-2 text-gray-700">
+                    <div className="font-medium text-gray-900">{item.who}</div>
+                    <div className="text-xs text-gray-500">{item.originLabel}</div>
+                  </td>
+                  <th scope="row" className="px-3 py-2 text-left font-medium text-gray-900">
+                    {item.label}
+                    <div className="text-xs font-normal text-gray-500">
+                      {RESOURCE_KIND_LABEL[item.resourceKind] ?? item.resourceKind}
+                      {item.changeSetId ? (
+                        <>
+                          {" · "}
+                          <Link to={`/changes/${item.changeSetId}`} className="text-blue-700 hover:underline">
+                            {item.changeSetTitle ?? "Change set"}
+                          </Link>
+                        </>
+                      ) : null}
+                    </div>
+                  </th>
+                  <td className="px-3 py-2">
+                    <FieldDiffList fields={diffFields(item.before, item.after, account.currencyCode)} />
+                  </td>
+                  <td className="px-3 py-2">
+                    <ChangeStatusBadge status={item.status} />
+                    {item.error ? <p className="mt-1 max-w-xs text-xs text-red-800">{item.error}</p> : null}
+                  </td>
+                  <td className="px-3 py-2">
+                    {revertRow.has(item.id) && item.changeSetId ? (
+                      <Form method="post" action={postAction} preventScrollReset>
+                        <input type="hidden" name="intent" value="revert" />
+                        <input type="hidden" name="changeSetId" value={item.changeSetId} />
+                        <button type="submit" className={dangerButtonClass} disabled={busy} aria-label={`Revert: ${item.changeSetTitle ?? item.label}`}>
+                          Revert
+                        </button>
+                      </Form>
+                    ) : null}
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      <Pagination
+        page={filters.page}
+        pageSize={data.pageSize}
+        total={data.total}
+        href={(page) => hrefWith(pathname, search, { page: page === 1 ? null : page })}
+        noun="changes"
+      />
     </>
   );
 }

@@ -72,7 +72,7 @@ describe("Campaigns screen", () => {
     renderRoute("/campaigns", Campaigns, () => campaignsData(), "/campaigns?q=&token=secret-token-value");
     const table = await screen.findByRole("table", { name: "Campaigns of Northwind Outdoor Gear" });
     const headers = within(table).getAllByRole("columnheader").map((h) => h.textContent?.replace(/[▲▼↕]/g, ""));
-    expect(headers).toEqual(["Campaign", "Status", "Type", "Budget", "Bidding", "Impressions", "Clicks", "CTR", "Avg. CPC", "Cost", "Conversions", "Cost/conv.", "Conv. value/cost"]);
+    expect(headers).toEqual(["", "Campaign", "Status", "Type", "Budget", "Bidding", "Impressions", "Clicks", "CTR", "Avg. CPC", "Cost", "Conversions", "Cost/conv.", "Conv. value/cost"]);
     expect(within(table).getByRole("columnheader", { name: /Cost$|Cost▼/ })).toHaveAttribute("aria-sort", "descending");
     const tents = within(table).getByRole("row", { name: /Search \| Tents/ });
     expect(within(tents).getByRole("link", { name: "Search | Tents" })).toHaveAttribute("href", "/campaigns/1");
@@ -165,6 +165,7 @@ describe("Campaign detail screen", () => {
       counts: { adgroups: 1, keywords: 2, ads: 1, searchterms: 0 },
       truncated: { adGroups: false, keywords: true, ads: false, searchTerms: false, campaignNegativeKeywords: false },
       limit: 500,
+      adGroupOptions: [{ id: "9", name: "Family Tents" }],
       adGroups: [],
       keywords: [],
       ads: [],
@@ -196,6 +197,11 @@ describe("Campaign detail screen", () => {
     expect(row).toHaveTextContent("$1.50");
     expect(row).toHaveTextContent("3/10");
     expect(screen.getByRole("row", { name: /free/ })).toHaveTextContent("Negative");
+    // Each row can be ticked for the bulk bar; new keywords and negatives have their forms.
+    expect(within(row).getByRole("checkbox", { name: "Select cheap camping tents (Broad) in Family Tents" })).toHaveAttribute("form", "keyword-bulk");
+    expect(screen.getByRole("form", { name: "Change selected keywords" })).toHaveAttribute("action", "/campaigns/1?tab=keywords&range=90d");
+    expect(within(screen.getByRole("form", { name: "Add keywords" })).getByRole("combobox", { name: "Ad group" })).toHaveTextContent("Family Tents");
+    expect(screen.getByRole("form", { name: "Add negative keywords" })).toBeInTheDocument();
     expect(screen.getByRole("note")).toHaveTextContent("Showing the 500 with the highest cost.");
     expect(screen.getByRole("link", { name: "← All campaigns" })).toHaveAttribute("href", "/campaigns?range=90d");
     expect(screen.getByRole("region", { name: "Campaign settings" })).toHaveTextContent("$50.00/day");

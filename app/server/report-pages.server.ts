@@ -108,6 +108,8 @@ export async function campaignDetailPage(user: User, url: URL, campaignId: strin
       },
       truncated: detail.truncated,
       limit: detail.limit,
+      // The change forms (add keywords, negatives, new ad) pick an ad group on any tab.
+      adGroupOptions: detail.adGroups.filter((g) => g.status !== "REMOVED").map((g) => ({ id: g.id, name: g.name })),
       ...tabRows(detail, tab),
     },
   };

@@ -31,6 +31,8 @@ test.describe("registration", () => {
   test("creates an account, reports success and does not sign in", async ({ page }) => {
     const user = newUser();
     await page.goto("/login");
+    // Typing before hydration can be reset by it (and a click before it submits natively): wait for the scripts.
+    await page.waitForLoadState("networkidle");
     await page.getByRole("link", { name: "Create account" }).click();
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(user.password);

@@ -58,7 +58,7 @@ test("campaigns: table, sort by cost, filter, search, page, range", async ({ pag
   await expect(campaignRows(page)).toHaveCount(2);
   await expect(table).toContainText("Search | Trail Running");
   await expect(table).toContainText("Search | Ski & Snow");
-  for (const badge of await table.locator("tbody tr td:nth-child(2)").allInnerTexts()) expect(badge).toBe("Paused");
+  for (const badge of await table.locator("tbody tr td:nth-child(3)").allInnerTexts()) expect(badge).toBe("Paused");
 
   // Search across all statuses.
   await page.getByRole("navigation", { name: "Status filter" }).getByRole("link", { name: "All" }).click();
@@ -85,7 +85,7 @@ test("campaigns: table, sort by cost, filter, search, page, range", async ({ pag
   await expect(page.getByTestId("totals-row")).toContainText("Total (14 campaigns)");
 
   // Last 7 days: fewer clicks than the last 30.
-  const totalClicks = async () => money(await page.getByTestId("totals-row").locator("td").nth(5).innerText());
+  const totalClicks = async () => money(await page.getByTestId("totals-row").locator("td").nth(6).innerText());
   const clicks30 = await totalClicks();
   await page.getByRole("navigation", { name: "Date range" }).getByRole("link", { name: "Last 7 days" }).click();
   await expect(page).toHaveURL(/range=7d/);

@@ -172,6 +172,30 @@ export async function importChangeEvents(userId: string, customerId: string, now
   return { read: values.length, inserted };
 }
 
+/** How often a page view may ask Google for change_event rows (one query each time). */
+export const IMPORT_EVERY_MS = 2 * 60_000;
+const lastImport = new Map<string, number>();
+
+/**
+ * Imports outside changes when the last import is older than IMPORT_EVERY_MS.
+ * Returns a message when Google could not be asked; the history then shows
+ * what was imported before.
+ */
+export async function importRecentChanges(userId: string, customerId: string, now: number = Date.now()): Promise<string | null> {
+  const last = lastImport.get(customerId);
+  if (last !== undefined && now - last < IMPORT_EVERY_MS) return null;
+  lastImport.set(customerId, now);
+  try {
+    await importChangeEvents(userId, customerId, new Date(now));
+    return null;
+  } catch (error) {
+    lastImport.delete(customerId);
+    const message = error instanceof HttpError ? error.detail : error instanceof Error ? error.message : String(error);
+    console.warn(`Importing change history of ${customerId}: ${message}`);
+    return "Changes made outside Ads AI Manager could not be loaded from Google just now; showing what was imported before.";
+  }
+}
+
 const parseJson = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
 
 /**
@@ -214,7 +238,9 @@ export async function listHistory(userId: string, filters: HistoryFilters = {}):
       "change_sets.created_at",
       "users.email",
     ])
-    .where("change_sets.customer_id", "in", customers);
+    .where("change_sets.customer_id", "in", customers)
+    // Proposals nobody approved never reached Google: they are on review pages, not in history.
+    .where("change_sets.approved_at", "is not", null);
   if (f.resourceKind) q = q.where("changes.resource_kind", "=", f.resourceKind);
   if (f.status) q = q.where("changes.status", "=", f.status);
   if (f.source && f.source !== "external") q = q.where("change_sets.source", "=", f.source);

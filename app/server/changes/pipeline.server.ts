@@ -6,6 +6,7 @@ import { AdsOutcomeUnknownError, createAdsClient, GoogleAdsApiError, type AdsCli
 import { HttpError } from "../http/errors.server";
 import { COLLECTION, readChildren, readLive, type Fields, type LiveResource } from "./kinds.server";
 import { isLargeMove, requireAccount, storeChangeSet, type DraftChange } from "./propose.server";
+import { applyToReadModel } from "./read-model.server";
 
 export interface ChangeSetDetail {
   set: ChangeSet;
@@ -299,7 +300,9 @@ export async function applyChangeSet(userId: string, id: string, opts: ApplyOpti
   }
   if (unknown) await reconcileSet(db, id);
   await finishSet(db, id);
-  return loadSet(db, userId, id);
+  const detail = await loadSet(db, userId, id);
+  await applyToReadModel(db, set.customer_id, detail.changes);
+  return detail;
 }
 
 // ---- reconcile

@@ -153,7 +153,7 @@ export async function requireAccount(db: DB, userId: string, customerId: string)
     .where("user_id", "=", userId)
     .where("customer_id", "=", customerId)
     .executeTakeFirst();
-  if (!account || account.manager === 1) notFound("customerId", "Account");
+  if (!account || account.manager === 1) throw new HttpError(404, "No such Google Ads account", { customerId: "No such Google Ads account" });
   return account;
 }
 

@@ -227,7 +227,7 @@ export interface AdsSyncStateTable {
 // ---- Change sets (0004_change_sets)
 
 export type ChangeSetSource = "user" | "rule" | "assistant";
-export type ChangeSetStatus = "proposed" | "validated" | "invalid" | "applying" | "applied" | "partially_applied" | "failed";
+export type ChangeSetStatus = "proposed" | "validated" | "invalid" | "applying" | "applied" | "partially_applied" | "failed" | "discarded";
 export type ChangeResourceKind =
   | "campaign"
   | "campaign_budget"

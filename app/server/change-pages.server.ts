@@ -1,0 +1,173 @@
+import { data, redirect } from "react-router";
+import { z } from "zod";
+import { getChangeSet, proposeRevert } from "./changes/pipeline.server";
+import { proposeFromForm } from "./changes/forms.server";
+import { applyAndRefresh, changeSetView, discardChangeSet, listOpenChangeSets, validateQuietly } from "./changes/review.server";
+import { HISTORY_PAGE_SIZE, HistoryQuery, importRecentChanges, listHistory } from "./changes/history.server";
+import type { User } from "./db/schema";
+import { HttpError } from "./http/errors.server";
+import { activeAccountOf, notFound as notFoundPage, requireAccountOf } from "./reporting.server";
+import { getDb } from "./db/db.server";
+import { redirectWithToast } from "./toast.server";
+
+// The loaders and actions of the change screens: proposing from the campaign
+// screens, the review page, and /history.
+
+const reviewHref = (id: string) => `/changes/${id}`;
+
+/** Any campaign screen's change form → a validated proposal, shown on its review page; bad input stays on the form. */
+export async function proposeAction(user: User, form: FormData) {
+  const account = await activeAccountOf(user);
+  if (!account) return data({ intent: String(form.get("intent") ?? ""), formError: "Connect a Google Ads account first", errors: {} as Record<string, string> }, { status: 409 });
+  const result = await proposeFromForm(user.id, account.customerId, form);
+  if (!result.ok) return data({ intent: result.intent, formError: result.formError, errors: result.errors, values: submittedValues(form) }, { status: result.status });
+  const problem = await validateQuietly(user.id, result.changeSetId);
+  return problem ? redirectWithToast(reviewHref(result.changeSetId), { type: "error", message: problem }) : redirect(reviewHref(result.changeSetId));
+}
+
+/** What was typed, so a refused form comes back filled in even without JavaScript. */
+function submittedValues(form: FormData): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of form) if (typeof v === "string") (out[k] ??= []).push(v.slice(0, 5000));
+  return out;
+}
+
+/** The new-ad page: the campaign, its ad groups, and the account's name. */
+export async function newAdPage(user: User, campaignId: string) {
+  const account = await activeAccountOf(user);
+  if (!account || !/^\d{1,19}$/.test(campaignId)) notFoundPage();
+  const db = getDb();
+  const campaign = await db
+    .selectFrom("ads_campaigns")
+    .select(["id", "name", "status"])
+    .where("customer_id", "=", account.customerId)
+    .where("id", "=", campaignId)
+    .executeTakeFirst();
+  if (!campaign) notFoundPage();
+  const adGroups = await db
+    .selectFrom("ads_ad_groups")
+    .select(["id", "name"])
+    .where("customer_id", "=", account.customerId)
+    .where("campaign_id", "=", campaignId)
+    .where("status", "!=", "REMOVED")
+    .orderBy("name")
+    .execute();
+  const sample = await db
+    .selectFrom("ads_ads")
+    .select(["final_urls"])
+    .where("customer_id", "=", account.customerId)
+    .where("campaign_id", "=", campaignId)
+    .limit(1)
+    .executeTakeFirst();
+  const finalUrl = (JSON.parse(sample?.final_urls ?? "[]") as string[])[0] ?? "";
+  return { account: { name: account.name }, campaign, adGroups, suggestedFinalUrl: finalUrl };
+}
+
+async function loadView(user: User, id: string) {
+  if (!z.uuid().safeParse(id).success) throw new HttpError(404, "Change set not found");
+  const detail = await getChangeSet(user.id, id);
+  const account = await requireAccountOf(user.id, detail.set.customer_id);
+  return { view: await changeSetView(detail, account.currencyCode), account };
+}
+
+function notFoundResponse(): never {
+  throw data({ detail: "Change set not found" }, { status: 404 });
+}
+
+export async function changeSetPage(user: User, id: string) {
+  try {
+    const { view, account } = await loadView(user, id);
+    return { changeSet: view, account: { customerId: account.customerId, name: account.name, currencyCode: account.currencyCode, timeZone: account.timeZone } };
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) notFoundResponse();
+    throw error;
+  }
+}
+
+const ReviewIntent = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("apply"), confirmLargeMoves: z.literal("on").optional() }),
+  z.object({ intent: z.literal("validate") }),
+  z.object({ intent: z.literal("discard") }),
+  z.object({ intent: z.literal("revert") }),
+]);
+
+/** The review page's buttons. Apply is the person's approval; large moves also need the confirmation box. */
+export async function changeSetAction(user: User, id: string, form: FormData) {
+  const parsed = ReviewIntent.safeParse(Object.fromEntries(form));
+  if (!parsed.success) return data({ formError: "Unknown action", errors: {} as Record<string, string> }, { status: 400 });
+  try {
+    await loadView(user, id);
+    switch (parsed.data.intent) {
+      case "apply": {
+        const detail = await applyAndRefresh(user.id, id, { confirmLargeMoves: parsed.data.confirmLargeMoves === "on" });
+        const applied = detail.changes.filter((c) => c.status === "applied").length;
+        const total = detail.changes.length;
+        return redirectWithToast(
+          reviewHref(id),
+          detail.set.status === "applied"
+            ? { type: "success", message: `Applied ${applied === 1 ? "1 change" : `${applied} changes`} at Google` }
+            : { type: "error", message: applied === 0 ? "Nothing was applied; see each change for Google's reason" : `${applied} of ${total} changes applied; see the others for Google's reason` },
+        );
+      }
+      case "validate": {
+        const problem = await validateQuietly(user.id, id);
+        return problem ? redirectWithToast(reviewHref(id), { type: "error", message: problem }) : redirect(reviewHref(id));
+      }
+      case "discard":
+        await discardChangeSet(user.id, id);
+        return redirectWithToast(reviewHref(id), { type: "success", message: "Change set discarded; nothing was sent to Google" });
+      case "revert":
+        return await revertAndReview(user, id);
+    }
+  } catch (error) {
+    if (error instanceof HttpError) {
+      if (error.status === 404) notFoundResponse();
+      return data({ formError: error.detail, errors: error.fieldErrors ?? {} }, { status: error.status });
+    }
+    throw error;
+  }
+}
+
+/** Revert = a new proposal with the recorded before values, through the same review. */
+async function revertAndReview(user: User, id: string) {
+  const revertId = await proposeRevert(user.id, id);
+  const problem = await validateQuietly(user.id, revertId);
+  return problem ? redirectWithToast(reviewHref(revertId), { type: "error", message: problem }) : redirect(reviewHref(revertId));
+}
+
+const HistoryPageQuery = HistoryQuery.omit({ customerId: true });
+
+export async function historyPage(user: User, url: URL) {
+  const account = await activeAccountOf(user);
+  if (!account) return { connected: false as const };
+  const raw = Object.fromEntries([...url.searchParams].filter(([k, v]) => v !== "" && k in HistoryPageQuery.shape));
+  const parsed = HistoryPageQuery.safeParse(raw);
+  // A bad filter in the address falls back to no filter, with a notice, like the report pages.
+  const filters = parsed.success ? parsed.data : HistoryPageQuery.parse({});
+  const importProblem = await importRecentChanges(user.id, account.customerId);
+  const [{ items, total }, open] = await Promise.all([listHistory(user.id, { ...filters, customerId: account.customerId }), listOpenChangeSets(user.id, account.customerId)]);
+  return {
+    connected: true as const,
+    account: { customerId: account.customerId, name: account.name, currencyCode: account.currencyCode, timeZone: account.timeZone },
+    filters,
+    filtered: Object.keys(raw).some((k) => k !== "page"),
+    notice: parsed.success ? null : `Ignored an invalid filter in the address (${parsed.error.issues[0].message}); showing all changes.`,
+    importProblem,
+    items,
+    total,
+    pageSize: HISTORY_PAGE_SIZE,
+    open: open.map((o) => ({ id: o.id, title: o.title, status: o.status, createdAt: o.created_at })),
+  };
+}
+
+/** History's Revert buttons. */
+export async function historyAction(user: User, form: FormData) {
+  const id = String(form.get("changeSetId") ?? "");
+  if (form.get("intent") !== "revert" || !z.uuid().safeParse(id).success) return data({ formError: "Unknown action" }, { status: 400 });
+  try {
+    return await revertAndReview(user, id);
+  } catch (error) {
+    if (error instanceof HttpError) return data({ formError: error.detail }, { status: error.status });
+    throw error;
+  }
+}

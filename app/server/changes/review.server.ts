@@ -1,0 +1,177 @@
+import { diffFields, type FieldDiff } from "~/lib/change-fields";
+import { getDb } from "../db/db.server";
+import type { ChangeSetStatus } from "../db/schema";
+import { getConfig } from "../env.server";
+import { HttpError } from "../http/errors.server";
+import { syncAccount } from "../ads/sync.server";
+import { applyChangeSet, isRevertable, validateChangeSet, type ApplyOptions, type ChangeSetDetail } from "./pipeline.server";
+import { isLargeMove } from "./propose.server";
+
+/** A change set as the review page and the API show it. */
+export interface ChangeSetView {
+  id: string;
+  customerId: string;
+  title: string;
+  status: ChangeSetStatus;
+  source: string;
+  sourceDetail: string | null;
+  /** The person who proposed it (or "Rule"/"Assistant"). */
+  proposedBy: string;
+  atomic: boolean;
+  needsConfirmation: boolean;
+  confirmPercent: number;
+  createdAt: string;
+  validatedAt: string | null;
+  approvedAt: string | null;
+  appliedAt: string | null;
+  error: string | null;
+  revertOf: string | null;
+  /** The applied change set that undid this one, if any. */
+  revertedBy: string | null;
+  canApply: boolean;
+  canValidate: boolean;
+  canDiscard: boolean;
+  canRevert: boolean;
+  counts: { total: number; valid: number; invalid: number; applied: number; failed: number };
+  changes: ChangeView[];
+}
+
+export interface ChangeView {
+  id: string;
+  resourceKind: string;
+  operation: string;
+  resourceName: string | null;
+  label: string;
+  status: string;
+  /** Google's error code ("RangeError.TOO_LOW") and reason, when refused or failed. */
+  errorCode: string | null;
+  errorMessage: string | null;
+  fieldPath: string | null;
+  /** Budget or bid moves beyond CHANGE_CONFIRM_PERCENT. */
+  largeMove: boolean;
+  fields: FieldDiff[];
+  before: unknown;
+  after: unknown;
+}
+
+const OPEN: ChangeSetStatus[] = ["proposed", "validated", "invalid"];
+const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
+
+export async function changeSetView(detail: ChangeSetDetail, currency: string): Promise<ChangeSetView> {
+  const db = getDb();
+  const { set, changes } = detail;
+  const [user, revertedBy] = await Promise.all([
+    db.selectFrom("users").select("email").where("id", "=", set.user_id).executeTakeFirst(),
+    db
+      .selectFrom("change_sets")
+      .select("id")
+      .where("revert_of", "=", set.id)
+      .where("status", "in", ["applied", "partially_applied", "applying"])
+      .executeTakeFirst(),
+  ]);
+  const count = (s: string) => changes.filter((c) => c.status === s).length;
+  return {
+    id: set.id,
+    customerId: set.customer_id,
+    title: set.title,
+    status: set.status,
+    source: set.source,
+    sourceDetail: set.source_detail,
+    proposedBy: set.source === "user" ? (user?.email ?? "Deleted user") : set.source === "rule" ? "Rule" : "Assistant",
+    atomic: set.atomic === 1,
+    needsConfirmation: set.needs_confirmation === 1,
+    confirmPercent: getConfig().CHANGE_CONFIRM_PERCENT,
+    createdAt: set.created_at,
+    validatedAt: set.validated_at,
+    approvedAt: set.approved_at,
+    appliedAt: set.applied_at,
+    error: set.error,
+    revertOf: set.revert_of,
+    revertedBy: revertedBy?.id ?? null,
+    canApply: set.status === "validated",
+    canValidate: set.status === "proposed" || set.status === "invalid",
+    canDiscard: OPEN.includes(set.status),
+    canRevert: isRevertable(set, changes, !!revertedBy),
+    counts: { total: changes.length, valid: count("valid"), invalid: count("invalid"), applied: count("applied"), failed: count("failed") },
+    changes: changes.map((c) => {
+      const before = parse(c.before_json);
+      const after = parse(c.after_json);
+      const b = (before ?? {}) as Record<string, unknown>;
+      const a = (after ?? {}) as Record<string, unknown>;
+      return {
+        id: c.id,
+        resourceKind: c.resource_kind,
+        operation: c.operation,
+        resourceName: c.result_resource_name ?? c.resource_name,
+        label: c.label,
+        status: c.status,
+        errorCode: c.error_code,
+        errorMessage: c.error_message,
+        fieldPath: c.field_path,
+        largeMove: c.operation === "update" && Object.keys(a).some((k) => k.endsWith("Micros") && isLargeMove(b[k], a[k])),
+        fields: diffFields(before, after, currency),
+        before,
+        after,
+      };
+    }),
+  };
+}
+
+/**
+ * Asks Google to check a freshly proposed set. An outage leaves it "proposed"
+ * (the review page offers to validate again) rather than losing the proposal.
+ */
+export async function validateQuietly(userId: string, id: string): Promise<string | null> {
+  try {
+    await validateChangeSet(userId, id);
+    return null;
+  } catch (error) {
+    if (error instanceof HttpError) return error.detail;
+    const message = error instanceof Error ? error.message : String(error);
+    console.warn(`Validating change set ${id}: ${message}`);
+    return "Google could not be reached to validate these changes; try again in a moment.";
+  }
+}
+
+/** A proposal the person decided against; it is kept (not deleted) but never applied. */
+export async function discardChangeSet(userId: string, id: string): Promise<void> {
+  const db = getDb();
+  const r = await db
+    .updateTable("change_sets")
+    .set({ status: "discarded" })
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .where("status", "in", OPEN)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 1) return;
+  const set = await db.selectFrom("change_sets").select("status").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  if (!set) throw new HttpError(404, "Change set not found");
+  throw new HttpError(409, `This change set is already ${set.status.replace("_", " ")}`);
+}
+
+/** Proposals of this account waiting for the person's review, newest first. */
+export async function listOpenChangeSets(userId: string, customerId: string) {
+  return getDb()
+    .selectFrom("change_sets")
+    .select(["id", "title", "status", "created_at"])
+    .where("user_id", "=", userId)
+    .where("customer_id", "=", customerId)
+    .where("status", "in", OPEN)
+    .orderBy("created_at", "desc")
+    .limit(20)
+    .execute();
+}
+
+/**
+ * The person's Apply. Updates show on the screens at once (read model); what
+ * was created is fetched by a background sync, since only Google has its full form.
+ */
+export async function applyAndRefresh(userId: string, id: string, opts: ApplyOptions): Promise<ChangeSetDetail> {
+  const detail = await applyChangeSet(userId, id, opts);
+  if (detail.changes.some((c) => c.operation === "create" && c.status === "applied")) {
+    syncAccount(userId, detail.set.customer_id).catch((error: unknown) =>
+      console.warn(`Sync after applying ${id}: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+  return detail;
+}
