@@ -38,7 +38,7 @@ export function CampaignStatusButtons({ campaignId, status }: { campaignId: stri
 }
 
 export function BudgetForm({ campaignId, budgetMicros, currency }: { campaignId: string; budgetMicros: number | null; currency: string }) {
-  const { formError, errors } = useFormErrors("budget");
+  const { formError, errors, values } = useFormErrors("budget");
   const postAction = usePostAction();
   const message = errors.amount ?? errors.campaignId ?? formError ?? undefined;
   if (budgetMicros === null) return null;
@@ -51,7 +51,7 @@ export function BudgetForm({ campaignId, budgetMicros, currency }: { campaignId:
         <input
           name="amount"
           inputMode="decimal"
-          defaultValue={units(budgetMicros)}
+          defaultValue={values.amount?.[0] ?? units(budgetMicros)}
           className={`mt-0.5 w-32 ${inputClass}`}
           {...errorProps("budget-error", message)}
         />
@@ -140,7 +140,7 @@ function AdGroupSelect({ id, options, error, name = "adGroupId" }: { id: string;
 const KEYWORD_HINT = `One per line, at most ${KEYWORD_MAX_CHARS} characters and ${KEYWORD_MAX_WORDS} words each. [exact] and "phrase" set the match type of a line.`;
 
 export function AddKeywordsForm({ adGroups, currency }: { adGroups: Array<{ id: string; name: string }>; currency: string }) {
-  const { formError, errors } = useFormErrors("add_keywords");
+  const { formError, errors, values } = useFormErrors("add_keywords");
   const postAction = usePostAction();
   const fieldless = formError && Object.keys(errors).length === 0 ? formError : null;
   if (adGroups.length === 0) return null;
@@ -153,7 +153,7 @@ export function AddKeywordsForm({ adGroups, currency }: { adGroups: Array<{ id: 
         <AdGroupSelect id="add-keywords-adgroup-error" options={adGroups} error={errors.adGroupId} />
         <label className="flex flex-col text-xs font-medium text-gray-600">
           Keywords
-          <textarea name="keywords" rows={4} className={`mt-0.5 ${inputClass}`} aria-describedby="add-keywords-hint" {...errorProps("add-keywords-error", errors.keywords)} />
+          <textarea name="keywords" rows={4} defaultValue={values.keywords?.[0]} className={`mt-0.5 ${inputClass}`} aria-describedby="add-keywords-hint" {...errorProps("add-keywords-error", errors.keywords)} />
           <span id="add-keywords-hint" className="mt-1 font-normal text-gray-500">
             {KEYWORD_HINT}
           </span>
@@ -178,7 +178,7 @@ export function AddKeywordsForm({ adGroups, currency }: { adGroups: Array<{ id: 
 }
 
 export function AddNegativesForm({ campaignId, adGroups }: { campaignId: string; adGroups: Array<{ id: string; name: string }> }) {
-  const { formError, errors } = useFormErrors("add_negatives");
+  const { formError, errors, values } = useFormErrors("add_negatives");
   const postAction = usePostAction();
   const fieldless = formError && Object.keys(errors).length === 0 ? formError : null;
   return (
@@ -202,7 +202,7 @@ export function AddNegativesForm({ campaignId, adGroups }: { campaignId: string;
         {adGroups.length > 0 ? <AdGroupSelect id="add-negatives-adgroup-error" options={adGroups} error={errors.parentId} /> : null}
         <label className="flex flex-col text-xs font-medium text-gray-600">
           Negative keywords
-          <textarea name="keywords" rows={4} className={`mt-0.5 ${inputClass}`} aria-describedby="add-negatives-hint" {...errorProps("add-negatives-error", errors.keywords)} />
+          <textarea name="keywords" rows={4} defaultValue={values.keywords?.[0]} className={`mt-0.5 ${inputClass}`} aria-describedby="add-negatives-hint" {...errorProps("add-negatives-error", errors.keywords)} />
           <span id="add-negatives-hint" className="mt-1 font-normal text-gray-500">
             {KEYWORD_HINT}
           </span>

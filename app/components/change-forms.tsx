@@ -18,13 +18,15 @@ export interface ChangeFormErrors {
   intent?: string;
   formError?: string;
   errors?: Record<string, string>;
+  /** What was submitted, so the form comes back filled in (without JavaScript the page is re-rendered). */
+  values?: Record<string, string[]>;
 }
 
 /** The errors of the last submission, if it came from a form with one of these intents. */
-export function useFormErrors(...intents: string[]): { formError: string | null; errors: Record<string, string> } {
+export function useFormErrors(...intents: string[]): { formError: string | null; errors: Record<string, string>; values: Record<string, string[]> } {
   const data = useActionData() as ChangeFormErrors | undefined;
-  if (!data || !data.intent || !intents.includes(data.intent)) return { formError: null, errors: {} };
-  return { formError: data.formError ?? null, errors: data.errors ?? {} };
+  if (!data || !data.intent || !intents.includes(data.intent)) return { formError: null, errors: {}, values: {} };
+  return { formError: data.formError ?? null, errors: data.errors ?? {}, values: data.values ?? {} };
 }
 
 export function FieldError({ id, message }: { id: string; message: string | null | undefined }) {

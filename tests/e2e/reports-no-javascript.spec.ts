@@ -18,7 +18,7 @@ test("campaigns without JavaScript: sort, filter, search, page, custom range, de
   await expect(cost).toHaveAttribute("aria-sort", "ascending");
   // The server streams the page: read rows only once the document has loaded.
   await page.waitForLoadState("load");
-  const costs = (await table.locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.children[9]?.textContent ?? ""))).map(money);
+  const costs = (await table.locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.children[10]?.textContent ?? ""))).map(money);
   expect(costs).toEqual([...costs].sort((a, b) => a - b));
 
   await page.getByRole("navigation", { name: "Status filter" }).getByRole("link", { name: "Paused" }).click();

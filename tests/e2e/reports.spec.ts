@@ -26,7 +26,8 @@ test("campaigns: table, sort by cost, filter, search, page, range", async ({ pag
   await page.goto("/campaigns");
   const table = page.getByRole("table", { name: `Campaigns of ${RICH_ACCOUNT_NAME}` });
   await expect(table).toBeVisible();
-  await expect(table.locator("thead th")).toHaveText(COLUMNS.map((c) => new RegExp(`^${c.replace(/[.()/]/g, "\\$&")}`)));
+  // The first column holds the row checkboxes (bulk actions).
+  await expect(table.locator("thead th")).toHaveText([/^$/, ...COLUMNS.map((c) => new RegExp(`^${c.replace(/[.()/]/g, "\\$&")}`))]);
   expect(await campaignRows(page).count()).toBeGreaterThanOrEqual(12);
   await expect(page.getByTestId("totals-row")).toContainText("Total (14 campaigns)");
   await expect(page.getByTestId("last-synced")).toContainText("Last synced");
@@ -35,7 +36,7 @@ test("campaigns: table, sort by cost, filter, search, page, range", async ({ pag
   // Default: cost, biggest first.
   const cost = table.getByRole("columnheader", { name: /^Cost/ }).first();
   await expect(cost).toHaveAttribute("aria-sort", "descending");
-  const costs = async () => (await table.locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.children[9]?.textContent ?? ""))).map(money);
+  const costs = async () => (await table.locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.children[10]?.textContent ?? ""))).map(money);
   const before = await costs();
   expect(before).toEqual([...before].sort((a, b) => b - a));
 
