@@ -22,14 +22,21 @@ const NAMES: Record<string, string> = {
 };
 
 // Parent resource names say where, not what; the label already names the parent.
-const HIDDEN = new Set(["adGroup", "campaign", "resourceName"]);
+const HIDDEN = new Set(["adGroup", "campaign", "resourceName", "campaignBudget", "criterionId", "id"]);
+
+/** A field's name as people read it ("cpcBidMicros" → "Max. CPC"; "keyword.text" → "Keyword"). */
+export function fieldName(key: string): string {
+  const last = key.slice(key.lastIndexOf(".") + 1);
+  return NAMES[key] ?? NAMES[last] ?? formatEnum(last.replace(/([a-z])([A-Z])/g, "$1_$2"));
+}
 
 function show(key: string, value: unknown, currency: string): string | null {
   if (value === null || value === undefined) return key === "cpcBidMicros" ? "Not set" : null;
   if (key.endsWith("Micros") && typeof value === "number") return formatMoney(value, currency);
   if (key === "status" || key === "matchType") return formatEnum(String(value));
   if (typeof value === "boolean") return value ? "Yes" : "No";
-  if (Array.isArray(value)) return value.map(String).join(" | ");
+  if (Array.isArray(value)) return value.map((v) => (v && typeof v === "object" ? JSON.stringify(v) : String(v))).join(" | ");
+  if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
 
@@ -47,7 +54,7 @@ export function diffFields(before: unknown, after: unknown, currency: string): F
     const from = b[k];
     const to = a[k];
     const percent = k.endsWith("Micros") && typeof from === "number" && typeof to === "number" && from > 0 ? ((to - from) / from) * 100 : null;
-    return { field: NAMES[k] ?? formatEnum(k), before: before ? show(k, from, currency) : null, after: after ? show(k, to, currency) : null, percent };
+    return { field: fieldName(k), before: before ? show(k, from, currency) : null, after: after ? show(k, to, currency) : null, percent };
   });
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { getDb } from "../db/db.server";
 import type { ChangeResourceKind } from "../db/schema";
+import { fieldName } from "~/lib/change-fields";
 import { gaqlString } from "../ads/gaql.server";
 import { HttpError, validationError } from "../http/errors.server";
 import { isRevertable } from "./pipeline.server";
@@ -196,6 +197,33 @@ export async function importRecentChanges(userId: string, customerId: string, no
   }
 }
 
+/**
+ * Google's resource (as change_event returns it) in the fields the product's
+ * own records use: keyword text and match type flat, micros as numbers, an
+ * ad's headlines as texts. What has no such field stays as Google sent it.
+ */
+export function normalizeGoogleFields(resource: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!resource) return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(resource)) {
+    if (k === "keyword" && v && typeof v === "object") {
+      const kw = v as { text?: unknown; matchType?: unknown };
+      if (kw.text !== undefined) out.text = kw.text;
+      if (kw.matchType !== undefined) out.matchType = kw.matchType;
+    } else if (k === "ad" && v && typeof v === "object") {
+      const ad = v as { finalUrls?: unknown; responsiveSearchAd?: { headlines?: Array<{ text?: unknown }>; descriptions?: Array<{ text?: unknown }> } };
+      if (ad.responsiveSearchAd?.headlines) out.headlines = ad.responsiveSearchAd.headlines.map((h) => h.text);
+      if (ad.responsiveSearchAd?.descriptions) out.descriptions = ad.responsiveSearchAd.descriptions.map((d) => d.text);
+      if (ad.finalUrls) out.finalUrls = ad.finalUrls;
+    } else if (k.endsWith("Micros") && typeof v === "string" && /^-?\d+$/.test(v)) {
+      out[k] = Number(v);
+    } else {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
 const parseJson = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
 
 /**
@@ -308,8 +336,8 @@ export async function listHistory(userId: string, filters: HistoryFilters = {}):
   }
   for (const r of imports) {
     const kind = KIND_OF_TYPE[r.resource_type] ?? r.resource_type.toLowerCase();
-    const oldFields = parseJson(r.old_json) as Record<string, unknown> | null;
-    const newFields = parseJson(r.new_json) as Record<string, unknown> | null;
+    const oldFields = normalizeGoogleFields(parseJson(r.old_json) as Record<string, unknown> | null);
+    const newFields = normalizeGoogleFields(parseJson(r.new_json) as Record<string, unknown> | null);
     const negative = (newFields?.negative ?? oldFields?.negative) === true;
     const resourceKind = kind === "keyword" && negative ? "negative_keyword" : kind;
     if (f.resourceKind && resourceKind !== f.resourceKind) continue;
@@ -327,7 +355,7 @@ export async function listHistory(userId: string, filters: HistoryFilters = {}):
       originLabel: ORIGIN_LABEL[r.client_type] ?? r.client_type,
       resourceKind,
       resourceName: r.resource_name,
-      label: `${r.operation.charAt(0)}${r.operation.slice(1).toLowerCase()} ${resourceKind.replace(/_/g, " ")}${r.changed_fields ? ` (${r.changed_fields})` : ""}`,
+      label: `${r.operation.charAt(0)}${r.operation.slice(1).toLowerCase()} ${resourceKind.replace(/_/g, " ")}${r.changed_fields ? ` (${[...new Set(r.changed_fields.split(",").map(fieldName))].join(", ")})` : ""}`,
       operation: r.operation.toLowerCase(),
       before: oldFields,
       after: newFields,
