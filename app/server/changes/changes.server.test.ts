@@ -150,7 +150,7 @@ describe("proposals are checked before anything is stored", () => {
     await ctx.db.insertInto("users").values({ id: other, email: `${other}@example.com`, password_hash: null, active_customer_id: null, created_at: now, updated_at: now }).execute();
     const foreign = await httpError(proposeStatusChange(other, { customerId: CUSTOMER, kind: "campaign", ids: [campaignId], status: "PAUSED" }));
     expect(foreign.status).toBe(404);
-    expect(foreign.fieldErrors?.customerId).toMatch(/Account not found/);
+    expect(foreign.fieldErrors?.customerId).toBe("No such Google Ads account");
     expect(await countSets()).toBe(0);
   });
 });
