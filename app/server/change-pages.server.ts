@@ -6,6 +6,8 @@ import { applyAndRefresh, changeSetView, discardChangeSet, listOpenChangeSets, v
 import { HISTORY_PAGE_SIZE, HistoryQuery, importRecentChanges, listHistory } from "./changes/history.server";
 import type { User } from "./db/schema";
 import { HttpError } from "./http/errors.server";
+import { AdsClientError } from "./ads/errors.server";
+import { ReconnectNeededError } from "./auth/google-connection.server";
 import { activeAccountOf, notFound as notFoundPage, requireAccountOf } from "./reporting.server";
 import { getDb } from "./db/db.server";
 import { redirectWithToast } from "./toast.server";
@@ -124,6 +126,9 @@ export async function changeSetAction(user: User, id: string, form: FormData) {
       if (error.status === 404) notFoundResponse();
       return data({ formError: error.detail, errors: error.fieldErrors ?? {} }, { status: error.status });
     }
+    // Google unreachable or the grant revoked: say so on the page; the set keeps its state.
+    if (error instanceof AdsClientError) return data({ formError: `Google Ads could not be reached: ${error.userMessage}`, errors: {} as Record<string, string> }, { status: 502 });
+    if (error instanceof ReconnectNeededError) return data({ formError: error.message, errors: {} as Record<string, string> }, { status: 409 });
     throw error;
   }
 }

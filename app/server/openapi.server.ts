@@ -2,6 +2,21 @@
 // /api/v1/openapi.json. Written by hand beside the routes: the API is small,
 // and a test checks that every /api/v1 route in app/routes.ts is listed here.
 
+import {
+  DESCRIPTION_MAX,
+  DESCRIPTION_PINS,
+  HEADLINE_MAX,
+  HEADLINE_PINS,
+  KEYWORD_MATCH_TYPES,
+  KEYWORD_MAX_CHARS,
+  KEYWORD_MAX_WORDS,
+  PATH_MAX,
+  RSA_DESCRIPTIONS_MAX,
+  RSA_DESCRIPTIONS_MIN,
+  RSA_HEADLINES_MAX,
+  RSA_HEADLINES_MIN,
+} from "~/lib/ad-limits";
+
 type Schema = Record<string, unknown>;
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -32,6 +47,56 @@ const dateParam = (name: "from" | "to") => ({
 
 const BAD_RANGE = errorResponse("Malformed or impossible date range");
 
+const changeSetIdParam = {
+  name: "changeSetId",
+  in: "path",
+  required: true,
+  description: "The change set's id (a UUID)",
+  schema: { type: "string", format: "uuid" },
+};
+
+const NOT_FOUND_CHANGE_SET = errorResponse("No such change set among the caller's (a malformed id included)");
+const changeSetResponse = (description: string, withProblem = false) => ({
+  description,
+  content: json(withProblem ? ref("ChangeSetWithValidation") : { type: "object", required: ["changeSet"], properties: { changeSet: ref("ChangeSet") } }),
+});
+
+// The actions' input rules, as propose.server.ts checks them.
+const MAX_ITEMS = 5000;
+const money = (description: string): Schema => ({
+  type: "number",
+  exclusiveMinimum: 0,
+  maximum: 1_000_000_000,
+  multipleOf: 0.01,
+  description: `${description}, in units of the account's currency (not micros), at most 2 decimals`,
+});
+const numericId = (description: string): Schema => ({ type: "string", pattern: "^\\d+$", description });
+const compositeId = (description: string): Schema => ({ type: "string", pattern: "^\\d+~\\d+$", description });
+const keywordText: Schema = {
+  type: "string",
+  minLength: 1,
+  maxLength: KEYWORD_MAX_CHARS,
+  description: `At most ${KEYWORD_MAX_CHARS} characters and ${KEYWORD_MAX_WORDS} words; none of ! @ % ^ ( ) = { } ; ~ \` < > ? \\ | , *`,
+};
+const matchType: Schema = { type: "string", enum: [...KEYWORD_MATCH_TYPES] };
+const action = (type: string, description: string, required: string[], properties: Record<string, Schema>): Schema => ({
+  type: "object",
+  description,
+  required: ["type", ...required],
+  properties: { type: { type: "string", const: type }, ...properties },
+});
+const ACTION_TYPES: Record<string, string> = {
+  status: "StatusAction",
+  budget: "BudgetAction",
+  bid: "BidAction",
+  add_keywords: "AddKeywordsAction",
+  add_negatives: "AddNegativesAction",
+  remove_keywords: "RemoveKeywordsAction",
+  create_rsa: "CreateRsaAction",
+};
+const RESOURCE_KINDS = ["campaign", "campaign_budget", "ad_group", "keyword", "negative_keyword", "campaign_negative_keyword", "ad"];
+const CHANGE_STATUSES = ["pending", "valid", "invalid", "applying", "applied", "failed", "unknown"];
+
 export function openApiDocument(serverUrl: string) {
   return {
     openapi: "3.1.0",
@@ -39,11 +104,11 @@ export function openApiDocument(serverUrl: string) {
       title: "Ads AI Manager API",
       version: "1.0.0",
       description:
-        "JSON API of Ads AI Manager. Sign in with POST /auth/login (or the Google flow) to get an access_token, then send it as `Authorization: Bearer <access_token>`. Errors share one shape: `{ \"detail\": string }`. Money is in micros (1,000,000 per unit of the account's currency).",
+        "JSON API of Ads AI Manager. Sign in with POST /auth/login (or the Google flow) to get an access_token, then send it as `Authorization: Bearer <access_token>`. Errors share one shape: `{ \"detail\": string }`. Money is in micros (1,000,000 per unit of the account's currency), except in change actions (amount, cpc), which take units (12.5 = 12.50).",
     },
     servers: [{ url: `${serverUrl.replace(/\/$/, "")}/api/v1` }],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: "auth" }, { name: "accounts" }, { name: "reports" }, { name: "history" }, { name: "meta" }],
+    tags: [{ name: "auth" }, { name: "accounts" }, { name: "reports" }, { name: "changes" }, { name: "history" }, { name: "meta" }],
     paths: {
       "/auth/register": {
         post: {
@@ -175,6 +240,94 @@ export function openApiDocument(serverUrl: string) {
             "202": { description: "Sync started or already running", content: json(ref("SyncState")) },
             "401": UNAUTHORIZED,
             "404": NOT_FOUND_ACCOUNT,
+          },
+        },
+      },
+      "/accounts/{customerId}/change-sets": {
+        post: {
+          tags: ["changes"],
+          summary: "Propose changes as one change set; Google validates it, nothing is applied",
+          description:
+            "Stores the actions as one change set with each change's before and after, then asks Google to validate it (validateOnly). Google's refusals show in changeSet.status (invalid) and each change's error. Apply it with POST /change-sets/{changeSetId}/apply.",
+          parameters: [customerIdParam],
+          requestBody: { required: true, content: json(ref("ProposeChangeSet")) },
+          responses: {
+            "201": changeSetResponse("Proposed (status validated, invalid, or proposed when Google could not be reached)", true),
+            "400": errorResponse("Invalid body; errors is keyed by the field's path, e.g. actions.0.amount. Also a manager account."),
+            "401": UNAUTHORIZED,
+            "404": errorResponse("No such account among the caller's, or an id in an action not found in the account"),
+            "415": errorResponse("Body is not JSON"),
+          },
+        },
+      },
+      "/change-sets/{changeSetId}": {
+        get: {
+          tags: ["changes"],
+          summary: "A change set with every change's before and after and Google's verdict",
+          parameters: [changeSetIdParam],
+          responses: { "200": changeSetResponse("The change set"), "401": UNAUTHORIZED, "404": NOT_FOUND_CHANGE_SET },
+        },
+      },
+      "/change-sets/{changeSetId}/validate": {
+        post: {
+          tags: ["changes"],
+          summary: "Have Google check the changes again (validateOnly); nothing is applied",
+          description: "Re-reads the before values from Google. Only a proposed, validated or invalid change set can be validated.",
+          parameters: [changeSetIdParam],
+          responses: {
+            "200": changeSetResponse("Validated (see changeSet.status) or, with a validationProblem, not validated", true),
+            "401": UNAUTHORIZED,
+            "404": NOT_FOUND_CHANGE_SET,
+            "409": errorResponse("Already applying, applied, failed or discarded"),
+          },
+        },
+      },
+      "/change-sets/{changeSetId}/apply": {
+        post: {
+          tags: ["changes"],
+          summary: "Apply the change set at Google (the caller's approval)",
+          description:
+            "The body is optional (an empty body is {}). A proposed set is validated first. The outcome, applied, partially_applied or failed, is in changeSet.status, and each change's status and error say which changes Google refused.",
+          parameters: [changeSetIdParam],
+          requestBody: { required: false, content: json(ref("ApplyOptions")) },
+          responses: {
+            "200": changeSetResponse("Sent to Google; the outcome is in changeSet.status"),
+            "400": errorResponse("Invalid body"),
+            "401": UNAUTHORIZED,
+            "404": NOT_FOUND_CHANGE_SET,
+            "409": errorResponse(
+              "Not validated, refused by Google, already applied or discarded, the Google Ads connection needs reconnecting, or a large budget/bid move without confirmLargeMoves (errors.confirmLargeMoves)",
+            ),
+            "415": errorResponse("Body is not JSON"),
+            "502": errorResponse("Google Ads could not be reached (e.g. to validate a proposed set first); nothing was applied"),
+          },
+        },
+      },
+      "/change-sets/{changeSetId}/discard": {
+        post: {
+          tags: ["changes"],
+          summary: "Discard a proposal: kept as discarded, never applied",
+          parameters: [changeSetIdParam],
+          responses: {
+            "200": changeSetResponse("Discarded"),
+            "401": UNAUTHORIZED,
+            "404": NOT_FOUND_CHANGE_SET,
+            "409": errorResponse("Already applying, applied, failed or discarded"),
+          },
+        },
+      },
+      "/change-sets/{changeSetId}/revert": {
+        post: {
+          tags: ["changes"],
+          summary: "Propose a new change set undoing an applied one",
+          description:
+            "Creates and validates a NEW change set with the inverse of every applied change (the recorded before values); changeSet is that new set, with revertOf set. Apply it like any other.",
+          parameters: [changeSetIdParam],
+          responses: {
+            "201": changeSetResponse("The new, inverse change set", true),
+            "401": UNAUTHORIZED,
+            "404": NOT_FOUND_CHANGE_SET,
+            "409": errorResponse("Not applied, nothing revertable, or already reverted"),
           },
         },
       },
@@ -314,6 +467,186 @@ export function openApiDocument(serverUrl: string) {
             changeSetId: { type: ["string", "null"] },
             changeSetTitle: { type: ["string", "null"] },
             revertable: { type: "boolean" },
+          },
+        },
+        ProposeChangeSet: {
+          type: "object",
+          required: ["actions"],
+          properties: {
+            actions: { type: "array", minItems: 1, maxItems: MAX_ITEMS, items: ref("Action") },
+            title: { type: "string", minLength: 1, maxLength: 200, description: "Defaults to a description of the changes" },
+            atomic: { type: "boolean", default: true, description: "true: every change applies or none does; false: each on its own" },
+          },
+        },
+        ApplyOptions: {
+          type: "object",
+          properties: {
+            confirmLargeMoves: {
+              type: "boolean",
+              default: false,
+              description: "Required (true) when a budget or bid moves by more than the server's CHANGE_CONFIRM_PERCENT (changeSet.needsConfirmation)",
+            },
+          },
+        },
+        Action: {
+          description: "One requested change; `type` says which. Ids are those of the account's synced data.",
+          oneOf: Object.values(ACTION_TYPES).map(ref),
+          discriminator: { propertyName: "type", mapping: Object.fromEntries(Object.entries(ACTION_TYPES).map(([type, name]) => [type, `#/components/schemas/${name}`])) },
+        },
+        StatusAction: action("status", "Enable, pause or remove campaigns, ad groups, keywords or ads", ["kind", "ids", "status"], {
+          kind: { type: "string", enum: ["campaign", "ad_group", "keyword", "ad"] },
+          ids: {
+            type: "array",
+            minItems: 1,
+            maxItems: MAX_ITEMS,
+            items: { type: "string" },
+            description: "Campaign and ad group ids are numeric; keyword ids are adGroupId~criterionId, ad ids adGroupId~adId",
+          },
+          status: { type: "string", enum: ["ENABLED", "PAUSED", "REMOVED"] },
+        }),
+        BudgetAction: action("budget", "Set a campaign's daily budget", ["campaignId", "amount"], {
+          campaignId: numericId("The campaign's id"),
+          amount: money("The new daily budget"),
+        }),
+        BidAction: action("bid", "Set max. CPC bids of keywords or ad groups (default bid)", ["kind", "items"], {
+          kind: { type: "string", enum: ["keyword", "ad_group"] },
+          items: {
+            type: "array",
+            minItems: 1,
+            maxItems: MAX_ITEMS,
+            items: {
+              type: "object",
+              required: ["id", "cpc"],
+              properties: { id: { type: "string", description: "Ad group id, or keyword id adGroupId~criterionId" }, cpc: money("The new max. CPC bid") },
+            },
+          },
+        }),
+        AddKeywordsAction: action("add_keywords", "Add keywords to an ad group", ["adGroupId", "keywords"], {
+          adGroupId: numericId("The ad group's id"),
+          keywords: {
+            type: "array",
+            minItems: 1,
+            maxItems: MAX_ITEMS,
+            items: { type: "object", required: ["text", "matchType"], properties: { text: keywordText, matchType, cpc: money("Optional max. CPC bid") } },
+          },
+        }),
+        AddNegativesAction: action("add_negatives", "Add negative keywords to an ad group or a campaign", ["level", "parentId", "keywords"], {
+          level: { type: "string", enum: ["ad_group", "campaign"] },
+          parentId: numericId("The ad group's or campaign's id, per level"),
+          keywords: {
+            type: "array",
+            minItems: 1,
+            maxItems: MAX_ITEMS,
+            items: { type: "object", required: ["text", "matchType"], properties: { text: keywordText, matchType } },
+          },
+        }),
+        RemoveKeywordsAction: action("remove_keywords", "Remove keywords (a revert re-creates them)", ["ids"], {
+          ids: { type: "array", minItems: 1, maxItems: MAX_ITEMS, items: compositeId("Keyword id adGroupId~criterionId") },
+        }),
+        CreateRsaAction: action("create_rsa", "Create a responsive search ad (enabled) in an ad group", ["adGroupId", "headlines", "descriptions", "finalUrl"], {
+          adGroupId: numericId("The ad group's id"),
+          headlines: {
+            type: "array",
+            minItems: RSA_HEADLINES_MIN,
+            maxItems: RSA_HEADLINES_MAX,
+            items: {
+              type: "object",
+              required: ["text"],
+              properties: { text: { type: "string", minLength: 1, maxLength: HEADLINE_MAX }, pin: { type: "string", enum: [...HEADLINE_PINS] } },
+            },
+          },
+          descriptions: {
+            type: "array",
+            minItems: RSA_DESCRIPTIONS_MIN,
+            maxItems: RSA_DESCRIPTIONS_MAX,
+            items: {
+              type: "object",
+              required: ["text"],
+              properties: { text: { type: "string", minLength: 1, maxLength: DESCRIPTION_MAX }, pin: { type: "string", enum: [...DESCRIPTION_PINS] } },
+            },
+          },
+          path1: { type: "string", maxLength: PATH_MAX },
+          path2: { type: "string", maxLength: PATH_MAX, description: "Needs path1" },
+          finalUrl: { type: "string", format: "uri", description: "An http(s) URL" },
+        }),
+        ChangeSetWithValidation: {
+          type: "object",
+          required: ["changeSet", "validationProblem"],
+          properties: {
+            changeSet: ref("ChangeSet"),
+            validationProblem: {
+              type: ["string", "null"],
+              description: "Why Google's validation did not run (e.g. Google unreachable: the set stays proposed; validate again later). Google's refusals are not problems here: they are in changeSet.status and each change.",
+            },
+          },
+        },
+        ChangeSet: {
+          type: "object",
+          required: ["id", "customerId", "title", "status", "source", "sourceDetail", "proposedBy", "atomic", "needsConfirmation", "confirmPercent", "createdAt", "validatedAt", "approvedAt", "appliedAt", "error", "revertOf", "revertedBy", "canApply", "canValidate", "canDiscard", "canRevert", "counts", "changes"],
+          properties: {
+            id: { type: "string", format: "uuid" },
+            customerId: { type: "string", pattern: "^\\d{10}$" },
+            title: { type: "string" },
+            status: { type: "string", enum: ["proposed", "validated", "invalid", "applying", "applied", "partially_applied", "failed", "discarded"] },
+            source: { type: "string", enum: ["user", "rule", "assistant"] },
+            sourceDetail: { type: ["string", "null"] },
+            proposedBy: { type: "string", description: "The proposer's email, or Rule / Assistant" },
+            atomic: { type: "boolean", description: "Every change applies or none does" },
+            needsConfirmation: { type: "boolean", description: "A budget or bid moves by more than confirmPercent: apply needs confirmLargeMoves" },
+            confirmPercent: { type: "integer" },
+            createdAt: { type: "string", format: "date-time" },
+            validatedAt: { type: ["string", "null"], format: "date-time" },
+            approvedAt: { type: ["string", "null"], format: "date-time" },
+            appliedAt: { type: ["string", "null"], format: "date-time" },
+            error: { type: ["string", "null"] },
+            revertOf: { type: ["string", "null"], description: "The change set this one undoes" },
+            revertedBy: { type: ["string", "null"], description: "The applied change set that undid this one" },
+            canApply: { type: "boolean" },
+            canValidate: { type: "boolean" },
+            canDiscard: { type: "boolean" },
+            canRevert: { type: "boolean" },
+            counts: {
+              type: "object",
+              required: ["total", "valid", "invalid", "applied", "failed"],
+              properties: {
+                total: { type: "integer" },
+                valid: { type: "integer" },
+                invalid: { type: "integer" },
+                applied: { type: "integer" },
+                failed: { type: "integer" },
+              },
+            },
+            changes: { type: "array", items: ref("Change") },
+          },
+        },
+        Change: {
+          type: "object",
+          required: ["id", "resourceKind", "operation", "resourceName", "label", "status", "errorCode", "errorMessage", "fieldPath", "largeMove", "fields", "before", "after"],
+          properties: {
+            id: { type: "string" },
+            resourceKind: { type: "string", enum: RESOURCE_KINDS },
+            operation: { type: "string", enum: ["create", "update", "remove"] },
+            resourceName: { type: ["string", "null"], description: "Google's resource name; for a create, once applied" },
+            label: { type: "string" },
+            status: { type: "string", enum: CHANGE_STATUSES },
+            errorCode: { type: ["string", "null"], description: "Google's error code when refused or failed, e.g. RangeError.TOO_LOW" },
+            errorMessage: { type: ["string", "null"] },
+            fieldPath: { type: ["string", "null"] },
+            largeMove: { type: "boolean", description: "A budget or bid move beyond confirmPercent" },
+            fields: { type: "array", items: ref("FieldDiff") },
+            before: { description: "The changed fields before, as stored (micros as numbers); null for a create" },
+            after: { description: "The changed fields after, as stored (micros as numbers)" },
+          },
+        },
+        FieldDiff: {
+          type: "object",
+          required: ["field", "before", "after", "percent"],
+          description: "One changed field formatted for people, e.g. Daily budget: €50.00 → €60.00",
+          properties: {
+            field: { type: "string" },
+            before: { type: ["string", "null"] },
+            after: { type: ["string", "null"] },
+            percent: { type: ["number", "null"], description: "Signed change in percent for budgets and bids" },
           },
         },
         SyncState: {

@@ -1,0 +1,110 @@
+import { data } from "react-router";
+import { z } from "zod";
+import { AdsClientError } from "./ads/errors.server";
+import { ReconnectNeededError } from "./auth/google-connection.server";
+import { getChangeSet, proposeRevert, type ChangeSetDetail } from "./changes/pipeline.server";
+import { BulkInput, proposeBulk } from "./changes/propose.server";
+import { applyAndRefresh, changeSetView, discardChangeSet, validateQuietly, type ChangeSetView } from "./changes/review.server";
+import { apiError, HttpError, readJsonBody } from "./http/errors.server";
+import { requireAccountOf } from "./reporting.server";
+
+// The JSON API's change sets: the same services as the review page, answered
+// as { changeSet, validationProblem? }. Nothing here reaches Google except
+// through the pipeline (validate, apply), and apply is always the caller's own request.
+
+export const NO_STORE = { "Cache-Control": "no-store" };
+
+/**
+ * The API's error body, never cached. Google being unreachable is a 502 with
+ * its reason, an expired Google connection a 409 (reconnect), not a 500.
+ */
+export function changeApiError(error: unknown) {
+  if (error instanceof HttpError) return apiError(new HttpError(error.status, error.detail, error.fieldErrors, { ...error.headers, ...NO_STORE }));
+  if (error instanceof AdsClientError) return apiError(new HttpError(502, error.userMessage, undefined, NO_STORE));
+  if (error instanceof ReconnectNeededError) return apiError(new HttpError(409, error.message, undefined, NO_STORE));
+  throw error;
+}
+
+/** The answer of a POST-only path to GET. */
+export function postOnly() {
+  return data({ detail: "Method not allowed" }, { status: 405, headers: { Allow: "POST", ...NO_STORE } });
+}
+
+export function requirePost(request: Request) {
+  if (request.method !== "POST") throw new HttpError(405, "Method not allowed", undefined, { Allow: "POST" });
+}
+
+const notFound = () => new HttpError(404, "Change set not found");
+
+/** A change set of the caller's in the API's shape; another user's, a malformed id or an account no longer connected is a 404. */
+async function viewOf(userId: string, detail: ChangeSetDetail): Promise<ChangeSetView> {
+  const account = await requireAccountOf(userId, detail.set.customer_id).catch((error: unknown) => {
+    throw error instanceof HttpError && error.status === 404 ? notFound() : error;
+  });
+  return changeSetView(detail, account.currencyCode);
+}
+
+async function load(userId: string, id: string): Promise<ChangeSetView> {
+  if (!z.uuid().safeParse(id).success) throw notFound();
+  return viewOf(userId, await getChangeSet(userId, id));
+}
+
+const ProposeBody = z.object({
+  actions: BulkInput.shape.actions,
+  title: z.string({ error: "Title must be text" }).trim().min(1, "Title cannot be empty").max(200, "Title can be at most 200 characters").optional(),
+  atomic: z.boolean({ error: "atomic must be true or false" }).optional(),
+});
+
+/** Stores the actions as one change set and has Google validate it; an outage leaves it "proposed" with a validationProblem. */
+export async function proposeForApi(userId: string, customerId: string, request: Request) {
+  const account = await requireAccountOf(userId, customerId);
+  if (account.manager) throw new HttpError(400, "A manager account has no campaigns of its own; propose changes in one of its client accounts.");
+  const body = await readJsonBody(request, ProposeBody);
+  const id = await proposeBulk(userId, { customerId: account.customerId, actions: body.actions }, { title: body.title, atomic: body.atomic });
+  const validationProblem = await validateQuietly(userId, id);
+  return { changeSet: await changeSetView(await getChangeSet(userId, id), account.currencyCode), validationProblem };
+}
+
+export async function changeSetForApi(userId: string, id: string) {
+  return { changeSet: await load(userId, id) };
+}
+
+const OPEN = ["proposed", "validated", "invalid"];
+
+/** Google's check again (the "before" values are re-read). Refusals show in the set's status and each change's error. */
+export async function validateForApi(userId: string, id: string) {
+  const current = await load(userId, id);
+  if (!OPEN.includes(current.status)) throw new HttpError(409, `This change set is already ${current.status.replace("_", " ")}`);
+  const validationProblem = await validateQuietly(userId, id);
+  return { changeSet: await load(userId, id), validationProblem };
+}
+
+const ApplyBody = z.object({ confirmLargeMoves: z.boolean({ error: "confirmLargeMoves must be true or false" }).optional() });
+
+/** The body is optional: an empty one is {}. */
+async function readApplyBody(request: Request): Promise<z.infer<typeof ApplyBody>> {
+  if ((await request.clone().text()).trim() === "") return {};
+  return readJsonBody(request, ApplyBody);
+}
+
+/** The caller's approval. The outcome (applied, partially_applied, failed) is in changeSet.status, per change in its status and error. */
+export async function applyForApi(userId: string, id: string, request: Request) {
+  await load(userId, id);
+  const body = await readApplyBody(request);
+  const detail = await applyAndRefresh(userId, id, { confirmLargeMoves: body.confirmLargeMoves === true });
+  return { changeSet: await viewOf(userId, detail) };
+}
+
+export async function discardForApi(userId: string, id: string) {
+  await load(userId, id);
+  await discardChangeSet(userId, id);
+  return { changeSet: await load(userId, id) };
+}
+
+/** A new change set with the recorded before values, validated like any proposal; it still needs its own apply. */
+export async function revertForApi(userId: string, id: string) {
+  await load(userId, id);
+  const revertId = await proposeRevert(userId, id);
+  const validationProblem = await validateQuietly(userId, revertId);
+  return { changeSet: await load(userId, revertId), validationProblem };
+}
