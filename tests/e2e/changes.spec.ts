@@ -211,3 +211,27 @@ test("without JavaScript: propose, apply and revert through plain forms", async 
   await expect(page.getByRole("status")).toContainText("Applied at Google");
   await context.close();
 });
+
+test("bulk from the campaigns list, then discarded: nothing is sent and history stays as it was", async ({ page, request }) => {
+  await useBakery(page, request);
+  await page.goto("/campaigns");
+  const boxes = page.getByRole("table", { name: /^Campaigns of / }).locator("tbody tr").getByRole("checkbox");
+  await boxes.nth(0).check();
+  await boxes.nth(1).check();
+  await page.getByRole("form", { name: "Change selected campaigns" }).getByRole("button", { name: "Pause selected" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pause 2 campaigns");
+  await page.goto("/history");
+  await expect(page.getByRole("region", { name: "Waiting for review" })).toContainText("Pause 2 campaigns");
+  await page.getByRole("region", { name: "Waiting for review" }).getByRole("link", { name: "Pause 2 campaigns" }).click();
+  await page.getByRole("button", { name: "Discard" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Discarded: nothing was sent to Google." })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Apply", exact: true })).toHaveCount(0);
+  await page.goto("/history?source=user");
+  await expect(page.getByText("Pause 2 campaigns")).toHaveCount(0);
+
+  // Nothing selected: the bar says so and nothing is proposed.
+  await page.goto("/campaigns");
+  await page.getByRole("form", { name: "Change selected campaigns" }).getByRole("button", { name: "Pause selected" }).click();
+  await expect(page.getByRole("form", { name: "Change selected campaigns" }).getByRole("alert")).toHaveText("Choose at least one item");
+  await expect(page).toHaveURL(/\/campaigns$/);
+});
