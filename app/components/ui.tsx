@@ -34,3 +34,12 @@ export function EmptyState({ title, children, icon }: { title: string; children?
 
 export const buttonClass =
   "inline-flex items-center justify-center gap-2 rounded-lg bg-blue-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-50";
+
+/** Why the page shows something other than what was asked (an ignored filter, a failed import). */
+export function Notice({ children }: { children: ReactNode }) {
+  return (
+    <p role="alert" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+      {children}
+    </p>
+  );
+}

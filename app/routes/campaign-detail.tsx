@@ -7,7 +7,7 @@ import { metricColumns } from "~/components/metric-columns";
 import { AdStrengthBadge, RsaAssetList, RsaPreview } from "~/components/rsa-preview";
 import { StatusBadge } from "~/components/status-badge";
 import { SyncStatus } from "~/components/sync-status";
-import { PageHeader } from "~/components/ui";
+import { PageHeader, Notice } from "~/components/ui";
 import { formatDecimal, formatEnum, formatInteger, formatMoney, formatPercent } from "~/lib/format";
 import { averageCpc, conversionValuePerCost, costPerConversion, ctr, type Metrics } from "~/lib/metrics";
 import { currentPath, hrefWith } from "~/lib/query";
@@ -81,11 +81,7 @@ export default function CampaignDetailPage({ loaderData: data }: Route.Component
         />
       </div>
       <MetricSummary metrics={campaign.metrics} currency={currency} />
-      {data.tabNotice ? (
-        <p role="alert" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {data.tabNotice}
-        </p>
-      ) : null}
+      {data.tabNotice ? <Notice>{data.tabNotice}</Notice> : null}
       <nav aria-label="Campaign sections" className="mb-4 flex gap-1 border-b border-gray-200">
         {DETAIL_TABS.map((tab) => {
           const current = data.tab === tab;

@@ -7,7 +7,7 @@ import { metricColumns } from "~/components/metric-columns";
 import { Pagination } from "~/components/pagination";
 import { StatusBadge } from "~/components/status-badge";
 import { SyncProgress, SyncStatus } from "~/components/sync-status";
-import { EmptyState, PageHeader, buttonClass } from "~/components/ui";
+import { EmptyState, PageHeader, buttonClass, Notice } from "~/components/ui";
 import { formatEnum, formatMoney } from "~/lib/format";
 import type { Metrics } from "~/lib/metrics";
 import { currentPath, hrefWith, keptParams } from "~/lib/query";
@@ -104,11 +104,7 @@ function ConnectedCampaigns({ data }: { data: Connected }) {
         </EmptyState>
       ) : (
         <>
-          {data.queryNotice ? (
-            <p role="alert" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-              {data.queryNotice}
-            </p>
-          ) : null}
+          {data.queryNotice ? <Notice>{data.queryNotice}</Notice> : null}
           <div className="mb-4 flex flex-col gap-4">
             <DateRangePicker
               action={pathname}

@@ -130,32 +130,23 @@ export default function ChangeSetPage({ loaderData, actionData }: Route.Componen
         </Form>
       ) : null}
       <div className="flex flex-wrap gap-3">
-        {cs.canValidate ? (
-          <Form method="post" action={postAction}>
-            <input type="hidden" name="intent" value="validate" />
-            <button type="submit" className={secondaryButtonClass} disabled={busy}>
-              Validate with Google again
-            </button>
-          </Form>
-        ) : null}
-        {cs.canDiscard ? (
-          <Form method="post" action={postAction}>
-            <input type="hidden" name="intent" value="discard" />
-            <button type="submit" className={secondaryButtonClass} disabled={busy}>
-              Discard
-            </button>
-          </Form>
-        ) : null}
-        {cs.canRevert ? (
-          <Form method="post" action={postAction}>
-            <input type="hidden" name="intent" value="revert" />
-            <button type="submit" className={dangerButtonClass} disabled={busy}>
-              Revert
-            </button>
-          </Form>
-        ) : null}
+        {cs.canValidate ? <IntentButton intent="validate" label="Validate with Google again" action={postAction} disabled={busy} /> : null}
+        {cs.canDiscard ? <IntentButton intent="discard" label="Discard" action={postAction} disabled={busy} /> : null}
+        {cs.canRevert ? <IntentButton intent="revert" label="Revert" action={postAction} disabled={busy} danger /> : null}
       </div>
     </>
+  );
+}
+
+/** A one-button form: the review page's secondary actions. */
+function IntentButton({ intent, label, action, disabled, danger = false }: { intent: string; label: string; action: string; disabled: boolean; danger?: boolean }) {
+  return (
+    <Form method="post" action={action}>
+      <input type="hidden" name="intent" value={intent} />
+      <button type="submit" className={danger ? dangerButtonClass : secondaryButtonClass} disabled={disabled}>
+        {label}
+      </button>
+    </Form>
   );
 }
 

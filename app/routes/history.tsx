@@ -2,7 +2,7 @@ import { Form, Link, useLocation, useNavigation } from "react-router";
 import { FormError, Labeled, dangerButtonClass, inputClass, secondaryButtonClass, usePostAction } from "~/components/change-forms";
 import { ChangeStatusBadge, FieldDiffList, SetStatusBadge } from "~/components/change-display";
 import { Pagination } from "~/components/pagination";
-import { EmptyState, PageHeader } from "~/components/ui";
+import { EmptyState, PageHeader, Notice } from "~/components/ui";
 import { CHANGE_STATUS_LABEL, RESOURCE_KIND_LABEL, diffFields } from "~/lib/change-fields";
 import { formatDateTime } from "~/lib/format";
 import { hrefWith } from "~/lib/query";
@@ -77,16 +77,8 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
     <>
       <PageHeader title="Change History" description={`Every change made to your campaigns · ${account.name}`} />
       <FormError message={error} />
-      {data.importProblem ? (
-        <p role="alert" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {data.importProblem}
-        </p>
-      ) : null}
-      {data.notice ? (
-        <p role="alert" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {data.notice}
-        </p>
-      ) : null}
+      {data.importProblem ? <Notice>{data.importProblem}</Notice> : null}
+      {data.notice ? <Notice>{data.notice}</Notice> : null}
       {data.open.length > 0 ? (
         <section aria-label="Waiting for review" className="mb-4 rounded-xl border border-blue-200 bg-blue-50 p-4 text-sm">
           <h2 className="mb-2 font-semibold text-blue-900">Waiting for your review (not sent to Google)</h2>

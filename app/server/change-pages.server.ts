@@ -98,7 +98,9 @@ export async function changeSetAction(user: User, id: string, form: FormData) {
   const parsed = ReviewIntent.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ formError: "Unknown action", errors: {} as Record<string, string> }, { status: 400 });
   try {
-    await loadView(user, id);
+    // Only that it is theirs: each intent loads what it needs.
+    if (!z.uuid().safeParse(id).success) notFoundResponse();
+    await getChangeSet(user.id, id);
     switch (parsed.data.intent) {
       case "apply": {
         const detail = await applyAndRefresh(user.id, id, { confirmLargeMoves: parsed.data.confirmLargeMoves === "on" });

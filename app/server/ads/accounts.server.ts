@@ -3,16 +3,17 @@ import { getDb, type DB } from "../db/db.server";
 import type { AdsAccount, GoogleConnection } from "../db/schema";
 import { getConfig } from "../env.server";
 import { getConnection, getGoogleAccessToken, ReconnectNeededError } from "../auth/google-connection.server";
-import { AdsClientError, createAdsClient, Int64, parseRows, type AdsClient } from "./client.server";
+import { AdsClientError, createAdsClient, Int64, parseRows, type AdsClient, type AdsClientOptions } from "./client.server";
 
 /** An Ads API client acting as this connection's Google user. */
-export function adsClientFor(connection: GoogleConnection): AdsClient {
+export function adsClientFor(connection: GoogleConnection, opts: { db?: DB; fetch?: AdsClientOptions["fetch"] } = {}): AdsClient {
   const { google } = getConfig();
   return createAdsClient({
     baseUrl: google.adsApiUrl,
     version: google.adsApiVersion,
     developerToken: google.developerToken,
-    getAccessToken: (opts) => getGoogleAccessToken(connection, opts),
+    getAccessToken: (tokenOpts) => getGoogleAccessToken(connection, tokenOpts, opts.db),
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
 }
 

@@ -7,9 +7,8 @@ import { gaqlString } from "../ads/gaql.server";
 import { HttpError, validationError } from "../http/errors.server";
 import { isRevertable } from "./pipeline.server";
 import { requireAccount } from "./propose.server";
-import { getConnection, getGoogleAccessToken } from "../auth/google-connection.server";
-import { createAdsClient } from "../ads/client.server";
-import { getConfig } from "../env.server";
+import { getConnection } from "../auth/google-connection.server";
+import { adsClientFor } from "../ads/accounts.server";
 
 export const HISTORY_PAGE_SIZE = 50;
 /** change_event reports our own writes too, a little later than we record them. */
@@ -122,13 +121,7 @@ export async function importChangeEvents(userId: string, customerId: string, now
   const account = await requireAccount(db, userId, customerId);
   const connection = await getConnection(userId, db);
   if (!connection) throw new HttpError(409, "Connect a Google Ads account first");
-  const { google } = getConfig();
-  const client = createAdsClient({
-    baseUrl: google.adsApiUrl,
-    version: google.adsApiVersion,
-    developerToken: google.developerToken,
-    getAccessToken: (opts) => getGoogleAccessToken(connection, opts, db),
-  });
+  const client = adsClientFor(connection, { db });
   // Google counts the 30 days in the account's time zone; starting a day later stays inside.
   const from = ymd(new Date(now.getTime() - 29 * 86_400_000), account.time_zone);
   const to = ymd(new Date(now.getTime() + 86_400_000), account.time_zone);

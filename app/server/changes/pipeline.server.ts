@@ -1,8 +1,9 @@
 import { getDb, type DB } from "../db/db.server";
 import type { Change, ChangeSet, ChangeStatus } from "../db/schema";
 import { getConfig } from "../env.server";
-import { getConnection, getGoogleAccessToken } from "../auth/google-connection.server";
-import { AdsOutcomeUnknownError, createAdsClient, GoogleAdsApiError, type AdsClient } from "../ads/client.server";
+import { getConnection } from "../auth/google-connection.server";
+import { adsClientFor } from "../ads/accounts.server";
+import { AdsOutcomeUnknownError, GoogleAdsApiError, type AdsClient } from "../ads/client.server";
 import { HttpError } from "../http/errors.server";
 import { COLLECTION, readChildren, readLive, type Fields, type LiveResource } from "./kinds.server";
 import { isLargeMove, requireAccount, storeChangeSet, type DraftChange } from "./propose.server";
@@ -31,13 +32,9 @@ async function googleFor(db: DB, userId: string, customerId: string): Promise<Go
   const account = await requireAccount(db, userId, customerId);
   const connection = await getConnection(userId, db);
   if (!connection) throw new HttpError(409, "Connect a Google Ads account first");
-  const { google } = getConfig();
   let lastRequestId: string | undefined;
-  const client = createAdsClient({
-    baseUrl: google.adsApiUrl,
-    version: google.adsApiVersion,
-    developerToken: google.developerToken,
-    getAccessToken: (opts) => getGoogleAccessToken(connection, opts, db),
+  const client = adsClientFor(connection, {
+    db,
     // The client hands back only the body; the request id lives in a header.
     fetch: async (input, init) => {
       const res = await fetch(input, init);
