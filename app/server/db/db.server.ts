@@ -46,6 +46,9 @@ export async function migrateToLatest(db: DB) {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    // Features land in parallel branches with pre-assigned migration numbers; a
+    // database that already ran a later one must still accept an earlier one.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
