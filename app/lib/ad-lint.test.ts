@@ -1,0 +1,171 @@
+import { describe, expect, it } from "vitest";
+import {
+  adTextWidth,
+  autofixLine,
+  duplicateKey,
+  estimateStrength,
+  isNearDuplicate,
+  lintLine,
+  lintRsa,
+  type LineKind,
+  type LintCode,
+} from "./ad-lint";
+
+const codes = (text: string, kind: LineKind) => lintLine(text, kind).filter((i) => i.severity === "error").map((i) => i.code);
+
+describe("adTextWidth", () => {
+  it.each([
+    ["Hiking Boots", 12],
+    ["日本の靴", 8], // wide CJK characters count 2
+    ["ハイキング", 10],
+    ["한국어", 6],
+    ["Ｆｕｌｌ", 8], // full-width Latin counts 2
+    ["Café", 4], // NFC: é is one character
+    ["Cafe\u0301", 4], // decomposed é normalises to one
+    ["{KeyWord:Boots} on sale", 13], // keyword insertion counts only its default
+    ["{keyword:Trail Running Shoes}", 19],
+  ])("%s → %d", (text, width) => {
+    expect(adTextWidth(text)).toBe(width);
+  });
+});
+
+describe("lintLine: good lines pass", () => {
+  it.each<[string, LineKind]>([
+    ["Waterproof Hiking Boots", "headline"],
+    ["Free Shipping Over $50", "headline"],
+    ["Open 24/7 in NYC", "headline"],
+    ["Shop {KeyWord:Hiking Boots}", "headline"],
+    ["YouTube Ads Made Simple", "headline"],
+    ["4K TVs From $299", "headline"],
+    ["日本製のハイキングブーツ", "headline"], // 24 width units
+    ["Save 20% today. Order online and get it by Friday!", "description"],
+    ["Trusted by 10,000+ hikers, with 2.5 km of trails tested per pair, and free returns.", "description"],
+    ["hiking-boots", "path"],
+    ["Sale", "path"],
+  ])("%s (%s)", (text, kind) => {
+    expect(lintLine(text, kind)).toEqual([]);
+  });
+});
+
+describe("lintLine: bad lines fail with the rule that applies", () => {
+  it.each<[string, LineKind, LintCode]>([
+    ["", "headline", "EMPTY"],
+    ["Waterproof Hiking Boots For Everyone", "headline", "TOO_LONG"],
+    ["x".repeat(91), "description", "TOO_LONG"],
+    ["日本製の軽量防水ハイキングブーツ", "headline", "TOO_LONG"], // 16 chars but 32 width units
+    ["{KeyWord:Waterproof Hiking Boots For All}", "headline", "TOO_LONG"], // the default is what counts
+    ["path-that-is-way-too-long", "path", "TOO_LONG"],
+    ["Buy {KEYWORD:Boots}", "headline", "INVALID_DKI"],
+    ["Buy {KeyWord:} Now", "headline", "INVALID_DKI"],
+    ["Buy {KeyWord:Boots", "headline", "INVALID_DKI"],
+    ["{KeyWord:Boots}{keyword:shoes}", "headline", "INVALID_DKI"],
+    ["Great Boots!", "headline", "EXCLAMATION_IN_HEADLINE"],
+    ["Great boots! Order now! Ships today.", "description", "EXCLAMATION_BUDGET"],
+    ["Great boots?? Order now.", "description", "PUNCT_REPEATED"],
+    ["Boots on sale...", "headline", "PUNCT_REPEATED"],
+    ["Boots on sale…", "headline", "PUNCT_REPEATED"],
+    ["Boots -- on sale", "headline", "PUNCT_REPEATED"],
+    ["FREE Hiking Boots", "headline", "CAPITALIZATION"],
+    ["HIKING BOOTS ON SALE", "headline", "CAPITALIZATION"],
+    ["FlOwErS Delivered", "headline", "CAPITALIZATION"],
+    ["FrEe Delivery", "headline", "CAPITALIZATION"],
+    ["Hiking Boots 🥾", "headline", "EMOJI"],
+    ["Hiking Boots ✅", "headline", "EMOJI"],
+    ["Hiking Boots ★★", "headline", "UNSUPPORTED_CHARACTER"],
+    ["• Hiking Boots", "headline", "UNSUPPORTED_CHARACTER"],
+    ["ﾊｲｷﾝｸﾞ Boots", "headline", "UNSUPPORTED_CHARACTER"],
+    ["Call 555-123-4567", "headline", "PHONE_NUMBER"],
+    ["Call +44 20 7946 0958 today", "description", "PHONE_NUMBER"],
+    ["Call 1-800-FLOWERS", "headline", "PHONE_NUMBER"],
+    ["Click Here For Boots", "headline", "CLICK_HERE"],
+    ["Great boots. Click now to see more.", "description", "CLICK_HERE"],
+    ["Visit www.boots.com", "headline", "URL_OR_EMAIL"],
+    ["Write to sales@boots.com", "headline", "URL_OR_EMAIL"],
+    ["Hiking  Boots", "headline", "SPACING"],
+    ["Sale,buy boots", "headline", "SPACING"],
+    ["Boots , on sale", "headline", "SPACING"],
+    ["B o o t s On Sale", "headline", "SPACING"],
+    ["Boots Boots On Sale", "headline", "REPEATED_WORD"],
+    ["hiking boots", "path", "PATH_CHARACTERS"],
+    ["a/b", "path", "PATH_CHARACTERS"],
+  ])("%s (%s) → %s", (text, kind, code) => {
+    expect(codes(text, kind)).toContain(code);
+  });
+});
+
+describe("autofixLine", () => {
+  it("fixes only spacing and doubled punctuation", () => {
+    expect(autofixLine("  Hiking   Boots ,  on sale!!  ")).toBe("Hiking Boots, on sale!");
+    expect(autofixLine("Boots\u200B Sale")).toBe("Boots Sale");
+    expect(lintLine(autofixLine("Great boots!!  Order now."), "description")).toEqual([]);
+  });
+});
+
+describe("duplicates and near-duplicates", () => {
+  it("normalises case and punctuation", () => {
+    expect(duplicateKey("Free Shipping!")).toBe(duplicateKey("free shipping"));
+    expect(duplicateKey("Free-Shipping")).toBe(duplicateKey("Free Shipping"));
+  });
+  it.each([
+    ["Free Shipping", "Free Shipping Today", true],
+    ["Waterproof Hiking Boots", "Hiking Boots, Waterproof", true],
+    ["Lightweight Trail Shoes", "Lightweight Trail Shoe", true],
+    ["Free Shipping", "Handmade in Portugal", false],
+    ["Waterproof Hiking Boots", "Boots for Long Trails", false],
+  ])("%s ~ %s → %s", (a, b, near) => {
+    expect(isNearDuplicate(a, b)).toBe(near);
+  });
+});
+
+const line = (text: string) => ({ text });
+const goodAd = {
+  headlines: [
+    "Waterproof Hiking Boots", "Free Shipping Over $50", "Handmade in Portugal", "Boots for Long Trails",
+    "Vibram Soles That Grip", "Shop Trail Runners", "Sizes 36 to 48", "Light, Tough, Comfortable",
+    "Returns Within 60 Days", "Made for Wet Weather", "Hiking Gear Since 1998",
+  ].map(line),
+  descriptions: [
+    "Our waterproof boots keep your feet dry on every trail. Order today and ship for free.",
+    "Handmade in Portugal with Vibram soles. Try them for 60 days with free returns.",
+  ].map(line),
+  path1: "boots",
+  path2: "hiking",
+};
+
+describe("lintRsa", () => {
+  it("passes a complete, clean ad", () => {
+    const result = lintRsa(goodAd);
+    expect(result.ok).toBe(true);
+    expect(result.ad).toEqual([]);
+  });
+
+  it.each<[string, (ad: typeof goodAd) => void, (r: ReturnType<typeof lintRsa>) => LintCode[]]>([
+    ["too few headlines", (ad) => { ad.headlines = ad.headlines.slice(0, 2); }, (r) => r.ad.map((i) => i.code)],
+    ["too many headlines", (ad) => { ad.headlines = [...ad.headlines, ...Array.from({ length: 5 }, (_, i) => line(`Model ${i + 100} Boot`))]; }, (r) => r.ad.map((i) => i.code)],
+    ["too few descriptions", (ad) => { ad.descriptions = ad.descriptions.slice(0, 1); }, (r) => r.ad.map((i) => i.code)],
+    ["too many descriptions", (ad) => { ad.descriptions = [...ad.descriptions, line("Alpha one."), line("Beta two."), line("Gamma three.")]; }, (r) => r.ad.map((i) => i.code)],
+    ["path2 without path1", (ad) => { ad.path1 = ""; }, (r) => r.path2.map((i) => i.code)],
+    ["a duplicate headline", (ad) => { ad.headlines.push(line("waterproof hiking boots!")); }, (r) => r.headlines.at(-1)!.map((i) => i.code)],
+    ["a near-duplicate headline", (ad) => { ad.headlines.push(line("Free Shipping Over $50 Today")); }, (r) => r.headlines.at(-1)!.map((i) => i.code)],
+    ["two descriptions with \"!\"", (ad) => { ad.descriptions = ad.descriptions.map((d) => line(`${d.text.slice(0, -1)}!`)); }, (r) => r.ad.map((i) => i.code)],
+  ])("refuses %s", (_name, mutate, pick) => {
+    const ad = structuredClone(goodAd);
+    mutate(ad);
+    const result = lintRsa(ad);
+    expect(result.ok).toBe(false);
+    expect(pick(result).length).toBeGreaterThan(0);
+  });
+});
+
+describe("estimateStrength", () => {
+  it("rewards a full, varied, keyword-covering ad and explains what is missing", () => {
+    const full = estimateStrength(goodAd, ["hiking boots", "trail"]);
+    const thin = estimateStrength({ headlines: goodAd.headlines.slice(0, 3), descriptions: goodAd.descriptions.slice(0, 2) }, ["sandals"]);
+    expect(full.score).toBeGreaterThan(thin.score);
+    expect(thin.reasons).toContain("Add more unique headlines.");
+    expect(thin.reasons).toContain("Include popular keywords in your headlines.");
+    const pinned = estimateStrength({ ...goodAd, headlines: goodAd.headlines.map((h, i) => (i === 0 ? { ...h, pinnedField: "HEADLINE_1" } : h)) }, ["hiking boots", "trail"]);
+    expect(pinned.score).toBeLessThan(full.score);
+    expect(pinned.reasons.join(" ")).toMatch(/Unpin/);
+  });
+});

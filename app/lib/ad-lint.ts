@@ -1,0 +1,367 @@
+import { eastAsianWidth } from "get-east-asian-width";
+import {
+  DESCRIPTION_MAX,
+  HEADLINE_MAX,
+  PATH_MAX,
+  RSA_DESCRIPTIONS_MAX,
+  RSA_DESCRIPTIONS_MIN,
+  RSA_HEADLINES_MAX,
+  RSA_HEADLINES_MIN,
+} from "./ad-limits";
+
+// The code gate for responsive search ad text (../shared/research/rsa.md §1–§2, §5.5–§5.6).
+// Pure and browser-safe: the ad generator screen, the JSON API, the change pipeline and the
+// tests all call these same functions, so "valid" means one thing everywhere.
+
+export type LineKind = "headline" | "description" | "path";
+export type LintSeverity = "error" | "warning";
+export type LintCode =
+  | "EMPTY"
+  | "TOO_LONG"
+  | "INVALID_DKI"
+  | "EXCLAMATION_IN_HEADLINE"
+  | "EXCLAMATION_BUDGET"
+  | "PUNCT_REPEATED"
+  | "CAPITALIZATION"
+  | "EMOJI"
+  | "UNSUPPORTED_CHARACTER"
+  | "PHONE_NUMBER"
+  | "URL_OR_EMAIL"
+  | "CLICK_HERE"
+  | "SPACING"
+  | "REPEATED_WORD"
+  | "PATH_CHARACTERS"
+  | "PATH2_WITHOUT_PATH1"
+  | "DUPLICATE"
+  | "NEAR_DUPLICATE"
+  | "TOO_FEW"
+  | "TOO_MANY";
+
+export interface LintIssue {
+  code: LintCode;
+  severity: LintSeverity;
+  message: string;
+}
+
+export const LINE_MAX: Record<LineKind, number> = {
+  headline: HEADLINE_MAX,
+  description: DESCRIPTION_MAX,
+  path: PATH_MAX,
+};
+
+const DKI_TAG = /\{(keyword|Keyword|KeyWord|KEYWord|KeyWORD):([^{}]*)\}/g;
+const ANY_BRACE_TAG = /\{[^{}]*\}/g;
+
+/** The text as Google measures it: each keyword-insertion tag replaced by its default text. */
+export function withDkiDefaults(text: string): string {
+  return text.replace(DKI_TAG, (_m, _form, fallback: string) => fallback);
+}
+
+/**
+ * Google's width: NFC code points, a wide or full-width (CJK) character counts 2, everything
+ * else 1; `{KeyWord:Default}` counts only its default text.
+ */
+export function adTextWidth(text: string): number {
+  let width = 0;
+  for (const ch of withDkiDefaults(text).normalize("NFC")) {
+    width += eastAsianWidth(ch.codePointAt(0)!) === 2 ? 2 : 1;
+  }
+  return width;
+}
+
+/** Fixes only what cannot change the meaning: stray or doubled spaces, doubled punctuation. */
+export function autofixLine(text: string): string {
+  return text
+    .normalize("NFC")
+    .replace(/[\u200B-\u200D\uFEFF]/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/\s+([,.;:!?])/g, "$1")
+    .replace(/([!?,;:])\1+/g, "$1")
+    .trim();
+}
+
+// Acronyms and forms that are capitals by nature, not shouting.
+const ACRONYMS = new Set([
+  "ASAP", "USA", "UK", "EU", "US", "FAQ", "PDF", "SEO", "SEM", "PPC", "CRM", "ERP", "API", "AI", "HR", "IT", "TV",
+  "DIY", "CEO", "SaaS", "B2B", "B2C", "VIP", "NYC", "LA", "GPS", "HVAC", "LED", "ID", "OK", "PC", "SUV", "BBQ", "CPA",
+  "IRS", "ISO", "NHS", "AM", "PM", "VAT", "GST", "HD", "UV", "XL", "XXL", "DJ", "RV", "EV", "3D", "4K",
+]);
+const ALLOWED_CHAR = /[\p{L}\p{M}\p{N} .,'’"“”\-–—&/():;?!%$€£¥+®™{}#@*]/u;
+const PICTOGRAPHIC = /\p{Extended_Pictographic}|\p{Emoji_Presentation}|\uFE0F/u;
+const HALF_WIDTH_KATAKANA = /[\uFF61-\uFF9F]/;
+const CLICK_HERE = /\b(click (here|now|this)|visit this (site|page)|tap here)\b/i;
+const URL_OR_EMAIL = /(https?:\/\/|\bwww\.|[\w.+-]+@[\w-]+\.[a-z]{2,})/i;
+// 7+ digits with separators (a price or a year has fewer digits in a row) or a vanity number.
+const PHONE = /(\+?\d[\d\s().-]{6,}\d)|\b1[-\s]?8\d\d[-\s]?[A-Z]{3,}/;
+const REPEATED_PUNCT = /([!?.,;:*~#@$%&-])\1+|…/;
+
+function digitsIn(s: string) {
+  return (s.match(/\d/g) ?? []).length;
+}
+
+/** Lints one line on its own. Errors block; warnings are shown to the reviewer. */
+export function lintLine(raw: string, kind: LineKind): LintIssue[] {
+  const issues: LintIssue[] = [];
+  const err = (code: LintCode, message: string) => issues.push({ code, severity: "error", message });
+  const text = raw ?? "";
+  if (text.trim() === "") {
+    if (kind !== "path") err("EMPTY", "Write some text.");
+    return issues;
+  }
+  const max = LINE_MAX[kind];
+  const width = adTextWidth(text);
+  if (width > max) err("TOO_LONG", `${width}/${max} — shorten by ${width - max}.`);
+
+  // Keyword insertion: only the five case forms, a non-empty default, no nesting, not adjacent.
+  const braces = text.replace(DKI_TAG, "·");
+  if (/[{}]/.test(braces)) {
+    err("INVALID_DKI", "Keyword insertion must look like {KeyWord:Default text}.");
+  } else {
+    for (const m of text.matchAll(DKI_TAG)) {
+      if (m[2].trim() === "") err("INVALID_DKI", "Keyword insertion needs default text.");
+    }
+    if (/\}\{/.test(text)) err("INVALID_DKI", "Two keyword insertions need text between them.");
+  }
+
+  // The rest of the rules judge what is served when the keyword does not fit: the default text.
+  const plain = withDkiDefaults(text);
+
+  if (kind === "path") {
+    if (/[\s/]/.test(plain) || !/^[\p{L}\p{M}\p{N}\-_.]+$/u.test(plain)) {
+      err("PATH_CHARACTERS", "Use letters, digits and hyphens only (no spaces or slashes).");
+    }
+    return issues;
+  }
+
+  if (kind === "headline" && plain.includes("!")) err("EXCLAMATION_IN_HEADLINE", "Headlines can't contain \"!\".");
+  if (kind === "description" && (plain.match(/!/g) ?? []).length > 1) {
+    err("EXCLAMATION_BUDGET", "Use at most one \"!\" in an ad.");
+  }
+  if (REPEATED_PUNCT.test(plain)) err("PUNCT_REPEATED", "Don't repeat punctuation or symbols (\"!!\", \"...\").");
+  if (HALF_WIDTH_KATAKANA.test(plain)) err("UNSUPPORTED_CHARACTER", "Half-width katakana isn't allowed.");
+  let emoji = false;
+  let unsupported = "";
+  for (const ch of plain) {
+    if (ch === "®" || ch === "™") continue;
+    if (PICTOGRAPHIC.test(ch)) emoji = true;
+    else if (!ALLOWED_CHAR.test(ch) && !HALF_WIDTH_KATAKANA.test(ch)) unsupported ||= ch;
+  }
+  if (emoji) err("EMOJI", "Emoji aren't allowed.");
+  if (unsupported) err("UNSUPPORTED_CHARACTER", `"${unsupported}" isn't allowed in ad text.`);
+  if (CLICK_HERE.test(plain)) err("CLICK_HERE", "Say what happens instead of \"click here\".");
+  if (URL_OR_EMAIL.test(plain)) err("URL_OR_EMAIL", "Web addresses and emails belong in the final URL, not the text.");
+  for (const m of plain.matchAll(new RegExp(PHONE, "g"))) {
+    if (m[1] && digitsIn(m[1]) < 7) continue;
+    err("PHONE_NUMBER", "Phone numbers belong in a call asset, not the ad text.");
+    break;
+  }
+
+  // Capitals: an all-caps line, a 3+ letter all-caps word off the allow-list, or inter-caps ("FrEe").
+  const words = plain.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
+  const letters = plain.replace(/[^\p{L}]/gu, "");
+  const cased = letters.replace(/[^\p{Lu}\p{Ll}]/gu, "");
+  const shouting = words.filter((w) => /^\p{Lu}{3,}$/u.test(w) && !ACRONYMS.has(w));
+  // Brand-style inter-caps (YouTube, iPhone, McKay) switch case once; "FlOwErS" or "FrEe" is gimmicky.
+  const interCaps = words.filter((w) => {
+    if (ACRONYMS.has(w) || /^(Mc|Mac|O['’])/.test(w)) return false;
+    const switches = (w.match(/\p{Ll}\p{Lu}/gu) ?? []).length;
+    return switches >= 2 || (switches === 1 && w.length <= 5 && /^\p{Lu}/u.test(w));
+  });
+  if (cased.length >= 4 && cased === cased.toUpperCase() && words.length > 1) {
+    err("CAPITALIZATION", "Don't write the whole line in capitals.");
+  } else if (shouting.length > 0) {
+    err("CAPITALIZATION", `Don't write "${shouting[0]}" in capitals.`);
+  } else if (interCaps.length > 0) {
+    err("CAPITALIZATION", `"${interCaps[0]}" has gimmicky capitals.`);
+  }
+
+  // Spacing: doubled or edge spaces, no space after punctuation before a letter, "f l o w e r s".
+  if (/\s{2,}/.test(plain) || plain !== plain.trim()) err("SPACING", "Remove the extra spaces.");
+  else if (/[,;!?][\p{L}]/u.test(plain) || /\p{Ll}\.\p{Lu}\p{Ll}/u.test(plain)) err("SPACING", "Add a space after the punctuation.");
+  else if (/\s[,.;:!?](\s|$)/.test(plain)) err("SPACING", "No space before punctuation.");
+  else if (/(^|\s)(\p{L}\s){2,}\p{L}(\s|$)/u.test(plain)) err("SPACING", "Don't space out letters.");
+
+  const lower = words.map((w) => w.toLowerCase());
+  for (let i = 1; i < lower.length; i++) {
+    if (lower[i] === lower[i - 1] && !/^\d+$/.test(lower[i])) {
+      err("REPEATED_WORD", `"${words[i]}" is repeated.`);
+      break;
+    }
+  }
+  return issues;
+}
+
+/** Lower case, NFKC, punctuation and spaces stripped: equal keys are duplicates to Google too. */
+export function duplicateKey(text: string): string {
+  return withDkiDefaults(text).normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+}
+
+const STOPWORDS = new Set(
+  "a an and are as at be by for from get in is it of on or our the to we with you your this that".split(" "),
+);
+function contentTokens(text: string): Set<string> {
+  const words = withDkiDefaults(text).normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return new Set(words.filter((w) => !STOPWORDS.has(w)).map((w) => (w.length > 4 ? w.replace(/(es|s)$/, "") : w)));
+}
+function trigrams(text: string): Map<string, number> {
+  const s = ` ${duplicateKey(text)} `;
+  const grams = new Map<string, number>();
+  for (let i = 0; i < s.length - 2; i++) grams.set(s.slice(i, i + 3), (grams.get(s.slice(i, i + 3)) ?? 0) + 1);
+  return grams;
+}
+
+/** Lexical similarity in [0, 1]: the larger of token Jaccard and trigram Dice. */
+export function similarity(a: string, b: string): number {
+  const ta = contentTokens(a);
+  const tb = contentTokens(b);
+  let shared = 0;
+  for (const t of ta) if (tb.has(t)) shared++;
+  const union = ta.size + tb.size - shared;
+  const jaccard = union === 0 ? 1 : shared / union;
+  const ga = trigrams(a);
+  const gb = trigrams(b);
+  let common = 0;
+  let total = 0;
+  for (const [g, n] of ga) {
+    common += Math.min(n, gb.get(g) ?? 0);
+    total += n;
+  }
+  for (const n of gb.values()) total += n;
+  const dice = total === 0 ? 1 : (2 * common) / total;
+  return Math.max(jaccard, dice);
+}
+
+/**
+ * Near-duplicates: token Jaccard ≥ 0.6, trigram Dice ≥ 0.8, or one line's content words inside
+ * the other's with at most one extra ("Free Shipping" / "Free Shipping Today").
+ */
+export function isNearDuplicate(a: string, b: string): boolean {
+  if (duplicateKey(a) === duplicateKey(b)) return true;
+  const ta = contentTokens(a);
+  const tb = contentTokens(b);
+  const [small, large] = ta.size <= tb.size ? [ta, tb] : [tb, ta];
+  if (small.size >= 1 && [...small].every((t) => large.has(t)) && large.size - small.size <= 1) return true;
+  return similarity(a, b) >= 0.8 || jaccardOf(ta, tb) >= 0.6;
+}
+function jaccardOf(a: Set<string>, b: Set<string>) {
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 1 : shared / union;
+}
+
+export interface RsaAssetInput {
+  text: string;
+  pinnedField?: string | null;
+}
+export interface RsaInput {
+  headlines: RsaAssetInput[];
+  descriptions: RsaAssetInput[];
+  path1?: string;
+  path2?: string;
+}
+export interface RsaLint {
+  headlines: LintIssue[][];
+  descriptions: LintIssue[][];
+  path1: LintIssue[];
+  path2: LintIssue[];
+  ad: LintIssue[];
+  /** True when no line and no ad-level rule has an error. */
+  ok: boolean;
+}
+
+/** Lints a whole RSA: every line, the counts, the "!" budget, paths, duplicates and near-duplicates. */
+export function lintRsa(ad: RsaInput): RsaLint {
+  const headlines = ad.headlines.map((h) => lintLine(h.text, "headline"));
+  const descriptions = ad.descriptions.map((d) => lintLine(d.text, "description"));
+  const path1 = ad.path1 ? lintLine(ad.path1, "path") : [];
+  const path2 = ad.path2 ? lintLine(ad.path2, "path") : [];
+  const adIssues: LintIssue[] = [];
+  const err = (list: LintIssue[], code: LintCode, message: string) => list.push({ code, severity: "error", message });
+  if (ad.path2 && !ad.path1) err(path2, "PATH2_WITHOUT_PATH1", "Path 2 needs path 1.");
+  if (ad.headlines.length < RSA_HEADLINES_MIN) err(adIssues, "TOO_FEW", `Write at least ${RSA_HEADLINES_MIN} headlines.`);
+  if (ad.headlines.length > RSA_HEADLINES_MAX) err(adIssues, "TOO_MANY", `Use at most ${RSA_HEADLINES_MAX} headlines.`);
+  if (ad.descriptions.length < RSA_DESCRIPTIONS_MIN) err(adIssues, "TOO_FEW", `Write at least ${RSA_DESCRIPTIONS_MIN} descriptions.`);
+  if (ad.descriptions.length > RSA_DESCRIPTIONS_MAX) err(adIssues, "TOO_MANY", `Use at most ${RSA_DESCRIPTIONS_MAX} descriptions.`);
+  const bangs = ad.descriptions.filter((d) => withDkiDefaults(d.text).includes("!")).length;
+  if (bangs > 1) err(adIssues, "EXCLAMATION_BUDGET", "Use \"!\" in at most one description.");
+
+  // Duplicates are judged within each list, in order: the later line carries the issue.
+  for (const [texts, lints] of [
+    [ad.headlines.map((h) => h.text), headlines],
+    [ad.descriptions.map((d) => d.text), descriptions],
+  ] as const) {
+    texts.forEach((text, i) => {
+      if (text.trim() === "") return;
+      for (let j = 0; j < i; j++) {
+        if (texts[j].trim() === "") continue;
+        if (duplicateKey(text) === duplicateKey(texts[j])) {
+          err(lints[i], "DUPLICATE", `Same as line ${j + 1}.`);
+          return;
+        }
+        if (isNearDuplicate(text, texts[j])) {
+          err(lints[i], "NEAR_DUPLICATE", `Too close to line ${j + 1}; say something different.`);
+          return;
+        }
+      }
+    });
+  }
+  const hasError = (list: LintIssue[]) => list.some((i) => i.severity === "error");
+  const ok = ![...headlines, ...descriptions, path1, path2, adIssues].some(hasError);
+  return { headlines, descriptions, path1, path2, ad: adIssues, ok };
+}
+
+export interface StrengthEstimate {
+  /** 0–100, our estimate from Google's structural factors; not Google's ad strength. */
+  score: number;
+  band: "Poor" | "Average" | "Good" | "Excellent";
+  reasons: string[];
+}
+
+/** Estimated strength (rsa.md §5.6), from counts, uniqueness, keyword coverage, pins and length mix. */
+export function estimateStrength(ad: RsaInput, keywords: string[] = []): StrengthEstimate {
+  const reasons: string[] = [];
+  const h = ad.headlines.map((x) => x.text).filter((t) => t.trim());
+  const d = ad.descriptions.map((x) => x.text).filter((t) => t.trim());
+  let score = 0;
+
+  // Quantity (30): headlines saturate at 11, descriptions at 4.
+  score += Math.min(h.length, 11) / 11 * 20 + Math.min(d.length, 4) / 4 * 10;
+  if (h.length < 11) reasons.push("Add more unique headlines.");
+  if (d.length < 4) reasons.push("Add more descriptions.");
+
+  // Uniqueness (25): 1 − mean nearest-neighbour similarity.
+  const nearest = (list: string[]) =>
+    list.map((t, i) => Math.max(0, ...list.filter((_, j) => j !== i).map((o) => similarity(t, o))));
+  const sims = [...nearest(h), ...nearest(d)];
+  const meanSim = sims.length ? sims.reduce((a, b) => a + b, 0) / sims.length : 1;
+  score += Math.max(0, 1 - meanSim) * 25;
+  if (meanSim > 0.4) reasons.push("Make headlines and descriptions more unique.");
+
+  // Popular keywords (20): 2+ headlines hold a top keyword.
+  const top = keywords.map((k) => k.toLowerCase().trim()).filter(Boolean).slice(0, 5);
+  if (top.length === 0) {
+    score += 10;
+    reasons.push("Add keywords so headlines can include popular ones.");
+  } else {
+    const covering = h.filter((t) => top.some((k) => withDkiDefaults(t).toLowerCase().includes(k))).length;
+    score += Math.min(covering, 2) / 2 * 20;
+    if (covering < 2) reasons.push("Include popular keywords in your headlines.");
+  }
+
+  // Pins (15): −5 per pinned slot.
+  const pinned = new Set([...ad.headlines, ...ad.descriptions].map((a) => a.pinnedField).filter(Boolean));
+  score += Math.max(0, 15 - pinned.size * 5);
+  if (pinned.size > 0) reasons.push("Unpin some assets to give Google more combinations.");
+
+  // Length mix (10): some short headlines and full descriptions.
+  const shortHeadlines = h.filter((t) => adTextWidth(t) < 20).length;
+  const fullDescriptions = d.filter((t) => adTextWidth(t) >= 60).length;
+  score += Math.min(shortHeadlines, 3) / 3 * 5 + (d.length ? fullDescriptions / d.length : 0) * 5;
+  if (shortHeadlines < 3) reasons.push("Mix in a few short headlines (under 20 characters).");
+  if (d.length && fullDescriptions < d.length) reasons.push("Use most of each description's 90 characters.");
+
+  const rounded = Math.round(Math.min(100, score));
+  const band = rounded >= 80 ? "Excellent" : rounded >= 60 ? "Good" : rounded >= 40 ? "Average" : "Poor";
+  return { score: rounded, band, reasons };
+}
