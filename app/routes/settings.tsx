@@ -2,6 +2,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { PageHeader, buttonClass } from "~/components/ui";
 import { formatCustomerId } from "~/lib/format";
+import { describeModel, MODEL_SETUP_HINT } from "~/server/ai/model.server";
 import { listAccounts, refreshAccounts, setActiveAccount } from "~/server/ads/accounts.server";
 import { disconnectGoogle, getConnection } from "~/server/auth/google-connection.server";
 import { requireUser } from "~/server/auth/session.server";
@@ -15,7 +16,9 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUser(request);
   const [connection, accounts] = await Promise.all([getConnection(user.id), listAccounts(user.id)]);
+  const model = describeModel();
   return {
+    ai: { configured: model.configured, summary: model.summary, hint: model.configured ? null : MODEL_SETUP_HINT },
     email: user.email,
     activeCustomerId: user.active_customer_id,
     connection: connection
@@ -70,7 +73,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { connection, accounts, activeCustomerId } = loaderData;
+  const { connection, accounts, activeCustomerId, ai } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   return (
@@ -173,6 +176,19 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           )}
         </section>
       ) : null}
+
+      <section className="mt-6 rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="ai-heading">
+        <h2 id="ai-heading" className="text-lg font-semibold text-gray-900">
+          AI assistant
+        </h2>
+        <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
+          <dt className="text-gray-500">Model in use</dt>
+          <dd className="font-medium text-gray-900" data-testid="ai-model">
+            {ai.summary}
+          </dd>
+        </dl>
+        {ai.hint ? <p className="mt-3 text-sm text-gray-600">{ai.hint}</p> : null}
+      </section>
     </>
   );
 }

@@ -56,3 +56,33 @@ describe("parseConfig", () => {
     expect(parseConfig({ DATA_DIR: tmp(), PORT: "", GOOGLE_CLIENT_ID: "" }).demoMode).toBe(true);
   });
 });
+
+describe("AI model configuration", () => {
+  it("is off by default and splits AI_MODEL at the first colon", () => {
+    expect(parseConfig({ DATA_DIR: tmp() }).ai).toBeNull();
+    const local = parseConfig({ DATA_DIR: tmp(), AI_MODEL: "openai-compatible:qwen3:8b", AI_BASE_URL: "http://localhost:11434/v1/" });
+    expect(local.ai).toEqual({ provider: "openai-compatible", modelId: "qwen3:8b", baseUrl: "http://localhost:11434/v1", apiKey: undefined });
+    expect(local.AI_DAILY_MESSAGE_LIMIT).toBe(200);
+  });
+
+  it("takes the key from AI_API_KEY or the provider's own variable, and never keeps AI_API_KEY at the top level", () => {
+    const own = parseConfig({ DATA_DIR: tmp(), AI_MODEL: "anthropic:claude-sonnet-4-5", ANTHROPIC_API_KEY: "sk-own" });
+    expect(own.ai).toMatchObject({ provider: "anthropic", modelId: "claude-sonnet-4-5", apiKey: "sk-own" });
+    const generic = parseConfig({ DATA_DIR: tmp(), AI_MODEL: "google:gemini-2.5-flash", AI_API_KEY: "k1", GOOGLE_GENERATIVE_AI_API_KEY: "k2" });
+    expect(generic.ai?.apiKey).toBe("k1");
+    expect("AI_API_KEY" in generic).toBe(false);
+  });
+
+  it("stops with a message naming the variable when a value is bad", () => {
+    expect(() => parseConfig({ DATA_DIR: tmp(), AI_MODEL: "gpt-4" })).toThrow(/AI_MODEL/);
+    expect(() => parseConfig({ DATA_DIR: tmp(), AI_MODEL: "mistral:large" })).toThrow(/AI_MODEL/);
+    expect(() => parseConfig({ DATA_DIR: tmp(), AI_MODEL: "openai:" })).toThrow(/AI_MODEL/);
+    expect(() => parseConfig({ DATA_DIR: tmp(), AI_MODEL: "openai-compatible:llama3" })).toThrow(/AI_BASE_URL: required/);
+    expect(() => parseConfig({ DATA_DIR: tmp(), AI_MODEL: "openai:gpt-4.1-mini" })).toThrow(/AI_API_KEY.*OPENAI_API_KEY/);
+    expect(() => parseConfig({ DATA_DIR: tmp(), AI_BASE_URL: "http://x/v1" })).toThrow(/AI_BASE_URL/);
+    expect(() =>
+      parseConfig({ DATA_DIR: tmp(), AI_MODEL: "openai-compatible:x", AI_BASE_URL: "localhost:11434" }),
+    ).toThrow(/AI_BASE_URL/);
+    expect(() => parseConfig({ DATA_DIR: tmp(), AI_DAILY_MESSAGE_LIMIT: "0" })).toThrow(/AI_DAILY_MESSAGE_LIMIT/);
+  });
+});

@@ -52,11 +52,42 @@ const schema = z.object({
   GOOGLE_REVOKE_URL: z.url().optional(),
   GOOGLE_ADS_API_URL: z.url().optional(),
   GOOGLE_ADS_API_VERSION: z.string().regex(/^v\d+$/, "must look like v24").default("v24"),
+
+  /** `<provider>:<model>`; split at the first colon so `openai-compatible:qwen3:8b` keeps its tag. */
+  AI_MODEL: z
+    .string()
+    .regex(
+      /^(openai|anthropic|google|openai-compatible):\S+$/,
+      "must be <provider>:<model> with provider openai, anthropic, google or openai-compatible (e.g. openai:gpt-4.1-mini or openai-compatible:qwen3:8b)",
+    )
+    .optional(),
+  AI_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as http://localhost:11434/v1" }).optional(),
+  AI_API_KEY: z.string().min(1).optional(),
+  AI_DAILY_MESSAGE_LIMIT: positiveInt.default(200),
 });
+
+export const AI_PROVIDERS = ["openai", "anthropic", "google", "openai-compatible"] as const;
+export type AiProvider = (typeof AI_PROVIDERS)[number];
+
+/** The providers' own key variables, honoured when AI_API_KEY is not set. */
+export const AI_PROVIDER_KEY_VARIABLES: Record<Exclude<AiProvider, "openai-compatible">, string> = {
+  openai: "OPENAI_API_KEY",
+  anthropic: "ANTHROPIC_API_KEY",
+  google: "GOOGLE_GENERATIVE_AI_API_KEY",
+};
+
+export interface AiConfig {
+  provider: AiProvider;
+  modelId: string;
+  /** Overrides the provider's endpoint; required for openai-compatible. */
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+}
 
 export type RawEnv = z.infer<typeof schema>;
 
-export interface AppConfig extends Omit<RawEnv, "ENCRYPTION_KEY" | "ENCRYPTION_OLD_KEYS" | "SESSION_SECRET" | "APP_URL"> {
+export interface AppConfig
+  extends Omit<RawEnv, "ENCRYPTION_KEY" | "ENCRYPTION_OLD_KEYS" | "SESSION_SECRET" | "APP_URL" | "AI_API_KEY"> {
   APP_URL: string;
   SESSION_SECRET: string;
   /** Key id → key; `encryptionKeyVersion` names the one used for new ciphertext. */
@@ -64,6 +95,8 @@ export interface AppConfig extends Omit<RawEnv, "ENCRYPTION_KEY" | "ENCRYPTION_O
   isProduction: boolean;
   /** No Google OAuth client configured: the emulator stands in for Google. */
   demoMode: boolean;
+  /** The language model, or null when none is configured (the built-in analyst answers). */
+  ai: AiConfig | null;
   google: {
     clientId: string;
     clientSecret: string;
@@ -134,6 +167,29 @@ function parseOldKeys(value: string | undefined): Map<number, Buffer> {
   return keys;
 }
 
+function configFail(variable: string, message: string): never {
+  throw new ConfigError(`Invalid configuration:\n  ${variable}: ${message}`);
+}
+
+function parseAiConfig(raw: RawEnv, env: NodeJS.ProcessEnv): AiConfig | null {
+  if (!raw.AI_MODEL) {
+    if (raw.AI_BASE_URL) configFail("AI_BASE_URL", "set AI_MODEL too (e.g. AI_MODEL=openai-compatible:qwen3:8b)");
+    return null;
+  }
+  const colon = raw.AI_MODEL.indexOf(":");
+  const provider = raw.AI_MODEL.slice(0, colon) as AiProvider;
+  const modelId = raw.AI_MODEL.slice(colon + 1);
+  const baseUrl = raw.AI_BASE_URL?.replace(/\/+$/, "");
+  if (provider === "openai-compatible") {
+    if (!baseUrl) configFail("AI_BASE_URL", "required for AI_MODEL=openai-compatible:… (e.g. http://localhost:11434/v1)");
+    return { provider, modelId, baseUrl, apiKey: raw.AI_API_KEY };
+  }
+  const ownVariable = AI_PROVIDER_KEY_VARIABLES[provider];
+  const apiKey = raw.AI_API_KEY ?? (env[ownVariable] || undefined);
+  if (!apiKey) configFail("AI_API_KEY", `required for AI_MODEL=${provider}:… (or set ${ownVariable})`);
+  return { provider, modelId, baseUrl, apiKey };
+}
+
 export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
   // Empty strings in .env files or compose files mean "unset".
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
@@ -176,7 +232,9 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     adsApiVersion: raw.GOOGLE_ADS_API_VERSION,
   };
 
-  const { ENCRYPTION_KEY: _k, ENCRYPTION_OLD_KEYS: _o, SESSION_SECRET: _s, APP_URL: _a, ...rest } = raw;
+  const ai = parseAiConfig(raw, cleaned);
+
+  const { ENCRYPTION_KEY: _k, ENCRYPTION_OLD_KEYS: _o, SESSION_SECRET: _s, APP_URL: _a, AI_API_KEY: _ai, ...rest } = raw;
   return {
     ...rest,
     DATA_DIR: dataDir,
@@ -185,6 +243,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     encryptionKeys,
     isProduction: raw.NODE_ENV === "production",
     demoMode,
+    ai,
     google,
   };
 }
