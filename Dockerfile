@@ -26,4 +26,6 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["npm", "start"]
+# node itself is PID 1 and gets SIGTERM (through `npm start` the signal may not reach it): it
+# stops accepting, finishes in-flight requests and applies (SHUTDOWN_TIMEOUT_SECONDS), exits.
+CMD ["node", "build/server.js"]

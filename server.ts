@@ -13,6 +13,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
+import { connectionCloseWhileDraining, drainServer } from "./app/server/lifecycle/drain.server";
 
 type BootResult = Awaited<ReturnType<typeof import("./app/server/boot.server").boot>>;
 
@@ -51,6 +52,7 @@ async function main() {
   server.disable("x-powered-by");
   server.set("trust proxy", app.trustProxy);
 
+  server.use(connectionCloseWhileDraining);
   server.use((req, res, next) => {
     for (const [name, value] of Object.entries(app.securityHeaders)) res.setHeader(name, value);
     const started = performance.now();
@@ -137,15 +139,13 @@ async function main() {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    log("info", `received ${signal}, shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    listener.close(async () => {
+    log("info", `received ${signal}, draining`);
+    void drainServer(listener, app.shutdownTimeoutMs).then(async ({ clean, ms }) => {
+      log(clean ? "info" : "warn", clean ? `drained in ${ms} ms` : `gave up waiting after ${ms} ms`);
       await app.shutdown().catch(() => {});
       await viteDevServer?.close();
-      process.exit(0);
+      process.exit(clean ? 0 : 1);
     });
-    listener.closeIdleConnections();
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));

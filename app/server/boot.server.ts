@@ -32,6 +32,7 @@ export async function boot() {
     securityHeaders: baseSecurityHeaders(config.APP_URL),
     isCrossSite: (req: Parameters<typeof isCrossSiteRequest>[0]) => isCrossSiteRequest(req, config.APP_URL),
     health: () => pingDb(),
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     shutdown: () => closeDb(),
   };
 }

@@ -42,6 +42,8 @@ const schema = z.object({
   SESSION_TTL_DAYS: positiveInt.max(365).default(30),
   /** A budget or bid change larger than this (percent, up or down) needs an explicit confirmation to apply. */
   CHANGE_CONFIRM_PERCENT: positiveInt.max(1000).default(50),
+  /** On SIGTERM, how long in-flight requests and applies may take before the process exits anyway. Docker's own limit is 10 s. */
+  SHUTDOWN_TIMEOUT_SECONDS: positiveInt.max(600).default(8),
 
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),

@@ -8,6 +8,7 @@ import { HttpError } from "../http/errors.server";
 import { COLLECTION, readChildren, readLive, type Fields, type LiveResource } from "./kinds.server";
 import { isLargeMove, requireAccount, storeChangeSet, type DraftChange } from "./propose.server";
 import { applyToReadModel } from "./read-model.server";
+import { trackWork } from "../lifecycle/drain.server";
 
 export interface ChangeSetDetail {
   set: ChangeSet;
@@ -211,7 +212,12 @@ async function finishSet(db: DB, id: string) {
  * service. The intent is committed first, so a crash at any point leaves
  * "applying" rows for reconcileInFlight rather than a lost or doubled write.
  */
-export async function applyChangeSet(userId: string, id: string, opts: ApplyOptions = {}): Promise<ChangeSetDetail> {
+export function applyChangeSet(userId: string, id: string, opts: ApplyOptions = {}): Promise<ChangeSetDetail> {
+  // Shutdown waits for an apply in progress (bounded): finishing beats leaving it to reconcile.
+  return trackWork(() => applyNow(userId, id, opts));
+}
+
+async function applyNow(userId: string, id: string, opts: ApplyOptions): Promise<ChangeSetDetail> {
   const db = getDb();
   let { set } = await loadSet(db, userId, id);
   if (set.status === "proposed") ({ set } = await validateChangeSet(userId, id));
