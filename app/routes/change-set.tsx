@@ -5,6 +5,7 @@ import { PageHeader, buttonClass } from "~/components/ui";
 import { formatDateTime } from "~/lib/format";
 import { requireUser } from "~/server/auth/session.server";
 import { changeSetAction, changeSetPage } from "~/server/change-pages.server";
+import { approvalFromReviewRequest } from "~/server/changes/approval.server";
 import type { Route } from "./+types/change-set";
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -18,7 +19,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { user } = await requireUser(request);
-  return changeSetAction(user, params.changeSetId, await request.formData());
+  // Apply needs the person's approval, minted from this very request (never from a tool or a transcript).
+  return changeSetAction(user, params.changeSetId, await request.formData(), () => approvalFromReviewRequest(request, params.changeSetId));
 }
 
 export default function ChangeSetPage({ loaderData, actionData }: Route.ComponentProps) {

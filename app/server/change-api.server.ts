@@ -4,6 +4,7 @@ import { AdsClientError } from "./ads/errors.server";
 import { ReconnectNeededError } from "./auth/google-connection.server";
 import { getChangeSet, proposeRevert, type ChangeSetDetail } from "./changes/pipeline.server";
 import { BulkInput, proposeBulk } from "./changes/propose.server";
+import type { ApprovalCapability } from "./changes/approval.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, validateQuietly, type ChangeSetView } from "./changes/review.server";
 import { apiError, HttpError, readJsonBody } from "./http/errors.server";
 import { requireAccountOf } from "./reporting.server";
@@ -88,10 +89,10 @@ async function readApplyBody(request: Request): Promise<z.infer<typeof ApplyBody
 }
 
 /** The caller's approval. The outcome (applied, partially_applied, failed) is in changeSet.status, per change in its status and error. */
-export async function applyForApi(userId: string, id: string, request: Request) {
+export async function applyForApi(userId: string, id: string, request: Request, approval: ApprovalCapability) {
   await load(userId, id);
   const body = await readApplyBody(request);
-  const detail = await applyAndRefresh(userId, id, { confirmLargeMoves: body.confirmLargeMoves === true });
+  const detail = await applyAndRefresh(userId, id, { approval, confirmLargeMoves: body.confirmLargeMoves === true });
   return { changeSet: await viewOf(userId, detail) };
 }
 

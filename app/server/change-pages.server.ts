@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { z } from "zod";
 import { getChangeSet, proposeRevert } from "./changes/pipeline.server";
 import { proposeFromForm } from "./changes/forms.server";
+import type { ApprovalCapability } from "./changes/approval.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, listOpenChangeSets, validateQuietly } from "./changes/review.server";
 import { HISTORY_PAGE_SIZE, HistoryQuery, importRecentChanges, listHistory } from "./changes/history.server";
 import type { User } from "./db/schema";
@@ -94,7 +95,7 @@ const ReviewIntent = z.discriminatedUnion("intent", [
 ]);
 
 /** The review page's buttons. Apply is the person's approval; large moves also need the confirmation box. */
-export async function changeSetAction(user: User, id: string, form: FormData) {
+export async function changeSetAction(user: User, id: string, form: FormData, approve: () => Promise<ApprovalCapability>) {
   const parsed = ReviewIntent.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ formError: "Unknown action", errors: {} as Record<string, string> }, { status: 400 });
   try {
@@ -103,7 +104,7 @@ export async function changeSetAction(user: User, id: string, form: FormData) {
     await getChangeSet(user.id, id);
     switch (parsed.data.intent) {
       case "apply": {
-        const detail = await applyAndRefresh(user.id, id, { confirmLargeMoves: parsed.data.confirmLargeMoves === "on" });
+        const detail = await applyAndRefresh(user.id, id, { approval: await approve(), confirmLargeMoves: parsed.data.confirmLargeMoves === "on" });
         const applied = detail.changes.filter((c) => c.status === "applied").length;
         const total = detail.changes.length;
         return redirectWithToast(

@@ -19,7 +19,7 @@ import {
   proposeRemoveKeywords,
   proposeStatusChange,
 } from "./propose.server";
-import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "./test-support.server";
+import { approved, CUSTOMER, startWritableEmulator, type WritableEmulator } from "./test-support.server";
 
 // The pipeline against the project's Google emulator over HTTP (Google's real
 // mutate protocol, validateOnly, partialFailure, change_event), through the
@@ -162,14 +162,14 @@ describe("each action: propose → validate → apply against Google", () => {
     expect(validated.set.status).toBe("validated");
     expect(validated.changes[0]).toMatchObject({ status: "valid", before_json: JSON.stringify({ status: "ENABLED" }) });
     const before = emu.mutates();
-    const applied = await applyChangeSet(userId, id);
+    const applied = await applyChangeSet(userId, id, await approved(userId, id));
     expect(emu.mutates() - before).toBe(1);
     expect(applied.set.status).toBe("applied");
     expect(applied.changes[0]).toMatchObject({ status: "applied", result_resource_name: `customers/${CUSTOMER}/campaigns/${campaignId}` });
     expect(applied.changes[0].request_id).toBeTruthy();
     expect((await live(`customers/${CUSTOMER}/campaigns/${campaignId}`))?.status).toBe("PAUSED");
     const back = await proposeStatusChange(userId, { customerId: CUSTOMER, kind: "campaign", ids: [campaignId], status: "ENABLED" });
-    expect((await applyChangeSet(userId, back)).set.status).toBe("applied");
+    expect((await applyChangeSet(userId, back, await approved(userId, back))).set.status).toBe("applied");
     expect((await live(`customers/${CUSTOMER}/campaigns/${campaignId}`))?.status).toBe("ENABLED");
   });
 
@@ -183,7 +183,7 @@ describe("each action: propose → validate → apply against Google", () => {
       ],
     });
     const before = emu.mutates();
-    const r = await applyChangeSet(userId, id);
+    const r = await applyChangeSet(userId, id, await approved(userId, id));
     // validateOnly + the real write, one request per Google service each.
     expect(emu.mutates() - before).toBe(6);
     expect(r.set.status).toBe("applied");
@@ -191,27 +191,27 @@ describe("each action: propose → validate → apply against Google", () => {
     expect((await live(`customers/${CUSTOMER}/adGroups/${adGroupId}`))?.status).toBe("PAUSED");
     expect((await live(`customers/${CUSTOMER}/adGroupAds/${adId}`))?.status).toBe("PAUSED");
     const undo = await proposeRevert(userId, id);
-    expect((await applyChangeSet(userId, undo)).set.status).toBe("applied");
+    expect((await applyChangeSet(userId, undo, await approved(userId, undo))).set.status).toBe("applied");
     expect((await live(`customers/${CUSTOMER}/adGroups/${adGroupId}`))?.status).toBe("ENABLED");
   });
 
   it("changes keyword and ad-group bids", async () => {
     const id = await proposeBidChange(userId, { customerId: CUSTOMER, kind: "ad_group", items: [{ id: adGroupId, cpc: Math.round(adGroupBid * 1.2 / 10_000) / 100 }] });
-    const r = await applyChangeSet(userId, id);
+    const r = await applyChangeSet(userId, id, await approved(userId, id));
     expect(r.set.status).toBe("applied");
     expect(Number((await live(`customers/${CUSTOMER}/adGroups/${adGroupId}`))?.cpcBidMicros)).toBe(Math.round(adGroupBid * 1.2 / 10_000) * 10_000);
     const kw = await proposeBidChange(userId, { customerId: CUSTOMER, kind: "keyword", items: [{ id: keywordIds[2], cpc: 0.75 }] });
-    expect((await applyChangeSet(userId, kw)).set.status).toBe("applied");
+    expect((await applyChangeSet(userId, kw, await approved(userId, kw))).set.status).toBe("applied");
   });
 
   it("adds keywords, ad-group and campaign negatives, and an RSA; removes a keyword", async () => {
     const add = await proposeAddKeywords(userId, { customerId: CUSTOMER, adGroupId, keywords: [{ text: "sauerteigbrot berlin", matchType: "PHRASE", cpc: 0.8 }] });
-    const added = await applyChangeSet(userId, add);
+    const added = await applyChangeSet(userId, add, await approved(userId, add));
     expect(added.changes[0].result_resource_name).toMatch(new RegExp(`^customers/${CUSTOMER}/adGroupCriteria/${adGroupId}~\\d+$`));
     const negs = await proposeAddNegatives(userId, { customerId: CUSTOMER, level: "ad_group", parentId: adGroupId, keywords: [{ text: "kostenlos", matchType: "BROAD" }] });
-    expect((await applyChangeSet(userId, negs)).changes[0].status).toBe("applied");
+    expect((await applyChangeSet(userId, negs, await approved(userId, negs))).changes[0].status).toBe("applied");
     const cneg = await proposeAddNegatives(userId, { customerId: CUSTOMER, level: "campaign", parentId: campaignId, keywords: [{ text: "jobs", matchType: "EXACT" }] });
-    const cnegApplied = await applyChangeSet(userId, cneg);
+    const cnegApplied = await applyChangeSet(userId, cneg, await approved(userId, cneg));
     expect(cnegApplied.changes[0].result_resource_name).toMatch(/campaignCriteria\//);
     const rsa = await proposeCreateRsa(userId, {
       customerId: CUSTOMER,
@@ -221,16 +221,16 @@ describe("each action: propose → validate → apply against Google", () => {
       path1: "brot",
       finalUrl: "https://bakery.example/brot",
     });
-    const ad = await applyChangeSet(userId, rsa);
+    const ad = await applyChangeSet(userId, rsa, await approved(userId, rsa));
     expect(ad.changes[0].result_resource_name).toMatch(/adGroupAds\//);
     expect(((await live(ad.changes[0].result_resource_name!)) as { ad: { responsiveSearchAd: { headlines: unknown[] } } }).ad.responsiveSearchAd.headlines).toHaveLength(3);
     const rm = await proposeRemoveKeywords(userId, { customerId: CUSTOMER, ids: [keywordIds[3]] });
-    const removed = await applyChangeSet(userId, rm);
+    const removed = await applyChangeSet(userId, rm, await approved(userId, rm));
     expect(removed.changes[0]).toMatchObject({ operation: "remove", status: "applied" });
     // Removal is undone by an equal new keyword.
     const undo = await getChangeSet(userId, await proposeRevert(userId, rm));
     expect(undo.changes[0]).toMatchObject({ operation: "create", resource_kind: "keyword" });
-    expect((await applyChangeSet(userId, undo.set.id)).set.status).toBe("applied");
+    expect((await applyChangeSet(userId, undo.set.id, await approved(userId, undo.set.id))).set.status).toBe("applied");
   });
 });
 
@@ -238,12 +238,12 @@ describe("large moves, partial failure, history and revert", () => {
   it("needs an explicit confirmation for a budget move above CHANGE_CONFIRM_PERCENT", async () => {
     const id = await proposeBudgetChange(userId, { customerId: CUSTOMER, campaignId, amount: (budgetMicros / 1e6) * 3 });
     expect((await getChangeSet(userId, id)).set.needs_confirmation).toBe(1);
-    const refused = await httpError(applyChangeSet(userId, id));
+    const refused = await httpError(applyChangeSet(userId, id, await approved(userId, id)));
     expect(refused.status).toBe(409);
     expect(refused.detail).toMatch(/more than 50%/);
     expect(refused.fieldErrors?.confirmLargeMoves).toBeTruthy();
     expect(Number((await live(budgetRn))?.amountMicros)).toBe(budgetMicros);
-    const r = await applyChangeSet(userId, id, { confirmLargeMoves: true });
+    const r = await applyChangeSet(userId, id, await approved(userId, id, { confirmLargeMoves: true }));
     expect(r.set.status).toBe("applied");
     expect(Number((await live(budgetRn))?.amountMicros)).toBe(budgetMicros * 3);
     expect(JSON.parse(r.changes[0].before_json!)).toEqual({ amountMicros: budgetMicros });
@@ -255,7 +255,7 @@ describe("large moves, partial failure, history and revert", () => {
     await validateChangeSet(userId, id);
     // Someone removes one keyword in Google Ads between review and the click.
     emu.store.update(`customers/${CUSTOMER}/adGroupCriteria/${b}`, { status: "REMOVED" });
-    const r = await applyChangeSet(userId, id);
+    const r = await applyChangeSet(userId, id, await approved(userId, id));
     expect(r.set.status).toBe("partially_applied");
     expect(r.changes.map((x) => x.status)).toEqual(["applied", "failed", "applied"]);
     expect(r.changes[1].error_code).toBe("operationAccessDeniedError.OPERATION_NOT_PERMITTED_FOR_REMOVED_RESOURCE");
@@ -266,7 +266,7 @@ describe("large moves, partial failure, history and revert", () => {
     const atomic = await proposeStatusChange(userId, { customerId: CUSTOMER, kind: "keyword", ids: [keywordIds[7], keywordIds[8]], status: "PAUSED" });
     await validateChangeSet(userId, atomic);
     emu.store.update(`customers/${CUSTOMER}/adGroupCriteria/${keywordIds[8]}`, { status: "REMOVED" });
-    const ra = await applyChangeSet(userId, atomic);
+    const ra = await applyChangeSet(userId, atomic, await approved(userId, atomic));
     expect(ra.set.status).toBe("failed");
     expect(ra.changes[0]).toMatchObject({ status: "failed", error_message: "Not applied: another change in the same request was refused" });
     expect(ra.changes[1].error_code).toBe("operationAccessDeniedError.OPERATION_NOT_PERMITTED_FOR_REMOVED_RESOURCE");
@@ -279,7 +279,7 @@ describe("large moves, partial failure, history and revert", () => {
     const v = await validateChangeSet(userId, id);
     expect(v.set.status).toBe("invalid");
     expect(v.changes[0]).toMatchObject({ status: "invalid", error_code: "NOT_FOUND" });
-    expect((await httpError(applyChangeSet(userId, id))).status).toBe(409);
+    expect((await httpError(applyChangeSet(userId, id, await approved(userId, id)))).status).toBe(409);
   });
 
   it("lists history with outside changes, without echoing our own writes, and reverts", async () => {
@@ -300,7 +300,7 @@ describe("large moves, partial failure, history and revert", () => {
     const budgetItem = (await listHistory(userId, { customerId: CUSTOMER, resourceKind: "campaign_budget" })).items[0];
     expect(budgetItem).toMatchObject({ revertable: true, before: { amountMicros: budgetMicros }, after: { amountMicros: budgetMicros * 3 } });
     const revert = await proposeRevert(userId, budgetItem.changeSetId!);
-    const r = await applyChangeSet(userId, revert, { confirmLargeMoves: true });
+    const r = await applyChangeSet(userId, revert, await approved(userId, revert, { confirmLargeMoves: true }));
     expect(r.set.status).toBe("applied");
     expect(r.set.revert_of).toBe(budgetItem.changeSetId);
     expect(Number((await live(budgetRn))?.amountMicros)).toBe(budgetMicros);
@@ -315,7 +315,7 @@ describe("large moves, partial failure, history and revert", () => {
     await validateChangeSet(userId, id);
     cutNextAnswer = true;
     const before = emu.mutates();
-    const r = await applyChangeSet(userId, id);
+    const r = await applyChangeSet(userId, id, await approved(userId, id));
     expect(emu.mutates() - before).toBe(1);
     expect(r.set.status).toBe("applied");
     expect(r.changes.map((c) => c.status)).toEqual(["applied", "applied"]);
@@ -323,7 +323,7 @@ describe("large moves, partial failure, history and revert", () => {
     expect(r.changes.map((c) => c.request_id)).toEqual([null, null]);
     expect((await live(`customers/${CUSTOMER}/adGroupCriteria/${keywordIds[10]}`))?.status).toBe("PAUSED");
     // A second click on the same set is refused, never re-sent.
-    expect((await httpError(applyChangeSet(userId, id))).status).toBe(409);
+    expect((await httpError(applyChangeSet(userId, id, await approved(userId, id)))).status).toBe(409);
     expect(emu.mutates() - before).toBe(1);
   });
 

@@ -6,7 +6,7 @@ import { syncAccount } from "../ads/sync.server";
 import { parseAmount, parseKeywordLines, proposeFromForm } from "./forms.server";
 import { getChangeSet } from "./pipeline.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, listOpenChangeSets, validateQuietly } from "./review.server";
-import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "./test-support.server";
+import { approved, CUSTOMER, startWritableEmulator, type WritableEmulator } from "./test-support.server";
 
 // The screens' forms → change sets, the review's view of them, and what an
 // apply does to the local copy the screens read.
@@ -143,7 +143,7 @@ describe("review and apply", () => {
     expect(view.changes[0].fields).toEqual([{ field: "Status", before: "Enabled", after: "Paused", percent: null }]);
     expect((await listOpenChangeSets(userId, CUSTOMER)).map((o) => o.id)).toContain(r.changeSetId);
 
-    const detail = await applyAndRefresh(userId, r.changeSetId, {});
+    const detail = await applyAndRefresh(userId, r.changeSetId, await approved(userId, r.changeSetId));
     expect(detail.set.status).toBe("applied");
     const [ag, crit] = keywordIds[0].split("~");
     const local = await ctx.db.selectFrom("ads_keywords").select("status").where("customer_id", "=", CUSTOMER).where("ad_group_id", "=", ag).where("criterion_id", "=", crit).executeTakeFirstOrThrow();
@@ -174,7 +174,7 @@ describe("review and apply", () => {
     const view = await changeSetView(await getChangeSet(userId, r.changeSetId), "EUR");
     expect(view).toMatchObject({ status: "discarded", canApply: false, canDiscard: false });
     await expect(discardChangeSet(userId, r.changeSetId)).rejects.toMatchObject({ status: 409 });
-    await expect(applyAndRefresh(userId, r.changeSetId, {})).rejects.toMatchObject({ status: 409 });
+    await expect(applyAndRefresh(userId, r.changeSetId, await approved(userId, r.changeSetId))).rejects.toMatchObject({ status: 409 });
     await expect(discardChangeSet("someone-else", r.changeSetId)).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -9,6 +9,7 @@ import { COLLECTION, readChildren, readLive, type Fields, type LiveResource } fr
 import { isLargeMove, requireAccount, storeChangeSet, type DraftChange } from "./propose.server";
 import { applyToReadModel } from "./read-model.server";
 import { trackWork } from "../lifecycle/drain.server";
+import { consumeApproval, type ApprovalCapability } from "./approval.server";
 
 export interface ChangeSetDetail {
   set: ChangeSet;
@@ -16,6 +17,8 @@ export interface ChangeSetDetail {
 }
 
 export interface ApplyOptions {
+  /** The person's approval, minted from their request to the review page or the API (approval.server.ts). */
+  approval: ApprovalCapability;
   /** The person saw and accepted the budget/bid moves above CHANGE_CONFIRM_PERCENT. */
   confirmLargeMoves?: boolean;
 }
@@ -212,7 +215,13 @@ async function finishSet(db: DB, id: string) {
  * service. The intent is committed first, so a crash at any point leaves
  * "applying" rows for reconcileInFlight rather than a lost or doubled write.
  */
-export function applyChangeSet(userId: string, id: string, opts: ApplyOptions = {}): Promise<ChangeSetDetail> {
+export function applyChangeSet(userId: string, id: string, opts: ApplyOptions): Promise<ChangeSetDetail> {
+  // First, before any read: no approval, no apply (whoever the caller is).
+  try {
+    consumeApproval(opts?.approval, userId, id);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   // Shutdown waits for an apply in progress (bounded): finishing beats leaving it to reconcile.
   return trackWork(() => applyNow(userId, id, opts));
 }

@@ -3,6 +3,10 @@ import type { AddressInfo } from "node:net";
 import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_SMALL_CUSTOMER_ID, type AdsStore } from "../../../emulator/ads";
 import { createEmulator } from "../../../emulator/server";
 import { googleEnvFor } from "../ads/emulator-harness.server";
+import { createSession } from "../auth/session.server";
+import { getConfig } from "../env.server";
+import { approvalFromApiRequest } from "./approval.server";
+import type { ApplyOptions } from "./pipeline.server";
 
 /**
  * Test support only: the project's Google emulator with its write side
@@ -74,4 +78,18 @@ export async function startWritableEmulator(opts: WritableEmulatorOptions = {}):
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Apply options carrying a genuine approval, obtained the only way there is:
+ * a signed-in person's POST to the API's apply endpoint (a real session and
+ * bearer token for `userId`).
+ */
+export async function approved(userId: string, changeSetId: string, extra: Omit<ApplyOptions, "approval"> = {}): Promise<ApplyOptions> {
+  const { accessToken } = await createSession(userId, new Request("http://localhost/"));
+  const request = new Request(`${getConfig().APP_URL}/api/v1/change-sets/${changeSetId}/apply`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${accessToken}` },
+  });
+  return { ...extra, approval: await approvalFromApiRequest(request, changeSetId) };
 }
