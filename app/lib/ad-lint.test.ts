@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { claimsIn, unsupportedClaims } from "./ad-claims";
 import {
   adTextWidth,
+  blocksGeneratedLine,
   autofixLine,
   duplicateKey,
   estimateStrength,
@@ -34,6 +36,8 @@ describe("lintLine: good lines pass", () => {
     ["Waterproof Hiking Boots", "headline"],
     ["Free Shipping Over $50", "headline"],
     ["Open 24/7 in NYC", "headline"],
+    ["Rated 5* by Hikers", "headline"],
+    ["Boots & Gear, Shipped Fast", "headline"],
     ["Shop {KeyWord:Hiking Boots}", "headline"],
     ["YouTube Ads Made Simple", "headline"],
     ["4K TVs From $299", "headline"],
@@ -86,6 +90,11 @@ describe("lintLine: bad lines fail with the rule that applies", () => {
     ["Boots , on sale", "headline", "SPACING"],
     ["B o o t s On Sale", "headline", "SPACING"],
     ["Boots Boots On Sale", "headline", "REPEATED_WORD"],
+    ["Fl@wers Delivered", "headline", "SYMBOL_MISUSE"],
+    ["*Free* Delivery", "headline", "SYMBOL_MISUSE"],
+    ["Shop #boots", "headline", "SYMBOL_MISUSE"],
+    ["Great boots @ low cost", "description", "SYMBOL_MISUSE"],
+    ["Boots ~ Sale", "headline", "UNSUPPORTED_CHARACTER"],
     ["hiking boots", "path", "PATH_CHARACTERS"],
     ["a/b", "path", "PATH_CHARACTERS"],
   ])("%s (%s) → %s", (text, kind, code) => {
@@ -154,6 +163,60 @@ describe("lintRsa", () => {
     const result = lintRsa(ad);
     expect(result.ok).toBe(false);
     expect(pick(result).length).toBeGreaterThan(0);
+  });
+});
+
+describe("pins", () => {
+  const pinned = (pins: Array<string | undefined>) => ({
+    ...goodAd,
+    headlines: goodAd.headlines.slice(0, pins.length).map((h, i) => ({ ...h, pinnedField: pins[i] })),
+  });
+  it("accepts pins that leave the always-shown positions fillable", () => {
+    expect(lintRsa(pinned(["HEADLINE_1", undefined, undefined])).ok).toBe(true);
+    expect(lintRsa(pinned(["HEADLINE_1", "HEADLINE_1", "HEADLINE_2"])).ok).toBe(true);
+    expect(lintRsa(pinned(["HEADLINE_1", "HEADLINE_2", "HEADLINE_3"])).ok).toBe(true);
+  });
+  it("refuses pins that leave position 2 with nothing of its own", () => {
+    const r = lintRsa(pinned(["HEADLINE_1", "HEADLINE_1", "HEADLINE_3"]));
+    expect(r.ok).toBe(false);
+    expect(r.ad.map((i) => i.code)).toContain("PIN_INFEASIBLE");
+    expect(r.ad[0].message).toMatch(/position 2/);
+  });
+  it("refuses a description position on a headline", () => {
+    const r = lintRsa(pinned(["DESCRIPTION_1", undefined, undefined]));
+    expect(r.headlines[0].map((i) => i.code)).toContain("PIN_INVALID");
+  });
+});
+
+describe("claims: every number, price, offer and superlative needs a source", () => {
+  const sources = ["Free shipping over $50", "60-day returns", "Trusted by 10,000+ hikers", "waterproof hiking boots"];
+  it.each<[string, boolean]>([
+    ["Free Shipping Over $50", true],
+    ["Ships Free on Orders Over $50", true],
+    ["60-Day Returns", true],
+    ["10,000+ Happy Hikers", true],
+    ["Waterproof Hiking Boots", true],
+    ["Save 30% Today", false], // made-up discount
+    ["Free Returns", false], // "free" is about shipping in the facts
+    ["Boots From $49", false], // a price nobody gave
+    ["The Best Hiking Boots", false], // superlative
+    ["#1 Boot Brand", false],
+    ["Boots on Sale Now", false],
+    ["Lifetime Guarantee", false],
+  ])("%s → supported: %s", (line, ok) => {
+    expect(unsupportedClaims(line, sources).length === 0).toBe(ok);
+    const warned = lintLine(line, "headline", { claimSources: sources }).some((i) => i.code === "UNSUPPORTED_CLAIM");
+    expect(warned).toBe(!ok);
+  });
+  it("finds numbers, offers and superlatives", () => {
+    expect(claimsIn("Save 20% on the best boots, free shipping").map((c) => c.kind).sort()).toEqual(["number", "offer", "offer", "superlative"]);
+    expect(claimsIn("Comfortable boots for long trails")).toEqual([]);
+  });
+  it("is a warning on its own but keeps a generated line out", () => {
+    const [issue] = lintLine("Save 30% Today", "headline", { claimSources: [] });
+    expect(issue.severity).toBe("warning");
+    expect(blocksGeneratedLine(issue)).toBe(true);
+    expect(lintRsa({ ...goodAd, headlines: [...goodAd.headlines, line("Save 30% Today")] }, { claimSources: [] }).ok).toBe(true);
   });
 });
 

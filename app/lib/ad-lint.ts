@@ -1,4 +1,5 @@
-import { eastAsianWidth } from "get-east-asian-width";
+import { unsupportedClaims } from "./ad-claims";
+import { adTextWidth, DKI_TAG, withDkiDefaults } from "./ad-text";
 import {
   DESCRIPTION_MAX,
   HEADLINE_MAX,
@@ -34,6 +35,10 @@ export type LintCode =
   | "PATH2_WITHOUT_PATH1"
   | "DUPLICATE"
   | "NEAR_DUPLICATE"
+  | "SYMBOL_MISUSE"
+  | "UNSUPPORTED_CLAIM"
+  | "PIN_INVALID"
+  | "PIN_INFEASIBLE"
   | "TOO_FEW"
   | "TOO_MANY";
 
@@ -49,25 +54,7 @@ export const LINE_MAX: Record<LineKind, number> = {
   path: PATH_MAX,
 };
 
-const DKI_TAG = /\{(keyword|Keyword|KeyWord|KEYWord|KeyWORD):([^{}]*)\}/g;
-const ANY_BRACE_TAG = /\{[^{}]*\}/g;
-
-/** The text as Google measures it: each keyword-insertion tag replaced by its default text. */
-export function withDkiDefaults(text: string): string {
-  return text.replace(DKI_TAG, (_m, _form, fallback: string) => fallback);
-}
-
-/**
- * Google's width: NFC code points, a wide or full-width (CJK) character counts 2, everything
- * else 1; `{KeyWord:Default}` counts only its default text.
- */
-export function adTextWidth(text: string): number {
-  let width = 0;
-  for (const ch of withDkiDefaults(text).normalize("NFC")) {
-    width += eastAsianWidth(ch.codePointAt(0)!) === 2 ? 2 : 1;
-  }
-  return width;
-}
+export { adTextWidth, withDkiDefaults };
 
 /** Fixes only what cannot change the meaning: stray or doubled spaces, doubled punctuation. */
 export function autofixLine(text: string): string {
@@ -99,8 +86,16 @@ function digitsIn(s: string) {
   return (s.match(/\d/g) ?? []).length;
 }
 
+export interface LintOptions {
+  /**
+   * What the advertiser gave (facts, product, audience, keywords) and the ad group's existing
+   * ads: with it, a number, price, offer or superlative found in none of them is flagged.
+   */
+  claimSources?: readonly string[];
+}
+
 /** Lints one line on its own. Errors block; warnings are shown to the reviewer. */
-export function lintLine(raw: string, kind: LineKind): LintIssue[] {
+export function lintLine(raw: string, kind: LineKind, options: LintOptions = {}): LintIssue[] {
   const issues: LintIssue[] = [];
   const err = (code: LintCode, message: string) => issues.push({ code, severity: "error", message });
   const text = raw ?? "";
@@ -147,6 +142,10 @@ export function lintLine(raw: string, kind: LineKind): LintIssue[] {
     else if (!ALLOWED_CHAR.test(ch) && !HALF_WIDTH_KATAKANA.test(ch)) unsupported ||= ch;
   }
   if (emoji) err("EMOJI", "Emoji aren't allowed.");
+  // A symbol standing in for a letter or a word ("fl@wers", "*free*", "#boots"); "5* hotel" and "#1" are fine.
+  if (/\p{L}[@$*#~^|\\]\p{L}/u.test(plain) || /(^|[^\d])\*/u.test(plain) || /#(?!\d)/u.test(plain) || (/@/.test(plain) && !URL_OR_EMAIL.test(plain))) {
+    err("SYMBOL_MISUSE", "Don't use symbols in place of letters or words.");
+  }
   if (unsupported) err("UNSUPPORTED_CHARACTER", `"${unsupported}" isn't allowed in ad text.`);
   if (CLICK_HERE.test(plain)) err("CLICK_HERE", "Say what happens instead of \"click here\".");
   if (URL_OR_EMAIL.test(plain)) err("URL_OR_EMAIL", "Web addresses and emails belong in the final URL, not the text.");
@@ -188,7 +187,23 @@ export function lintLine(raw: string, kind: LineKind): LintIssue[] {
       break;
     }
   }
+
+  if (options.claimSources) {
+    const unsupported = unsupportedClaims(text, options.claimSources);
+    if (unsupported.length > 0) {
+      issues.push({
+        code: "UNSUPPORTED_CLAIM",
+        severity: "warning",
+        message: `“${unsupported[0].text}” isn't in your facts or existing ads; add it as a fact if it's true.`,
+      });
+    }
+  }
   return issues;
+}
+
+/** True when an issue keeps a generated line out: every error, and a claim nobody gave us. */
+export function blocksGeneratedLine(issue: LintIssue): boolean {
+  return issue.severity === "error" || issue.code === "UNSUPPORTED_CLAIM";
 }
 
 /** Lower case, NFKC, punctuation and spaces stripped: equal keys are duplicates to Google too. */
@@ -270,10 +285,10 @@ export interface RsaLint {
   ok: boolean;
 }
 
-/** Lints a whole RSA: every line, the counts, the "!" budget, paths, duplicates and near-duplicates. */
-export function lintRsa(ad: RsaInput): RsaLint {
-  const headlines = ad.headlines.map((h) => lintLine(h.text, "headline"));
-  const descriptions = ad.descriptions.map((d) => lintLine(d.text, "description"));
+/** Lints a whole RSA: every line, the counts, the "!" budget, paths, pins, duplicates and near-duplicates. */
+export function lintRsa(ad: RsaInput, options: LintOptions = {}): RsaLint {
+  const headlines = ad.headlines.map((h) => lintLine(h.text, "headline", options));
+  const descriptions = ad.descriptions.map((d) => lintLine(d.text, "description", options));
   const path1 = ad.path1 ? lintLine(ad.path1, "path") : [];
   const path2 = ad.path2 ? lintLine(ad.path2, "path") : [];
   const adIssues: LintIssue[] = [];
@@ -285,6 +300,7 @@ export function lintRsa(ad: RsaInput): RsaLint {
   if (ad.descriptions.length > RSA_DESCRIPTIONS_MAX) err(adIssues, "TOO_MANY", `Use at most ${RSA_DESCRIPTIONS_MAX} descriptions.`);
   const bangs = ad.descriptions.filter((d) => withDkiDefaults(d.text).includes("!")).length;
   if (bangs > 1) err(adIssues, "EXCLAMATION_BUDGET", "Use \"!\" in at most one description.");
+  pinIssues(ad, headlines, descriptions, adIssues);
 
   // Duplicates are judged within each list, in order: the later line carries the issue.
   for (const [texts, lints] of [
@@ -309,6 +325,35 @@ export function lintRsa(ad: RsaInput): RsaLint {
   const hasError = (list: LintIssue[]) => list.some((i) => i.severity === "error");
   const ok = ![...headlines, ...descriptions, path1, path2, adIssues].some(hasError);
   return { headlines, descriptions, path1, path2, ad: adIssues, ok };
+}
+
+const HEADLINE_SLOTS = ["HEADLINE_1", "HEADLINE_2", "HEADLINE_3"];
+const DESCRIPTION_SLOTS = ["DESCRIPTION_1", "DESCRIPTION_2"];
+
+/**
+ * Pins: only a headline position on a headline, a description position on a description; and
+ * the positions that always show (H1, H2, D1) must each be fillable by a different asset.
+ * A position with pinned assets takes only those; the others draw on the unpinned ones.
+ */
+function pinIssues(ad: RsaInput, headlines: LintIssue[][], descriptions: LintIssue[][], adIssues: LintIssue[]) {
+  const check = (assets: RsaAssetInput[], lints: LintIssue[][], slots: string[], required: string[], what: string) => {
+    assets.forEach((a, i) => {
+      if (a.pinnedField && !slots.includes(a.pinnedField)) {
+        lints[i].push({ code: "PIN_INVALID", severity: "error", message: `A ${what} can only be pinned to ${what} positions.` });
+      }
+    });
+    const unpinned = assets.filter((a) => !a.pinnedField && a.text.trim() !== "").length;
+    const missing = required.filter((slot) => !assets.some((a) => a.pinnedField === slot));
+    if (assets.some((a) => a.pinnedField) && unpinned < missing.length) {
+      adIssues.push({
+        code: "PIN_INFEASIBLE",
+        severity: "error",
+        message: `The pins leave ${missing.map((slot) => `position ${slot.slice(-1)}`).join(" and ")} without a ${what} of its own; unpin a ${what} or pin one there.`,
+      });
+    }
+  };
+  check(ad.headlines, headlines, HEADLINE_SLOTS, ["HEADLINE_1", "HEADLINE_2"], "headline");
+  check(ad.descriptions, descriptions, DESCRIPTION_SLOTS, ["DESCRIPTION_1"], "description");
 }
 
 export interface StrengthEstimate {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { lintLine } from "./ad-lint";
 import { AdFormSchema, DESCRIPTION_MAX, fitTo, generateTemplateAds, HEADLINE_MAX, TONES } from "./ad-templates";
 
 describe("generateTemplateAds", () => {
@@ -25,6 +26,19 @@ describe("generateTemplateAds", () => {
     expect(AdFormSchema.parse({ product: "x", targetAudience: "y" })).toMatchObject({ tone: "professional", adType: "search" });
     expect(AdFormSchema.safeParse({ product: "  ", targetAudience: "y" }).success).toBe(false);
     expect(AdFormSchema.safeParse({ product: "x", targetAudience: "y", tone: "angry" }).success).toBe(false);
+  });
+});
+
+describe("the seed's lines pass the gate", () => {
+  it("for every tone, with no claim the user did not type", () => {
+    for (const tone of TONES) {
+      const form = AdFormSchema.parse({ product: "hiking boots", targetAudience: "weekend hikers", tone });
+      for (const ad of generateTemplateAds(form)) {
+        const sources = [form.product, form.targetAudience];
+        expect(lintLine(ad.headline, "headline", { claimSources: sources }), ad.headline).toEqual([]);
+        expect(lintLine(ad.description, "description", { claimSources: sources }), ad.description).toEqual([]);
+      }
+    }
   });
 });
 

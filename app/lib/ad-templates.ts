@@ -46,7 +46,7 @@ const TONE_COPY: Record<AdForm["tone"], { ctas: [string, string, string]; closer
   },
   urgent: {
     ctas: ["Buy Now", "Claim Your Offer", "Shop Now"],
-    closers: ["Limited time only - act now!", "Don't miss out. Order today!", "Offer ends soon!"],
+    closers: ["Act now and order yours today!", "Don't miss out. Order today!", "Book yours before they're gone!"],
   },
   friendly: {
     ctas: ["Discover More", "Join Us Today", "Say Hello"],
@@ -58,7 +58,10 @@ function titleCase(text: string) {
   return text.replace(/\b\w/g, (c) => c.toUpperCase());
 }
 
-/** The seed's template generator: 3 ads from the product and audience text, within Google's limits. */
+/**
+ * The seed's template generator: 3 ads from the product and audience text, within Google's
+ * limits. Its lines make no claim (no price, offer or superlative) the user did not type.
+ */
 export function generateTemplateAds(form: AdForm): GeneratedAd[] {
   const product = titleCase(form.product.trim());
   const audience = form.targetAudience.trim();
@@ -66,7 +69,7 @@ export function generateTemplateAds(form: AdForm): GeneratedAd[] {
   const candidates: Array<[string[], string]> = [
     [[`${product} for ${titleCase(audience)}`, product], `Discover ${product.toLowerCase()} designed for ${audience}. ${closers[0]}`],
     [[`Premium ${product}`, product], `${titleCase(audience)} choose our ${product.toLowerCase()}. ${closers[1]}`],
-    [[`Best ${product} Deals`, `${product} Deals`, product], `Top-rated ${product.toLowerCase()} for ${audience}. ${closers[2]}`],
+    [[`Shop ${product} Today`, `Shop ${product}`, product], `Quality ${product.toLowerCase()} for ${audience}. ${closers[2]}`],
   ];
   return candidates.map(([headlines, description], i) => ({
     headline: fitTo(headlines.find((h) => h.length <= HEADLINE_MAX) ?? headlines[headlines.length - 1], HEADLINE_MAX),

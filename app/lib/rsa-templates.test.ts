@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adTextWidth, lintRsa } from "./ad-lint";
+import { adTextWidth, blocksGeneratedLine, lintRsa } from "./ad-lint";
 import { fitWidth, generateTemplateRsa, regenerateTemplateLine, toPath, type RsaBrief } from "./rsa-templates";
 
 const brief: RsaBrief = {
@@ -64,8 +64,10 @@ describe("generateTemplateRsa", () => {
         facts: Array.from({ length: Math.floor(rand() * 3) }, () => words(2)),
       };
       const ad = generateTemplateRsa(b);
-      const lint = lintRsa(ad);
+      const lint = lintRsa(ad, { claimSources: [b.product, b.audience, ...(b.keywords ?? []), ...(b.facts ?? [])] });
       expect(lint.ok, JSON.stringify({ b, ad, lint })).toBe(true);
+      const blocked = [...lint.headlines, ...lint.descriptions].flat().filter(blocksGeneratedLine);
+      expect(blocked, JSON.stringify({ b, blocked })).toEqual([]);
       expect(ad.headlines).toHaveLength(15);
       expect(ad.descriptions).toHaveLength(4);
     }
