@@ -87,6 +87,22 @@ describe("regenerateTemplateLine", () => {
   });
 });
 
+describe("regenerateTemplateLine on a full ad", () => {
+  it("finds a fresh line for every slot, one after another", () => {
+    let ad = generateTemplateRsa(brief);
+    for (const kind of ["headline", "description"] as const) {
+      const count = kind === "headline" ? ad.headlines.length : ad.descriptions.length;
+      for (let i = 0; i < count; i++) {
+        const next = regenerateTemplateLine(brief, ad, kind, i);
+        expect(next, `${kind} ${i}`).toBeTruthy();
+        const replace = (l: { text: string }[]) => l.map((x, j) => (j === i ? { text: next! } : x));
+        ad = kind === "headline" ? { ...ad, headlines: replace(ad.headlines) } : { ...ad, descriptions: replace(ad.descriptions) };
+        expect(lintRsa(ad).ok).toBe(true);
+      }
+    }
+  });
+});
+
 describe("fitting", () => {
   it("cuts at a word boundary by width and makes paths", () => {
     expect(fitWidth("Premium Waterproof Hiking Boots Now", 30)).toBe("Premium Waterproof Hiking");

@@ -203,19 +203,52 @@ function ensureValid(ad: GeneratedRsa): GeneratedRsa {
   };
 }
 
+/**
+ * Alternative lines for one slot, beyond the ones a full ad already uses: every keyword and the
+ * product in more phrasings, every tone's calls to action, then the neutral lines. Like the
+ * rest of the templates, none states a claim of its own.
+ */
+function alternatives(brief: RsaBrief, kind: "headline" | "description"): string[] {
+  const product = brief.product.trim();
+  const audience = brief.audience.trim();
+  const P = titleCase(product);
+  const A = titleCase(audience);
+  const keywords = [...new Set((brief.keywords ?? []).map((k) => k.trim()).filter(Boolean))];
+  const cards = [TONE_CARDS[brief.tone] ?? TONE_CARDS.professional, ...Object.values(TONE_CARDS)];
+  if (kind === "headline") {
+    const out: string[] = [];
+    for (const K of [...keywords.map(titleCase), P]) {
+      out.push(K, `Shop ${K}`, `${K} Online`, `Find ${K}`, `Compare ${K}`, `Browse ${K}`, `${K} for ${A}`, `Discover ${K}`, `Your ${K}`, `Choose Your ${K}`);
+    }
+    out.push(`Made for ${A}`, `Picked for ${A}`, `${P} Made Simple`);
+    for (const card of cards) out.push(...card.headlines);
+    return [...out, ...GENERIC_HEADLINES];
+  }
+  const out: string[] = [];
+  for (const kw of [...keywords, product]) {
+    for (const card of cards) {
+      out.push(`Looking for ${kw}? Compare the options and find the right fit. ${card.closers[0]}`);
+      out.push(`${sentence(kw)} for ${audience}, explained clearly and easy to order. ${card.closers[2]}`);
+    }
+  }
+  for (const card of cards) out.push(`${sentence(`${product} for ${audience}`)}. ${card.closers[1]}`);
+  return [...out, ...GENERIC_DESCRIPTIONS];
+}
+
 /** A replacement for one line: the first template line that passes the gate and repeats none of the others. */
 export function regenerateTemplateLine(brief: RsaBrief, ad: GeneratedRsa, kind: "headline" | "description", index: number): string | null {
   const list = kind === "headline" ? ad.headlines : ad.descriptions;
   const others = list.filter((_, i) => i !== index).map((l) => l.text);
   const current = list[index]?.text ?? "";
+  const low = (brief.existing ?? []).filter((a) => a.label === "LOW").map((a) => a.text);
   // Over-generate with the same brief, then take the first fresh line.
   const pool = generateTemplateRsa({ ...brief, existing: (brief.existing ?? []).filter((a) => a.label !== "LOW") });
-  const candidates = [
-    ...(kind === "headline" ? pool.headlines : pool.descriptions).map((l) => l.text),
-    ...(kind === "headline" ? GENERIC_HEADLINES : GENERIC_DESCRIPTIONS),
-  ];
-  for (const c of candidates) {
-    if (isNearDuplicate(c, current) || others.some((o) => isNearDuplicate(c, o))) continue;
+  const candidates = [...(kind === "headline" ? pool.headlines : pool.descriptions).map((l) => l.text), ...alternatives(brief, kind)];
+  const max = kind === "headline" ? HEADLINE_MAX : DESCRIPTION_MAX;
+  for (const raw of candidates) {
+    const c = autofixLine(raw);
+    if (adTextWidth(c) > max) continue;
+    if ([current, ...others, ...low].some((o) => isNearDuplicate(c, o))) continue;
     if (lintLine(c, kind).some((i) => i.severity === "error")) continue;
     if (kind === "description" && c.includes("!") && others.some((o) => o.includes("!"))) continue;
     return c;

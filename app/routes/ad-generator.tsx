@@ -1,215 +1,103 @@
-import { useEffect, useRef, useState } from "react";
-import toast from "react-hot-toast";
-import { data, Form, Link } from "react-router";
-import { PageHeader } from "~/components/ui";
-import {
-  AD_TYPES,
-  AdFormSchema,
-  DESCRIPTION_MAX,
-  GENERATION_DELAY_MS,
-  generateTemplateAds,
-  HEADLINE_MAX,
-  TONES,
-  type AdForm,
-  type GeneratedAd,
-} from "~/lib/ad-templates";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useActionData, useLocation } from "react-router";
+import { BriefForm } from "~/components/ad-generator/brief-form";
+import { RsaResult } from "~/components/ad-generator/rsa-result";
+import { SeedGenerator } from "~/components/ad-generator/seed-generator";
+import { Notice, PageHeader } from "~/components/ui";
+import type { AdForm } from "~/lib/ad-templates";
+import { requireUser } from "~/server/auth/session.server";
+import { adGeneratorAction, adGeneratorPage, type GeneratorActionData } from "~/server/ad-generator.server";
 import type { Route } from "./+types/ad-generator";
+
+// /ad-generator — writes a responsive search ad that passes the gate (app/lib/ad-lint.ts).
+//
+// Query parameter (a contract: the optimizer's weak-ad recommendation links here):
+//   ?adGroupId=<Google ad group id>  chooses that ad group of the active account, prefilling
+//   its top keywords and a final URL from its ads (AD_GROUP_PARAM in app/lib/ad-generator-form.ts).
+//   An id that isn't a search ad group of the active account shows a notice and chooses none.
+//
+// No account and no AI model: exactly the seed (three template cards after about 2 s).
 
 export function meta() {
   return [{ title: "Ad Generator · Ads AI Manager" }];
 }
 
-const EMPTY_FORM: AdForm = { product: "", targetAudience: "", tone: "professional", adType: "search" };
-
-// Without JavaScript the form posts here and the server renders the results.
-export async function action({ request }: Route.ActionArgs) {
-  const raw = Object.fromEntries(await request.formData());
-  const form = { ...EMPTY_FORM, ...raw } as Record<string, unknown>;
-  const parsed = AdFormSchema.safeParse(form);
-  if (!parsed.success) {
-    const errors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
-    return data({ form: form as AdForm, ads: [] as GeneratedAd[], errors }, { status: 400 });
-  }
-  return { form: parsed.data, ads: generateTemplateAds(parsed.data), errors: {} as Record<string, string> };
+export async function loader({ request }: Route.LoaderArgs) {
+  const { user } = await requireUser(request);
+  return adGeneratorPage(user, new URL(request.url));
 }
 
-const fieldClass =
-  "mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 shadow-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500";
+export async function action({ request }: Route.ActionArgs) {
+  const { user } = await requireUser(request);
+  return adGeneratorAction(user, await request.formData());
+}
 
-export default function AdGenerator({ actionData }: Route.ComponentProps) {
-  const hydrated = useHydrated();
-  const [form, setForm] = useState<AdForm>(actionData?.form ?? EMPTY_FORM);
-  const [ads, setAds] = useState<GeneratedAd[]>(actionData?.ads ?? []);
-  const [generating, setGenerating] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
+const cardClass = "rounded-xl border border-gray-200 bg-white p-6 shadow-sm";
 
-  const errors = actionData?.errors ?? {};
-  const incomplete = form.product.trim() === "" || form.targetAudience.trim() === "";
+export default function AdGenerator({ loaderData }: Route.ComponentProps) {
+  const actionData = useActionData<typeof action>() as GeneratorActionData | undefined;
+  const { search } = useLocation();
 
-  function generate(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const parsed = AdFormSchema.safeParse(form);
-    if (generating || !parsed.success) return;
-    setGenerating(true);
-    // Seed behaviour with no AI provider: templates, after ~2 s.
-    timer.current = setTimeout(() => {
-      setAds(generateTemplateAds(parsed.data));
-      setGenerating(false);
-    }, GENERATION_DELAY_MS);
+  if (loaderData.mode === "seed") {
+    const v = actionData?.values ?? loaderData.values;
+    const form: AdForm = { product: v.product, targetAudience: v.targetAudience, tone: v.tone as AdForm["tone"], adType: v.adType as AdForm["adType"] };
+    return (
+      <>
+        <PageHeader title="Ad Generator" description="Generate ad copy that fits Google's limits" />
+        <SeedGenerator key={actionData ? "posted" : "fresh"} initialForm={form} initialAds={actionData?.seedAds ?? []} errors={actionData?.errors ?? {}} />
+      </>
+    );
   }
 
-  const update = (key: keyof AdForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-    setForm((prev) => ({ ...prev, [key]: e.target.value }));
-
+  const connected = loaderData.account !== null;
+  const values = actionData?.values ?? loaderData.values;
+  const errors = actionData?.errors ?? {};
   return (
     <>
-      <PageHeader title="Ad Generator" description="Generate ad copy that fits Google's limits" />
-      <div className="grid gap-6 lg:grid-cols-2">
-        <section className="rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="ad-details">
+      <PageHeader
+        title="Ad Generator"
+        description={connected ? `Responsive search ads for ${loaderData.account!.name}, checked against Google's limits and editorial rules` : "Generate ad copy that fits Google's limits"}
+      />
+      {loaderData.notice ? <Notice>{loaderData.notice}</Notice> : null}
+      {!loaderData.modelConfigured ? (
+        <p className="mb-4 rounded-md bg-gray-100 px-3 py-2 text-sm text-gray-700">
+          No AI model is configured, so ads are written from templates built from your inputs, keywords and existing ads.
+        </p>
+      ) : null}
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <section className={cardClass} aria-labelledby="ad-details">
           <h2 id="ad-details" className="text-lg font-semibold text-gray-900">
             Ad Details
           </h2>
-          <Form method="post" onSubmit={generate} className="mt-4 space-y-4" noValidate={hydrated}>
-            <div>
-              <label htmlFor="product" className="block text-sm font-medium text-gray-700">
-                Product/Service
-              </label>
-              <input id="product" name="product" value={form.product} onChange={update("product")} required maxLength={200}
-                placeholder="e.g. Waterproof hiking boots" className={fieldClass} aria-invalid={errors.product ? true : undefined} />
-              {errors.product ? <p className="mt-1 text-sm text-red-600">{errors.product}</p> : null}
-            </div>
-            <div>
-              <label htmlFor="targetAudience" className="block text-sm font-medium text-gray-700">
-                Target Audience
-              </label>
-              <input id="targetAudience" name="targetAudience" value={form.targetAudience} onChange={update("targetAudience")}
-                required maxLength={200} placeholder="e.g. weekend hikers" className={fieldClass}
-                aria-invalid={errors.targetAudience ? true : undefined} />
-              {errors.targetAudience ? <p className="mt-1 text-sm text-red-600">{errors.targetAudience}</p> : null}
-            </div>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <div>
-                <label htmlFor="tone" className="block text-sm font-medium text-gray-700">
-                  Tone
-                </label>
-                <select id="tone" name="tone" value={form.tone} onChange={update("tone")} className={fieldClass}>
-                  {TONES.map((t) => (
-                    <option key={t} value={t}>
-                      {t[0].toUpperCase() + t.slice(1)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div>
-                <label htmlFor="adType" className="block text-sm font-medium text-gray-700">
-                  Ad Type
-                </label>
-                <select id="adType" name="adType" value={form.adType} onChange={update("adType")} className={fieldClass}>
-                  {AD_TYPES.map((t) => (
-                    <option key={t} value={t}>
-                      {t[0].toUpperCase() + t.slice(1)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            </div>
-            <button
-              type="submit"
-              disabled={hydrated && (generating || incomplete)}
-              className="w-full rounded-lg bg-blue-600 px-4 py-2.5 font-semibold text-white shadow-sm hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-50"
-            >
-              {generating ? "Generating..." : "Generate Ad Copy"}
-            </button>
-          </Form>
+          {/* Keyed by the address: choosing another ad group reloads its keywords and final URL. */}
+          <BriefForm key={search} values={values} errors={actionData?.result ? {} : errors} connected={connected} adGroups={loaderData.adGroups} />
         </section>
-
-        <section className="rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="generated-ads">
+        <section className={cardClass} aria-labelledby="generated-ads">
           <h2 id="generated-ads" className="text-lg font-semibold text-gray-900">
             Generated Ads
           </h2>
-          {ads.length === 0 ? (
+          {actionData?.result ? (
+            <RsaResult
+              key={actionData.result.id}
+              result={actionData.result}
+              values={values}
+              errors={errors}
+              formError={actionData.formError}
+              adGroups={loaderData.adGroups}
+              connected={connected}
+            />
+          ) : (
             <div className="flex flex-col items-center justify-center py-16 text-center">
               <h3 className="font-semibold text-gray-900">Ready to Generate</h3>
               <p className="mt-1 max-w-sm text-sm text-gray-600">
-                Describe your product and audience, then generate ad copy.
+                {connected
+                  ? "Choose an ad group, check its keywords, add the facts the ad may state, then generate a complete responsive search ad."
+                  : "Describe your product and audience, then generate ad copy."}
               </p>
+              {actionData?.formError ? <p className="mt-2 text-sm text-red-700">{actionData.formError}</p> : null}
             </div>
-          ) : (
-            <ul className="mt-4 space-y-4">
-              {ads.map((ad, i) => (
-                <AdCard key={`${i}-${ad.headline}`} ad={ad} onChange={(next) => setAds((prev) => prev.map((a, j) => (j === i ? next : a)))} />
-              ))}
-            </ul>
           )}
         </section>
       </div>
     </>
-  );
-}
-
-function AdCard({ ad, onChange }: { ad: GeneratedAd; onChange: (ad: GeneratedAd) => void }) {
-  const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(ad);
-  const tooLong = draft.headline.length > HEADLINE_MAX || draft.description.length > DESCRIPTION_MAX;
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(`${ad.headline}\n${ad.description}\n${ad.cta}`);
-      toast.success("Copied to clipboard");
-    } catch (error) {
-      console.error(error);
-      toast.error("Could not copy to the clipboard");
-    }
-  }
-
-  return (
-    <li className="rounded-lg border border-gray-200 p-4" data-testid="generated-ad">
-      {editing ? (
-        <div className="space-y-2">
-          <label className="block text-xs font-medium text-gray-600">
-            Headline ({draft.headline.length}/{HEADLINE_MAX})
-            <input className={fieldClass} value={draft.headline} onChange={(e) => setDraft({ ...draft, headline: e.target.value })} />
-          </label>
-          <label className="block text-xs font-medium text-gray-600">
-            Description ({draft.description.length}/{DESCRIPTION_MAX})
-            <textarea className={fieldClass} value={draft.description} onChange={(e) => setDraft({ ...draft, description: e.target.value })} />
-          </label>
-          <label className="block text-xs font-medium text-gray-600">
-            Call to action
-            <input className={fieldClass} value={draft.cta} onChange={(e) => setDraft({ ...draft, cta: e.target.value })} />
-          </label>
-          {tooLong ? <p className="text-sm text-red-600">Over Google's character limit.</p> : null}
-          <div className="flex gap-3 text-sm">
-            <button type="button" disabled={tooLong} className="font-semibold text-blue-600 disabled:opacity-50"
-              onClick={() => { onChange(draft); setEditing(false); }}>
-              Save
-            </button>
-            <button type="button" className="text-gray-600" onClick={() => { setDraft(ad); setEditing(false); }}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      ) : (
-        <>
-          <h3 className="font-semibold text-blue-700">{ad.headline}</h3>
-          <p className="mt-1 text-sm text-gray-700">{ad.description}</p>
-          <span className="mt-2 inline-block rounded bg-blue-50 px-2 py-0.5 text-xs font-semibold text-blue-700">{ad.cta}</span>
-          <div className="mt-3 flex gap-4 text-sm">
-            <button type="button" onClick={copy} className="font-medium text-gray-600 hover:text-gray-900">
-              Copy
-            </button>
-            <button type="button" onClick={() => { setDraft(ad); setEditing(true); }} className="font-medium text-gray-600 hover:text-gray-900">
-              Edit
-            </button>
-            <Link to="/campaigns" className="font-medium text-blue-600 hover:underline">
-              Use in Campaign
-            </Link>
-          </div>
-        </>
-      )}
-    </li>
   );
 }

@@ -1,0 +1,200 @@
+import { useRef, useState } from "react";
+import { Form, useNavigation, useSubmit } from "react-router";
+import { FieldError } from "~/components/change-forms";
+import { AD_TYPES, TONES } from "~/lib/ad-templates";
+import { FACT_MAX_CHARS, MAX_FACTS, MAX_KEYWORDS } from "~/lib/ad-generator-form";
+import { useHydrated } from "~/lib/use-hydrated";
+
+export const fieldClass =
+  "mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 shadow-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500 aria-[invalid=true]:border-red-600";
+
+export interface BriefValues {
+  product: string;
+  targetAudience: string;
+  tone: string;
+  adType: string;
+  adGroupId: string;
+  keywords: string;
+  facts: string;
+  finalUrl: string;
+}
+
+export interface AdGroupOption {
+  id: string;
+  name: string;
+  campaignName: string;
+}
+
+const title = (t: string) => t[0].toUpperCase() + t.slice(1);
+
+/** Campaign → its ad groups, in the order given. */
+function byCampaign(adGroups: AdGroupOption[]): Array<[string, AdGroupOption[]]> {
+  const out = new Map<string, AdGroupOption[]>();
+  for (const g of adGroups) out.set(g.campaignName, [...(out.get(g.campaignName) ?? []), g]);
+  return [...out];
+}
+
+/**
+ * The brief: the seed's four fields, and with an account connected the ad group (its top
+ * keywords and final URL prefilled), keywords, facts and final URL. Choosing an ad group
+ * reloads the page with `?adGroupId=` (a GET submit, so what was typed rides along).
+ */
+export function BriefForm({
+  values,
+  errors,
+  connected,
+  adGroups,
+}: {
+  values: BriefValues;
+  errors: Record<string, string>;
+  connected: boolean;
+  adGroups: AdGroupOption[];
+}) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [form, setForm] = useState(values);
+  const generating = navigation.state !== "idle" && navigation.formMethod === "POST" && navigation.formData?.get("intent") === "generate";
+  const incomplete = form.product.trim() === "" || form.targetAudience.trim() === "";
+  const update = (key: keyof BriefValues) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
+    setForm((prev) => ({ ...prev, [key]: e.target.value }));
+  const invalid = (name: string) => (errors[name] ? true : undefined);
+  const described = (name: string) => (errors[name] ? `${name}-error` : undefined);
+
+  return (
+    <Form method="post" ref={formRef} className="mt-4 space-y-4" noValidate={hydrated} aria-label="Ad details">
+      <input type="hidden" name="intent" value="generate" />
+      <div>
+        <label htmlFor="product" className="block text-sm font-medium text-gray-700">
+          Product/Service
+        </label>
+        <input id="product" name="product" value={form.product} onChange={update("product")} required maxLength={200}
+          placeholder="e.g. Waterproof hiking boots" className={fieldClass} aria-invalid={invalid("product")} aria-describedby={described("product")} />
+        <FieldError id="product-error" message={errors.product} />
+      </div>
+      <div>
+        <label htmlFor="targetAudience" className="block text-sm font-medium text-gray-700">
+          Target Audience
+        </label>
+        <input id="targetAudience" name="targetAudience" value={form.targetAudience} onChange={update("targetAudience")} required maxLength={200}
+          placeholder="e.g. weekend hikers" className={fieldClass} aria-invalid={invalid("targetAudience")} aria-describedby={described("targetAudience")} />
+        <FieldError id="targetAudience-error" message={errors.targetAudience} />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <label htmlFor="tone" className="block text-sm font-medium text-gray-700">
+            Tone
+          </label>
+          <select id="tone" name="tone" value={form.tone} onChange={update("tone")} className={fieldClass} aria-invalid={invalid("tone")}>
+            {TONES.map((t) => (
+              <option key={t} value={t}>
+                {title(t)}
+              </option>
+            ))}
+          </select>
+          <FieldError id="tone-error" message={errors.tone} />
+        </div>
+        <div>
+          <label htmlFor="adType" className="block text-sm font-medium text-gray-700">
+            Ad Type
+          </label>
+          <select id="adType" name="adType" value={form.adType} onChange={update("adType")} className={fieldClass} aria-invalid={invalid("adType")}>
+            {AD_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {title(t)}
+              </option>
+            ))}
+          </select>
+          <FieldError id="adType-error" message={errors.adType} />
+        </div>
+      </div>
+
+      {connected ? (
+        <>
+          <div>
+            <label htmlFor="adGroupId" className="block text-sm font-medium text-gray-700">
+              Campaign and ad group
+            </label>
+            <div className="flex items-start gap-2">
+              <select
+                id="adGroupId"
+                name="adGroupId"
+                value={form.adGroupId}
+                aria-invalid={invalid("adGroupId")}
+                aria-describedby={described("adGroupId")}
+                onChange={(e) => {
+                  setForm((prev) => ({ ...prev, adGroupId: e.target.value }));
+                  // Reload with the ad group's keywords and final URL; what was typed rides along.
+                  const fd = new FormData(formRef.current!);
+                  fd.set("adGroupId", e.target.value);
+                  fd.delete("intent");
+                  submit(fd, { method: "get", replace: true, preventScrollReset: true });
+                }}
+                className={fieldClass}
+              >
+                <option value="">No ad group (write from the brief only)</option>
+                {byCampaign(adGroups).map(([campaign, groups]) => (
+                  <optgroup key={campaign} label={campaign}>
+                    {groups.map((g) => (
+                      <option key={g.id} value={g.id}>
+                        {g.name}
+                      </option>
+                    ))}
+                  </optgroup>
+                ))}
+              </select>
+            </div>
+            <p className="mt-1 text-xs text-gray-500">Its best-performing lines guide the style; its low performers are avoided.</p>
+            <FieldError id="adGroupId-error" message={errors.adGroupId} />
+          </div>
+          <div>
+            <label htmlFor="keywords" className="block text-sm font-medium text-gray-700">
+              Keywords (one per line)
+            </label>
+            <textarea id="keywords" name="keywords" rows={4} value={form.keywords} onChange={update("keywords")} className={fieldClass}
+              aria-invalid={invalid("keywords")} aria-describedby={described("keywords") ?? "keywords-hint"} />
+            <p id="keywords-hint" className="mt-1 text-xs text-gray-500">
+              The ad group&apos;s top keywords by impressions; at most {MAX_KEYWORDS}. Headlines will include the first ones.
+            </p>
+            <FieldError id="keywords-error" message={errors.keywords} />
+          </div>
+          <div>
+            <label htmlFor="facts" className="block text-sm font-medium text-gray-700">
+              Facts the ad may state (one per line)
+            </label>
+            <textarea id="facts" name="facts" rows={4} value={form.facts} onChange={update("facts")} className={fieldClass}
+              placeholder={"Free shipping over $50\n60-day returns"} aria-invalid={invalid("facts")} aria-describedby={described("facts") ?? "facts-hint"} />
+            <p id="facts-hint" className="mt-1 text-xs text-gray-500">
+              Offers, prices, shipping, guarantees (at most {MAX_FACTS}, {FACT_MAX_CHARS} characters each). Any number, price, offer or
+              superlative in the ad must come from here or from the ad group&apos;s existing ads.
+            </p>
+            <FieldError id="facts-error" message={errors.facts} />
+          </div>
+          <div>
+            <label htmlFor="finalUrl" className="block text-sm font-medium text-gray-700">
+              Final URL
+            </label>
+            <input id="finalUrl" name="finalUrl" type="url" value={form.finalUrl} onChange={update("finalUrl")} placeholder="https://example.com/boots"
+              className={fieldClass} aria-invalid={invalid("finalUrl")} aria-describedby={described("finalUrl")} />
+            <FieldError id="finalUrl-error" message={errors.finalUrl} />
+          </div>
+        </>
+      ) : null}
+
+      <button
+        type="submit"
+        disabled={hydrated && (generating || incomplete)}
+        className="w-full rounded-lg bg-blue-600 px-4 py-2.5 font-semibold text-white shadow-sm hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-50"
+      >
+        {generating ? "Generating..." : "Generate Ad Copy"}
+      </button>
+      {connected && !hydrated ? (
+        // After Generate in the document, so Enter in a field still generates (the first submit button is the default).
+        <button type="submit" formMethod="get" className="w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm font-semibold text-gray-700">
+          Load the chosen ad group&apos;s keywords and final URL
+        </button>
+      ) : null}
+    </Form>
+  );
+}

@@ -1,0 +1,103 @@
+import type { Page } from "@playwright/test";
+import { connectDemoAccount, expect } from "./ads-fixtures";
+import { test } from "./fixtures";
+
+// The ad generator on the demo account, no AI model configured (templates): the weak ad's
+// ad group chosen from the address, a line edited with its count and lint updating as it is
+// typed, Use in campaign → review with Google's verdict → Apply → the ad in the Ads tab; then
+// reverted, so the shared emulator account ends as it began.
+
+test.describe.configure({ timeout: 180_000 });
+
+const KIDS_AD_GROUP = "140000000078"; // Kids Sleeping Bags (PLANTED.md P5: the weak ad)
+const CAMPAIGN = "Search | Sleeping Bags";
+
+async function openCampaignAds(page: Page) {
+  await page.goto("/campaigns");
+  await page.getByRole("link", { name: CAMPAIGN, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: CAMPAIGN })).toBeVisible();
+  // The tab is a plain link; follow its address (a click can land while the page is still busy after an apply).
+  const href = await page.getByRole("navigation", { name: "Campaign sections" }).getByRole("link", { name: /^Ads/ }).getAttribute("href");
+  await page.goto(href!);
+  await expect(page.getByRole("region", { name: "Ads" })).toBeVisible();
+}
+
+test("generate for a demo ad group, edit a line, use it in the campaign, apply, see it in the Ads tab", async ({ page, request }) => {
+  await connectDemoAccount(page, request);
+  await page.goto(`/ad-generator?adGroupId=${KIDS_AD_GROUP}`);
+  await expect(page.getByLabel("Campaign and ad group")).toHaveValue(KIDS_AD_GROUP);
+  await expect(page.getByLabel("Keywords (one per line)")).toHaveValue(/sleeping bag/);
+  await expect(page.getByLabel("Final URL")).toHaveValue(/^https:\/\//);
+  await expect(page.getByLabel("Product/Service")).toHaveValue("Kids Sleeping Bags");
+  await expect(page.getByText("No AI model is configured").first()).toBeVisible();
+
+  await expect(async () => {
+    await page.getByLabel("Target Audience").fill("families who camp");
+    await page.getByLabel("Facts the ad may state (one per line)").fill("Free shipping over $50");
+    await expect(page.getByRole("button", { name: "Generate Ad Copy" })).toBeEnabled({ timeout: 1000 });
+  }).toPass();
+  await page.getByRole("button", { name: "Generate Ad Copy" }).click();
+
+  const ad = page.getByRole("form", { name: "Generated ad" });
+  await expect(ad.getByTestId("headline-line")).toHaveCount(15);
+  await expect(ad.getByTestId("description-line")).toHaveCount(4);
+  await expect(ad.getByText("Every line passes the checks.")).toBeVisible();
+  await expect(ad.getByText(/Estimated strength: (Poor|Average|Good|Excellent) \(\d+\/100\)/)).toBeVisible();
+  await expect(ad.getByText("not Google's own Ad Strength rating")).toBeVisible();
+  await expect(ad.getByText(/No AI model is configured, so these lines come from templates/)).toBeVisible();
+
+  // Edit headline 2: the count and the lint follow every keystroke.
+  const line = ad.getByLabel("Headline 2", { exact: true });
+  await line.fill("FREE BAGS!!");
+  await expect(ad.getByLabel("Headline 2 length")).toHaveText("11/30");
+  await expect(ad.getByText("Headlines can't contain \"!\".")).toBeVisible();
+  await expect(ad.getByText(/problems? to fix before using this ad/)).toBeVisible();
+  await line.fill("Cosy Bags for Young Campers");
+  await expect(ad.getByLabel("Headline 2 length")).toHaveText("27/30");
+  await expect(ad.getByText("Every line passes the checks.")).toBeVisible();
+
+  // Regenerate one line: only that line changes, the edit stays.
+  const before = await ad.getByLabel("Headline 5", { exact: true }).inputValue();
+  await ad.getByRole("button", { name: "Regenerate headline 5" }).click();
+  await expect(ad.getByLabel("Headline 5", { exact: true })).not.toHaveValue(before);
+  await expect(ad.getByLabel("Headline 2", { exact: true })).toHaveValue("Cosy Bags for Young Campers");
+
+  // Use in campaign → the review page with Google's validateOnly verdict.
+  await expect(ad.getByLabel("Ad group for this ad")).toHaveValue(KIDS_AD_GROUP);
+  await ad.getByRole("button", { name: "Use in campaign" }).click();
+  await expect(page).toHaveURL(/\/changes\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("New responsive search ad");
+  await expect(page.getByRole("status").filter({ hasText: "Google validated the change." })).toBeVisible();
+  const review = page.url();
+
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: /Applied at Google: 1 change/ })).toBeVisible();
+
+  await openCampaignAds(page);
+  await expect(page.getByText("Cosy Bags for Young Campers").first()).toBeVisible();
+
+  // Leave the shared demo account as it was: revert (removes the ad) and apply.
+  await page.goto(review);
+  await page.getByRole("button", { name: /^Revert/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Revert");
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: /Applied at Google: 1 change/ })).toBeVisible();
+});
+
+test("refuses a broken ad with the reason next to the line, and an unknown ad group from the address", async ({ page, request }) => {
+  await connectDemoAccount(page, request);
+  await page.goto("/ad-generator?adGroupId=999");
+  await expect(page.getByRole("alert").filter({ hasText: "isn't a search ad group" })).toBeVisible();
+  await expect(page.getByLabel("Campaign and ad group")).toHaveValue("");
+
+  await page.getByLabel("Campaign and ad group").selectOption({ label: "Kids Sleeping Bags" });
+  await expect(page).toHaveURL(new RegExp(`adGroupId=${KIDS_AD_GROUP}`));
+  await expect(page.getByLabel("Keywords (one per line)")).toHaveValue(/sleeping bag/);
+  await expect(async () => {
+    await page.getByLabel("Target Audience").fill("families");
+    await page.getByLabel("Facts the ad may state (one per line)").fill("x".repeat(200));
+    await expect(page.getByRole("button", { name: "Generate Ad Copy" })).toBeEnabled({ timeout: 1000 });
+  }).toPass();
+  await page.getByRole("button", { name: "Generate Ad Copy" }).click();
+  await expect(page.getByText("Line 1: Keep each fact under 150 characters")).toBeVisible();
+});
