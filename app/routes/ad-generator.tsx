@@ -60,7 +60,7 @@ export default function AdGenerator({ loaderData }: Route.ComponentProps) {
       {loaderData.notice ? <Notice>{loaderData.notice}</Notice> : null}
       {!loaderData.modelConfigured ? (
         <p className="mb-4 rounded-md bg-gray-100 px-3 py-2 text-sm text-gray-700">
-          No AI model is configured, so ads are written from templates built from your inputs, keywords and existing ads.
+          No AI model is configured, so ads are written from templates built from your inputs, keywords and existing ads. {loaderData.modelHint}
         </p>
       ) : null}
       <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">

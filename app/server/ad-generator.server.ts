@@ -7,6 +7,7 @@ import { DESCRIPTION_PINS, HEADLINE_PINS, RSA_DESCRIPTIONS_MAX, RSA_HEADLINES_MA
 import { AD_TYPES, TONES, generateTemplateAds, type GeneratedAd } from "~/lib/ad-templates";
 import type { GeneratedRsa } from "~/lib/rsa-templates";
 import { accountOfAdGroup, adGroupChoices, adGroupContext, type AdGroupChoice, type AdGroupContext } from "./ai/ad-copy-context.server";
+import { getLanguageModel, MODEL_SETUP_HINT } from "./ai/model.server";
 import { claimSourcesOf, generateAdCopy, regenerateLine, type AdCopyBrief, type AdCopyLine } from "./ai/ad-copy.server";
 import { proposeCreateRsa } from "./changes/propose.server";
 import { validateQuietly } from "./changes/review.server";
@@ -19,9 +20,9 @@ import { redirectWithToast } from "./toast.server";
 // templates) → an RSA every line of which passed the gate → "Use in campaign" as a change set
 // through the same propose → validateOnly → review pipeline as every other change.
 
-/** The configured model (AI_MODEL), or null: templates only. */
+/** The configured model (AI_MODEL, see ai/model.server.ts), or null: templates only. */
 function configuredModel(): LanguageModel | null {
-  return null;
+  return getLanguageModel();
 }
 
 export interface BriefValues {
@@ -99,7 +100,7 @@ export async function adGeneratorPage(user: User, url: URL) {
       adGroups: [] as AdGroupChoice[],
       values,
       notice: null as string | null,
-      existingCount: 0,
+      modelHint: MODEL_SETUP_HINT,
     };
   }
   const adGroups = await adGroupChoices(account.customerId);
@@ -122,7 +123,7 @@ export async function adGeneratorPage(user: User, url: URL) {
     adGroups,
     values,
     notice,
-    existingCount: ctx?.existing.length ?? 0,
+    modelHint: MODEL_SETUP_HINT,
   };
 }
 
