@@ -9,14 +9,21 @@ import routes from "../routes";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../server/ads/emulator-harness.server";
 import { getSyncState, syncAccount } from "../server/ads/sync.server";
 import { commitSessionCookie, createSession } from "../server/auth/session.server";
-import { loader as campaignsApi } from "./api/account-campaigns";
-import { loader as summaryApi } from "./api/account-summary";
-import { action as syncApiAction, loader as syncApi } from "./api/account-sync";
+import { documented } from "../../tests/support/api-doc";
+import { loader as campaignsRoute } from "./api/account-campaigns";
+import { loader as summaryRoute } from "./api/account-summary";
+import { action as syncApiRoute, loader as syncStateRoute } from "./api/account-sync";
 import { loader as openApi } from "./api/openapi";
 import { loader as detailLoader } from "./campaign-detail";
 import { loader as campaignsLoader } from "./campaigns";
 import { loader as dashboardLoader } from "./dashboard";
 import { action as syncAction, loader as syncLoader } from "./sync";
+
+// Every API response these tests read is checked against the OpenAPI document.
+const campaignsApi = documented(campaignsRoute);
+const summaryApi = documented(summaryRoute);
+const syncApiAction = documented(syncApiRoute);
+const syncApi = documented(syncStateRoute);
 
 let emu: RunningEmulator;
 let t: TestContext;

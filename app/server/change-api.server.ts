@@ -1,9 +1,10 @@
 import { data } from "react-router";
 import { z } from "zod";
+import { ApplyOptionsBody, ProposeChangeSetBody } from "~/lib/change-actions";
 import { AdsClientError } from "./ads/errors.server";
 import { ReconnectNeededError } from "./auth/google-connection.server";
 import { getChangeSet, proposeRevert, type ChangeSetDetail } from "./changes/pipeline.server";
-import { BulkInput, proposeBulk } from "./changes/propose.server";
+import { proposeBulk } from "./changes/propose.server";
 import type { ApprovalCapability } from "./changes/approval.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, validateQuietly, type ChangeSetView } from "./changes/review.server";
 import { apiError, HttpError, readJsonBody } from "./http/errors.server";
@@ -50,17 +51,11 @@ async function load(userId: string, id: string): Promise<ChangeSetView> {
   return viewOf(userId, await getChangeSet(userId, id));
 }
 
-const ProposeBody = z.object({
-  actions: BulkInput.shape.actions,
-  title: z.string({ error: "Title must be text" }).trim().min(1, "Title cannot be empty").max(200, "Title can be at most 200 characters").optional(),
-  atomic: z.boolean({ error: "atomic must be true or false" }).optional(),
-});
-
 /** Stores the actions as one change set and has Google validate it; an outage leaves it "proposed" with a validationProblem. */
 export async function proposeForApi(userId: string, customerId: string, request: Request) {
   const account = await requireAccountOf(userId, customerId);
   if (account.manager) throw new HttpError(400, "A manager account has no campaigns of its own; propose changes in one of its client accounts.");
-  const body = await readJsonBody(request, ProposeBody);
+  const body = await readJsonBody(request, ProposeChangeSetBody);
   const id = await proposeBulk(userId, { customerId: account.customerId, actions: body.actions }, { title: body.title, atomic: body.atomic });
   const validationProblem = await validateQuietly(userId, id);
   return { changeSet: await changeSetView(await getChangeSet(userId, id), account.currencyCode), validationProblem };
@@ -80,12 +75,10 @@ export async function validateForApi(userId: string, id: string) {
   return { changeSet: await load(userId, id), validationProblem };
 }
 
-const ApplyBody = z.object({ confirmLargeMoves: z.boolean({ error: "confirmLargeMoves must be true or false" }).optional() });
-
 /** The body is optional: an empty one is {}. */
-async function readApplyBody(request: Request): Promise<z.infer<typeof ApplyBody>> {
+async function readApplyBody(request: Request): Promise<z.infer<typeof ApplyOptionsBody>> {
   if ((await request.clone().text()).trim() === "") return {};
-  return readJsonBody(request, ApplyBody);
+  return readJsonBody(request, ApplyOptionsBody);
 }
 
 /** The caller's approval. The outcome (applied, partially_applied, failed) is in changeSet.status, per change in its status and error. */

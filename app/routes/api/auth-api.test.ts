@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
-import { action as loginAction } from "./auth-login";
-import { action as logoutAction } from "./auth-logout";
-import { loader as meLoader } from "./auth-me";
-import { action as registerAction } from "./auth-register";
+import { action as loginActionRoute } from "./auth-login";
+import { action as logoutActionRoute } from "./auth-logout";
+import { loader as meLoaderRoute } from "./auth-me";
+import { action as registerActionRoute } from "./auth-register";
+import { documented } from "../../../tests/support/api-doc";
+
+// Every response these tests read is checked against the OpenAPI document.
+const loginAction = documented(loginActionRoute);
+const logoutAction = documented(logoutActionRoute);
+const meLoader = documented(meLoaderRoute);
+const registerAction = documented(registerActionRoute);
 
 let t: TestContext;
 beforeAll(async () => {

@@ -10,12 +10,21 @@ import { syncAccount } from "~/server/ads/sync.server";
 import { createSession } from "~/server/auth/session.server";
 import type { ChangeSetView } from "~/server/changes/review.server";
 import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "~/server/changes/test-support.server";
-import { action as proposeAction, loader as proposeLoader } from "./account-change-sets";
-import { loader as changeSetLoader } from "./change-set";
-import { action as applyAction, loader as applyLoader } from "./change-set-apply";
-import { action as discardAction } from "./change-set-discard";
-import { action as revertAction } from "./change-set-revert";
-import { action as validateAction } from "./change-set-validate";
+import { documented } from "../../../tests/support/api-doc";
+import { action as proposeRoute, loader as proposeLoader } from "./account-change-sets";
+import { loader as changeSetRoute } from "./change-set";
+import { action as applyRoute, loader as applyLoader } from "./change-set-apply";
+import { action as discardRoute } from "./change-set-discard";
+import { action as revertRoute } from "./change-set-revert";
+import { action as validateRoute } from "./change-set-validate";
+
+// Every response these tests read is checked against the OpenAPI document.
+const proposeAction = documented(proposeRoute);
+const changeSetLoader = documented(changeSetRoute);
+const applyAction = documented(applyRoute);
+const discardAction = documented(discardRoute);
+const revertAction = documented(revertRoute);
+const validateAction = documented(validateRoute);
 
 let emu: WritableEmulator;
 let t: TestContext;

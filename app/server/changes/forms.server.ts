@@ -1,4 +1,5 @@
 import { RSA_DESCRIPTIONS_MAX, RSA_HEADLINES_MAX } from "~/lib/ad-limits";
+import type { Action } from "~/lib/change-actions";
 import { HttpError } from "../http/errors.server";
 import {
   proposeAddKeywords,
@@ -8,7 +9,6 @@ import {
   proposeBulk,
   proposeCreateRsa,
   proposeStatusChange,
-  type Action,
 } from "./propose.server";
 
 // The screens' forms (which work without JavaScript) → the propose services.

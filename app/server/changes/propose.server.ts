@@ -1,21 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
+import type { z } from "zod";
 import {
-  DESCRIPTION_MAX,
-  DESCRIPTION_PINS,
-  HEADLINE_MAX,
-  HEADLINE_PINS,
-  KEYWORD_INVALID_CHARS,
-  KEYWORD_MATCH_TYPES,
-  KEYWORD_MAX_CHARS,
-  KEYWORD_MAX_WORDS,
-  PATH_MAX,
-  RSA_DESCRIPTIONS_MAX,
-  RSA_DESCRIPTIONS_MIN,
-  RSA_HEADLINES_MAX,
-  RSA_HEADLINES_MIN,
-  keywordWordCount,
-} from "~/lib/ad-limits";
+  ActionInput,
+  AddKeywordsInput,
+  AddNegativesInput,
+  BidChangeInput,
+  BudgetChangeInput,
+  BulkInput,
+  CompositeId,
+  CreateRsaInput,
+  RemoveKeywordsInput,
+  StatusChangeInput,
+} from "~/lib/change-actions";
 import { getDb, type DB } from "../db/db.server";
 import type { ChangeOperation, ChangeResourceKind, ChangeSetSource } from "../db/schema";
 import { getConfig } from "../env.server";
@@ -41,91 +37,6 @@ export interface ProposeMeta {
   /** Default true: every change applies or none does. */
   atomic?: boolean;
 }
-
-// ---- input schemas: checked before anything is stored, with one message per field
-
-const CustomerId = z.string().regex(/^\d{10}$/, "Customer ID must be 10 digits");
-const Id = z.string().regex(/^\d+$/, "Unknown id");
-/** Keyword and ad ids are "adGroupId~criterionId" / "adGroupId~adId", as in their resource names. */
-const CompositeId = z.string().regex(/^\d+~\d+$/, "Unknown id");
-const Money = (what: string) =>
-  z
-    .number({ error: `${what} must be a number` })
-    .positive(`${what} must be greater than 0`)
-    .max(1_000_000_000, `${what} is too large`)
-    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, `${what} can have at most 2 decimals`);
-
-const KeywordText = z
-  .string()
-  .trim()
-  .min(1, "Keyword text is required")
-  .max(KEYWORD_MAX_CHARS, `Keywords can be at most ${KEYWORD_MAX_CHARS} characters`)
-  .refine((t) => keywordWordCount(t) <= KEYWORD_MAX_WORDS, `Keywords can be at most ${KEYWORD_MAX_WORDS} words`)
-  .refine((t) => !KEYWORD_INVALID_CHARS.test(t), "Keywords cannot contain ! @ % ^ ( ) = { } ; ~ ` < > ? \\ | , *");
-const MatchType = z.enum(KEYWORD_MATCH_TYPES, { error: "Match type must be EXACT, PHRASE or BROAD" });
-
-export const StatusChangeInput = z.object({
-  customerId: CustomerId,
-  kind: z.enum(["campaign", "ad_group", "keyword", "ad"]),
-  ids: z.array(z.string()).min(1, "Choose at least one item").max(5000),
-  status: z.enum(["ENABLED", "PAUSED", "REMOVED"]),
-});
-export const BudgetChangeInput = z.object({ customerId: CustomerId, campaignId: Id, amount: Money("Daily budget") });
-export const BidChangeInput = z.object({
-  customerId: CustomerId,
-  kind: z.enum(["keyword", "ad_group"]),
-  items: z.array(z.object({ id: z.string(), cpc: Money("Bid") })).min(1, "Choose at least one item").max(5000),
-});
-export const AddKeywordsInput = z.object({
-  customerId: CustomerId,
-  adGroupId: Id,
-  keywords: z.array(z.object({ text: KeywordText, matchType: MatchType, cpc: Money("Bid").optional() })).min(1, "Add at least one keyword").max(5000),
-});
-export const AddNegativesInput = z.object({
-  customerId: CustomerId,
-  level: z.enum(["ad_group", "campaign"]),
-  parentId: Id,
-  keywords: z.array(z.object({ text: KeywordText, matchType: MatchType })).min(1, "Add at least one keyword").max(5000),
-});
-export const RemoveKeywordsInput = z.object({ customerId: CustomerId, ids: z.array(z.string()).min(1, "Choose at least one keyword").max(5000) });
-
-const Headline = z.object({
-  text: z.string().trim().min(1, "Headline is empty").max(HEADLINE_MAX, `Headlines can be at most ${HEADLINE_MAX} characters`),
-  pin: z.enum(HEADLINE_PINS).optional(),
-});
-const Description = z.object({
-  text: z.string().trim().min(1, "Description is empty").max(DESCRIPTION_MAX, `Descriptions can be at most ${DESCRIPTION_MAX} characters`),
-  pin: z.enum(DESCRIPTION_PINS).optional(),
-});
-const RsaShape = z.object({
-  adGroupId: Id,
-  headlines: z
-    .array(Headline)
-    .min(RSA_HEADLINES_MIN, `Add at least ${RSA_HEADLINES_MIN} headlines`)
-    .max(RSA_HEADLINES_MAX, `At most ${RSA_HEADLINES_MAX} headlines`),
-  descriptions: z
-    .array(Description)
-    .min(RSA_DESCRIPTIONS_MIN, `Add at least ${RSA_DESCRIPTIONS_MIN} descriptions`)
-    .max(RSA_DESCRIPTIONS_MAX, `At most ${RSA_DESCRIPTIONS_MAX} descriptions`),
-  path1: z.string().trim().max(PATH_MAX, `Paths can be at most ${PATH_MAX} characters`).optional(),
-  path2: z.string().trim().max(PATH_MAX, `Paths can be at most ${PATH_MAX} characters`).optional(),
-  finalUrl: z.url({ protocol: /^https?$/, error: "Final URL must be an http(s) URL" }),
-});
-const path2NeedsPath1 = (v: { path1?: string; path2?: string }) => !v.path2 || !!v.path1;
-const PATH2_ERROR = { path: ["path2"], message: "Path 2 needs path 1" };
-export const CreateRsaInput = RsaShape.extend({ customerId: CustomerId }).refine(path2NeedsPath1, PATH2_ERROR);
-
-export const ActionInput = z.discriminatedUnion("type", [
-  StatusChangeInput.omit({ customerId: true }).extend({ type: z.literal("status") }),
-  BudgetChangeInput.omit({ customerId: true }).extend({ type: z.literal("budget") }),
-  BidChangeInput.omit({ customerId: true }).extend({ type: z.literal("bid") }),
-  AddKeywordsInput.omit({ customerId: true }).extend({ type: z.literal("add_keywords") }),
-  AddNegativesInput.omit({ customerId: true }).extend({ type: z.literal("add_negatives") }),
-  RemoveKeywordsInput.omit({ customerId: true }).extend({ type: z.literal("remove_keywords") }),
-  RsaShape.extend({ type: z.literal("create_rsa") }).refine(path2NeedsPath1, PATH2_ERROR),
-]);
-export type Action = z.input<typeof ActionInput>;
-export const BulkInput = z.object({ customerId: CustomerId, actions: z.array(ActionInput).min(1, "Nothing to change").max(5000) });
 
 function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const r = schema.safeParse(input);

@@ -1,0 +1,164 @@
+import { z } from "zod";
+import {
+  DESCRIPTION_MAX,
+  DESCRIPTION_PINS,
+  HEADLINE_MAX,
+  HEADLINE_PINS,
+  KEYWORD_INVALID_CHARS,
+  KEYWORD_MATCH_TYPES,
+  KEYWORD_MAX_CHARS,
+  KEYWORD_MAX_WORDS,
+  PATH_MAX,
+  RSA_DESCRIPTIONS_MAX,
+  RSA_DESCRIPTIONS_MIN,
+  RSA_HEADLINES_MAX,
+  RSA_HEADLINES_MIN,
+  keywordWordCount,
+} from "./ad-limits";
+
+// The one contract for a change to a Google Ads account: what the forms, the
+// JSON API (whose OpenAPI document is generated from these schemas), the
+// assistant's tools and the ad generator may ask for. Pure zod, no server code,
+// so the browser can run the same checks. Every rule has one message per field.
+
+/** The most items one change set (or one list inside an action) may hold. */
+export const MAX_CHANGE_ITEMS = 5000;
+
+export const CustomerId = z
+  .string()
+  .regex(/^\d{10}$/, "Customer ID must be 10 digits")
+  .describe("Google Ads customer id, 10 digits without dashes");
+const Id = (description: string) => z.string().regex(/^\d+$/, "Unknown id").describe(description);
+/** Keyword and ad ids are "adGroupId~criterionId" / "adGroupId~adId", as in their resource names. */
+export const CompositeId = z.string().regex(/^\d+~\d+$/, "Unknown id");
+
+/** Money in units of the account's currency (12.5 = 12.50), never micros. */
+export const Money = (what: string) =>
+  z
+    .number({ error: `${what} must be a number` })
+    .positive(`${what} must be greater than 0`)
+    .max(1_000_000_000, `${what} is too large`)
+    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, `${what} can have at most 2 decimals`)
+    .meta({ multipleOf: 0.01, description: `${what}, in units of the account's currency (not micros), at most 2 decimals` });
+
+export const KeywordText = z
+  .string()
+  .trim()
+  .min(1, "Keyword text is required")
+  .max(KEYWORD_MAX_CHARS, `Keywords can be at most ${KEYWORD_MAX_CHARS} characters`)
+  .refine((t) => keywordWordCount(t) <= KEYWORD_MAX_WORDS, `Keywords can be at most ${KEYWORD_MAX_WORDS} words`)
+  .refine((t) => !KEYWORD_INVALID_CHARS.test(t), "Keywords cannot contain ! @ % ^ ( ) = { } ; ~ ` < > ? \\ | , *")
+  .describe(`At most ${KEYWORD_MAX_CHARS} characters and ${KEYWORD_MAX_WORDS} words; none of ! @ % ^ ( ) = { } ; ~ \` < > ? \\ | , *`);
+export const MatchType = z.enum(KEYWORD_MATCH_TYPES, { error: "Match type must be EXACT, PHRASE or BROAD" });
+
+/** A list of 1 to MAX_CHANGE_ITEMS items, with the message for an empty one. */
+const items = <T extends z.ZodType>(item: T, empty: string) => z.array(item).min(1, empty).max(MAX_CHANGE_ITEMS, `At most ${MAX_CHANGE_ITEMS} items at a time`);
+
+export const StatusChangeInput = z.object({
+  customerId: CustomerId,
+  kind: z.enum(["campaign", "ad_group", "keyword", "ad"]),
+  ids: items(z.string(), "Choose at least one item").describe(
+    "Campaign and ad group ids are numeric; keyword ids are adGroupId~criterionId, ad ids adGroupId~adId",
+  ),
+  status: z.enum(["ENABLED", "PAUSED", "REMOVED"]),
+});
+export const BudgetChangeInput = z.object({ customerId: CustomerId, campaignId: Id("The campaign's id"), amount: Money("Daily budget") });
+export const BidChangeInput = z.object({
+  customerId: CustomerId,
+  kind: z.enum(["keyword", "ad_group"]),
+  items: items(z.object({ id: z.string().describe("Ad group id, or keyword id adGroupId~criterionId"), cpc: Money("Bid") }), "Choose at least one item"),
+});
+export const AddKeywordsInput = z.object({
+  customerId: CustomerId,
+  adGroupId: Id("The ad group's id"),
+  keywords: items(z.object({ text: KeywordText, matchType: MatchType, cpc: Money("Bid").optional() }), "Add at least one keyword"),
+});
+export const AddNegativesInput = z.object({
+  customerId: CustomerId,
+  level: z.enum(["ad_group", "campaign"]),
+  parentId: Id("The ad group's or campaign's id, per level"),
+  keywords: items(z.object({ text: KeywordText, matchType: MatchType }), "Add at least one keyword"),
+});
+export const RemoveKeywordsInput = z.object({
+  customerId: CustomerId,
+  ids: items(z.string().describe("Keyword id adGroupId~criterionId"), "Choose at least one keyword"),
+});
+
+export const Headline = z.object({
+  text: z.string().trim().min(1, "Headline is empty").max(HEADLINE_MAX, `Headlines can be at most ${HEADLINE_MAX} characters`),
+  pin: z.enum(HEADLINE_PINS).optional(),
+});
+export const Description = z.object({
+  text: z.string().trim().min(1, "Description is empty").max(DESCRIPTION_MAX, `Descriptions can be at most ${DESCRIPTION_MAX} characters`),
+  pin: z.enum(DESCRIPTION_PINS).optional(),
+});
+/** A responsive search ad as Google takes it (and as the ad generator writes it). */
+export const RsaShape = z.object({
+  adGroupId: Id("The ad group's id"),
+  headlines: z
+    .array(Headline)
+    .min(RSA_HEADLINES_MIN, `Add at least ${RSA_HEADLINES_MIN} headlines`)
+    .max(RSA_HEADLINES_MAX, `At most ${RSA_HEADLINES_MAX} headlines`),
+  descriptions: z
+    .array(Description)
+    .min(RSA_DESCRIPTIONS_MIN, `Add at least ${RSA_DESCRIPTIONS_MIN} descriptions`)
+    .max(RSA_DESCRIPTIONS_MAX, `At most ${RSA_DESCRIPTIONS_MAX} descriptions`),
+  path1: z.string().trim().max(PATH_MAX, `Paths can be at most ${PATH_MAX} characters`).optional(),
+  path2: z.string().trim().max(PATH_MAX, `Paths can be at most ${PATH_MAX} characters`).optional().describe("Needs path1"),
+  finalUrl: z.url({ protocol: /^https?$/, error: "Final URL must be an http(s) URL" }).describe("An http(s) URL"),
+});
+const path2NeedsPath1 = (v: { path1?: string; path2?: string }) => !v.path2 || !!v.path1;
+const PATH2_ERROR = { path: ["path2"], message: "Path 2 needs path 1" };
+export const CreateRsaInput = RsaShape.extend({ customerId: CustomerId }).refine(path2NeedsPath1, PATH2_ERROR);
+
+/** One action of a change set: `type` says which; ids are those of the account's synced data. */
+export const ActionInput = z
+  .discriminatedUnion("type", [
+    StatusChangeInput.omit({ customerId: true })
+      .extend({ type: z.literal("status") })
+      .describe("Enable, pause or remove campaigns, ad groups, keywords or ads"),
+    BudgetChangeInput.omit({ customerId: true }).extend({ type: z.literal("budget") }).describe("Set a campaign's daily budget"),
+    BidChangeInput.omit({ customerId: true })
+      .extend({ type: z.literal("bid") })
+      .describe("Set max. CPC bids of keywords or ad groups (default bid)"),
+    AddKeywordsInput.omit({ customerId: true }).extend({ type: z.literal("add_keywords") }).describe("Add keywords to an ad group"),
+    AddNegativesInput.omit({ customerId: true })
+      .extend({ type: z.literal("add_negatives") })
+      .describe("Add negative keywords to an ad group or a campaign"),
+    RemoveKeywordsInput.omit({ customerId: true })
+      .extend({ type: z.literal("remove_keywords") })
+      .describe("Remove keywords (a revert re-creates them)"),
+    RsaShape.extend({ type: z.literal("create_rsa") })
+      .refine(path2NeedsPath1, PATH2_ERROR)
+      .describe("Create a responsive search ad (enabled) in an ad group"),
+  ])
+  .describe("One requested change; `type` says which. Ids are those of the account's synced data.");
+export type Action = z.input<typeof ActionInput>;
+export type ActionType = Action["type"];
+
+const Actions = items(ActionInput, "Nothing to change");
+export const BulkInput = z.object({ customerId: CustomerId, actions: Actions });
+
+/** The JSON API's POST /accounts/{customerId}/change-sets body. */
+export const ProposeChangeSetBody = z.object({
+  actions: Actions,
+  title: z
+    .string({ error: "Title must be text" })
+    .trim()
+    .min(1, "Title cannot be empty")
+    .max(200, "Title can be at most 200 characters")
+    .optional()
+    .describe("Defaults to a description of the changes"),
+  atomic: z
+    .boolean({ error: "atomic must be true or false" })
+    .optional()
+    .describe("true (the default): every change applies or none does; false: each on its own"),
+});
+
+/** The JSON API's POST /change-sets/{id}/apply body (optional: an empty body is {}). */
+export const ApplyOptionsBody = z.object({
+  confirmLargeMoves: z
+    .boolean({ error: "confirmLargeMoves must be true or false" })
+    .optional()
+    .describe("Required (true) when a budget or bid moves by more than the server's CHANGE_CONFIRM_PERCENT (changeSet.needsConfirmation)"),
+});
