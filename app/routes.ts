@@ -37,6 +37,7 @@ export default [
     route("change-sets/:changeSetId/apply", "routes/api/change-set-apply.ts"),
     route("change-sets/:changeSetId/discard", "routes/api/change-set-discard.ts"),
     route("change-sets/:changeSetId/revert", "routes/api/change-set-revert.ts"),
+    route("ad-copy", "routes/api/ad-copy.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),
   route("*", "routes/not-found.tsx"),

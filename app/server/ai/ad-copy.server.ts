@@ -101,6 +101,8 @@ class Selection {
   /** Why a line can't be used (null: it can). */
   check(raw: string, kind: Kind, others: string[] = this.list(kind)): { text: string; reason: string | null } {
     const text = autofixLine(String(raw ?? ""));
+    // Keyword insertion is the advertiser's choice (rsa.md §1): generated lines are plain text.
+    if (/[{}]/.test(text)) return { text, reason: "keyword insertion ({KeyWord:…}) is left to the advertiser; write plain text" };
     const blocking = lintLine(text, kind, { claimSources: this.sources }).filter(blocksGeneratedLine);
     if (blocking.length > 0) return { text, reason: blocking[0].message };
     const twin = others.find((o) => isNearDuplicate(text, o));
@@ -132,7 +134,8 @@ const fence = (text: string) => text.replace(/<\/?data>/gi, "");
 function systemPrompt(tone: string): string {
   return [
     "You write Google Ads responsive search ad assets. Google mixes headlines and descriptions freely, so each must stand alone and the set must be varied.",
-    "Hard rules: headlines at most 28 characters, descriptions at most 86; no \"!\" in headlines and at most one in all descriptions; no repeated punctuation, no emoji, no words in ALL CAPS, no phone numbers, web addresses or emails, no \"click here\"; normal spacing and sentence or title case.",
+    "Hard rules: headlines at most 28 characters, descriptions at most 86; no \"!\" in headlines and at most one in all descriptions; no repeated punctuation, no emoji, no words in ALL CAPS, no phone numbers, web addresses or emails, no \"click here\", no keyword insertion {…}; normal spacing and sentence or title case.",
+    "Write in the language of the product, audience and keywords.",
     "Grounding rule: every number, price, discount, offer (free, sale, save, guarantee…) and superlative (best, #1, leading…) must come from the facts or the existing ads given. If nothing supports a claim, don't make it.",
     "Cover the keywords: put the first keywords in at least two headlines.",
     `Tone: ${TONE_GUIDE[tone] ?? tone}.`,
