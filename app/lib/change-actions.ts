@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { adTextWidth, lintLine, lintRsa } from "./ad-lint";
 import {
   DESCRIPTION_MAX,
   DESCRIPTION_PINS,
@@ -84,12 +85,28 @@ export const RemoveKeywordsInput = z.object({
   ids: items(z.string().describe("Keyword id adGroupId~criterionId"), "Choose at least one keyword"),
 });
 
+/**
+ * Ad text through the gate (ad-lint.ts): Google's width (a double-width character counts 2,
+ * {KeyWord:Default} counts its default) and the editorial rules, one message per line.
+ */
+const AdText = (kind: "headline" | "description", empty: string, max: number, tooLong: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, empty)
+    .refine((t) => adTextWidth(t) <= max, tooLong)
+    .superRefine((t, ctx) => {
+      for (const issue of lintLine(t, kind)) {
+        if (issue.severity === "error" && issue.code !== "TOO_LONG" && issue.code !== "EMPTY") ctx.addIssue({ code: "custom", message: issue.message });
+      }
+    })
+    .describe(`At most ${max} width units (a double-width character counts 2; {KeyWord:Default} counts its default) and Google's editorial rules`);
 export const Headline = z.object({
-  text: z.string().trim().min(1, "Headline is empty").max(HEADLINE_MAX, `Headlines can be at most ${HEADLINE_MAX} characters`),
+  text: AdText("headline", "Headline is empty", HEADLINE_MAX, `Headlines can be at most ${HEADLINE_MAX} characters`),
   pin: z.enum(HEADLINE_PINS).optional(),
 });
 export const Description = z.object({
-  text: z.string().trim().min(1, "Description is empty").max(DESCRIPTION_MAX, `Descriptions can be at most ${DESCRIPTION_MAX} characters`),
+  text: AdText("description", "Description is empty", DESCRIPTION_MAX, `Descriptions can be at most ${DESCRIPTION_MAX} characters`),
   pin: z.enum(DESCRIPTION_PINS).optional(),
 });
 /** A responsive search ad as Google takes it (and as the ad generator writes it). */
@@ -109,7 +126,26 @@ export const RsaShape = z.object({
 });
 const path2NeedsPath1 = (v: { path1?: string; path2?: string }) => !v.path2 || !!v.path1;
 const PATH2_ERROR = { path: ["path2"], message: "Path 2 needs path 1" };
-export const CreateRsaInput = RsaShape.extend({ customerId: CustomerId }).refine(path2NeedsPath1, PATH2_ERROR);
+
+type RsaValue = { headlines: Array<{ text: string; pin?: string }>; descriptions: Array<{ text: string; pin?: string }> };
+/** The gate's whole-ad rules Google enforces too: no duplicate lines, "!" in one description at most, feasible pins. */
+function rsaGate(v: RsaValue, ctx: z.RefinementCtx) {
+  const lint = lintRsa({
+    headlines: v.headlines.map((h) => ({ text: h.text, pinnedField: h.pin })),
+    descriptions: v.descriptions.map((d) => ({ text: d.text, pinnedField: d.pin })),
+  });
+  for (const [list, lints] of [["headlines", lint.headlines], ["descriptions", lint.descriptions]] as const) {
+    lints.forEach((issues, i) => {
+      const dup = issues.find((x) => x.code === "DUPLICATE");
+      if (dup) ctx.addIssue({ code: "custom", path: [list, i, "text"], message: dup.message });
+    });
+  }
+  for (const issue of lint.ad) {
+    if (issue.code === "EXCLAMATION_BUDGET") ctx.addIssue({ code: "custom", path: ["descriptions"], message: issue.message });
+    if (issue.code === "PIN_INFEASIBLE") ctx.addIssue({ code: "custom", path: [issue.message.includes("headline") ? "headlines" : "descriptions"], message: issue.message });
+  }
+}
+export const CreateRsaInput = RsaShape.extend({ customerId: CustomerId }).refine(path2NeedsPath1, PATH2_ERROR).superRefine(rsaGate);
 
 /** One action of a change set: `type` says which; ids are those of the account's synced data. */
 export const ActionInput = z
@@ -130,6 +166,7 @@ export const ActionInput = z
       .describe("Remove keywords (a revert re-creates them)"),
     RsaShape.extend({ type: z.literal("create_rsa") })
       .refine(path2NeedsPath1, PATH2_ERROR)
+      .superRefine(rsaGate)
       .describe("Create a responsive search ad (enabled) in an ad group"),
   ])
   .describe("One requested change; `type` says which. Ids are those of the account's synced data.");

@@ -9,7 +9,8 @@ import type { LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../tests/setup/test-db";
-import { action as adCopyAction, loader as adCopyLoader } from "~/routes/api/ad-copy";
+import { action as adCopyRoute, loader as adCopyLoader } from "~/routes/api/ad-copy";
+import { documented } from "../../tests/support/api-doc";
 import { action as pageAction, loader as pageLoader } from "~/routes/ad-generator";
 import { blocksGeneratedLine, lintRsa } from "~/lib/ad-lint";
 import { connectDemoUser } from "./ads/emulator-harness.server";
@@ -21,6 +22,9 @@ import { commitSessionCookie, createSession } from "./auth/session.server";
 import { validateChangeSet } from "./changes/pipeline.server";
 import { proposeCreateRsa } from "./changes/propose.server";
 import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "./changes/test-support.server";
+
+// Every API response these tests read is checked against the OpenAPI document.
+const adCopyAction = documented(adCopyRoute);
 
 let emu: WritableEmulator;
 let t: TestContext;

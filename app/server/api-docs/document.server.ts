@@ -1,4 +1,5 @@
 import { z } from "zod";
+import adCopy from "./ad-copy.server";
 import auth from "./auth.server";
 import changeSets from "./change-sets.server";
 import history from "./history.server";
@@ -11,7 +12,7 @@ import reports from "./reports.server";
 // 2020-12 as OpenAPI 3.1 uses). How to add an endpoint: registry.server.ts.
 
 /** Every area of the API, in the document's order. A new area is one more module here. */
-export const AREAS: ApiArea[] = [auth, reports, changeSets, history, meta];
+export const AREAS: ApiArea[] = [auth, reports, changeSets, adCopy, history, meta];
 
 type JsonSchema = Record<string, unknown>;
 type Side = "input" | "output";

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { AdCopyRequestSchema } from "~/lib/ad-generator-form";
+import { DESCRIPTION_MAX, HEADLINE_MAX, PATH_MAX } from "~/lib/ad-limits";
+import type { adCopyForApi } from "../ad-generator.server";
+import { defineArea, errorResponse, NOT_JSON, ok, type Assert, type SameFields } from "./registry.server";
+
+// /ad-copy: a complete responsive search ad, every line through the gate (app/lib/ad-lint.ts).
+
+const line = (max: number, pins: string[]) =>
+  z.object({
+    text: z.string().describe(`At most ${max} width units (a double-width character counts 2); passes Google's editorial rules`),
+    pinnedField: z.enum(pins).optional(),
+  });
+
+export const AdCopy = z.object({
+  headlines: z.array(line(HEADLINE_MAX, ["HEADLINE_1", "HEADLINE_2", "HEADLINE_3"])).describe("Up to 15 (3 at least), no two alike"),
+  descriptions: z.array(line(DESCRIPTION_MAX, ["DESCRIPTION_1", "DESCRIPTION_2"])).describe("Up to 4 (2 at least), no two alike"),
+  path1: z.string().describe(`Display path 1, at most ${PATH_MAX}; may be empty`),
+  path2: z.string().describe(`Display path 2, at most ${PATH_MAX}; only with path1; may be empty`),
+  strength: z
+    .object({ score: z.int().min(0).max(100), reasons: z.array(z.string()) })
+    .describe("Our estimate from Google's published factors (count, uniqueness, keywords, pins, lengths); not Google's Ad Strength"),
+  source: z.enum(["model", "templates"]).describe("model: written by the configured AI model (AI_MODEL); templates: no model, or its lines fell short"),
+  notices: z.array(z.string()).describe("E.g. that no model is configured, or how many lines templates filled in"),
+});
+
+export type AdCopyFieldsMatch = Assert<SameFields<Awaited<ReturnType<typeof adCopyForApi>>, z.output<typeof AdCopy>>>;
+
+export default defineArea({
+  tag: "ad-copy",
+  description: "Responsive search ads that pass Google's limits and editorial rules",
+  schemas: { AdCopyRequest: AdCopyRequestSchema, AdCopy },
+  paths: {
+    "/ad-copy": {
+      post: {
+        summary: "Write a complete responsive search ad: 15 headlines, 4 descriptions, paths, an estimated strength",
+        description:
+          "With adGroupId (and optionally customerId), grounded in that ad group: its BEST/GOOD assets are style examples, LOW ones counter-examples, and its top keywords are used when keywords is not given. Every number, price, offer or superlative comes from facts, the inputs or the existing ads. Nothing is sent to Google: to use the ad, propose a create_rsa change set.",
+        body: AdCopyRequestSchema,
+        responses: {
+          200: ok("The ad; every line passed the gate", AdCopy),
+          400: { ...NOT_JSON, description: "Body is not JSON, or a field is invalid (errors keyed by field)" },
+          404: errorResponse("No such ad group or account among the caller's"),
+          415: errorResponse("Content-Type is not application/json"),
+        },
+      },
+    },
+  },
+});
