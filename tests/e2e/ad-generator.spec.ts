@@ -101,3 +101,51 @@ test("refuses a broken ad with the reason next to the line, and an unknown ad gr
   await page.getByRole("button", { name: "Generate Ad Copy" }).click();
   await expect(page.getByText("Line 1: Keep each fact under 150 characters")).toBeVisible();
 });
+
+test("without JavaScript: load an ad group, generate, check an edit, regenerate a line, use it in the campaign", async ({ browser, request }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await connectDemoAccount(page, request);
+  await page.goto("/ad-generator");
+  await page.getByLabel("Product/Service").fill("Sleeping bags for kids");
+  await page.getByLabel("Campaign and ad group").selectOption({ label: "Kids Sleeping Bags" });
+  await page.getByRole("button", { name: "Load the chosen ad group's keywords and final URL" }).click();
+  await expect(page).toHaveURL(new RegExp(`adGroupId=${KIDS_AD_GROUP}`));
+  await expect(page.getByLabel("Keywords (one per line)")).toHaveValue(/sleeping bag/);
+  // What was typed rides along.
+  await expect(page.getByLabel("Product/Service")).toHaveValue("Sleeping bags for kids");
+  await page.getByLabel("Target Audience").fill("families who camp");
+  await page.getByRole("button", { name: "Generate Ad Copy" }).click();
+
+  const ad = page.getByRole("form", { name: "Generated ad" });
+  await expect(ad.getByTestId("headline-line")).toHaveCount(15);
+  await expect(ad.getByText("Every line passes the checks.")).toBeVisible();
+
+  // The server checks an edit (Check lines is the form's default button).
+  await ad.getByLabel("Headline 2", { exact: true }).fill("FREE BAGS!!");
+  await ad.getByRole("button", { name: "Check lines" }).click();
+  await expect(ad.getByText("Headlines can't contain \"!\".")).toBeVisible();
+  await expect(ad.getByLabel("Headline 2 length")).toHaveText("11/30");
+  await expect(ad.getByLabel("Headline 2", { exact: true })).toHaveValue("FREE BAGS!!");
+
+  // Use in campaign refuses it, with the reason next to the line.
+  await ad.getByRole("button", { name: "Use in campaign" }).click();
+  await expect(page).toHaveURL(/\/ad-generator/);
+  await expect(ad.getByText("Fix the marked lines first.")).toBeVisible();
+  await expect(ad.getByLabel("Headline 2", { exact: true })).toHaveAttribute("aria-invalid", "true");
+
+  await ad.getByLabel("Headline 2", { exact: true }).fill("Warm Bags for Small Campers");
+  const before = await ad.getByLabel("Headline 4", { exact: true }).inputValue();
+  await ad.getByRole("button", { name: "Regenerate headline 4" }).click();
+  await expect(ad.getByLabel("Headline 4", { exact: true })).not.toHaveValue(before);
+  await expect(ad.getByLabel("Headline 2", { exact: true })).toHaveValue("Warm Bags for Small Campers");
+
+  await ad.getByRole("button", { name: "Use in campaign" }).click();
+  await expect(page).toHaveURL(/\/changes\/[0-9a-f-]{36}$/);
+  await expect(page.getByText("Google validated the change.")).toBeVisible();
+  await expect(page.getByText("Warm Bags for Small Campers").first()).toBeVisible();
+  // Not applied: discarded, so the shared demo account is unchanged.
+  await page.getByRole("button", { name: "Discard" }).click();
+  await expect(page.getByText("Discarded: nothing was sent to Google.")).toBeVisible();
+  await context.close();
+});

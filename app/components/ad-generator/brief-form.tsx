@@ -191,7 +191,7 @@ export function BriefForm({
       </button>
       {connected && !hydrated ? (
         // After Generate in the document, so Enter in a field still generates (the first submit button is the default).
-        <button type="submit" formMethod="get" className="w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm font-semibold text-gray-700">
+        <button type="submit" formMethod="get" formNoValidate className="w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm font-semibold text-gray-700">
           Load the chosen ad group&apos;s keywords and final URL
         </button>
       ) : null}
