@@ -17,3 +17,65 @@ export const CONNECT_FIRST_REPLY =
 export function isBlank(message: string) {
   return message.trim().length === 0;
 }
+
+// ---- The assistant's evidence, shared by the server (tools, built-in analyst) and the chat's cards.
+
+export type EvidenceColumnKind = "text" | "money" | "integer" | "number" | "percent";
+export interface EvidenceColumn {
+  key: string;
+  label: string;
+  kind: EvidenceColumnKind;
+}
+export type EvidenceCell = string | number | null;
+
+/** What a read tool looked up: shown as "Read 14 campaigns, Oct 1 – Oct 30, 2026" with the figures expandable. */
+export interface ToolEvidence {
+  summary: string;
+  currency?: string;
+  dateRange?: { from: string; to: string };
+  columns: EvidenceColumn[];
+  rows: Array<Record<string, EvidenceCell>>;
+  totals?: Record<string, EvidenceCell>;
+  truncated?: boolean;
+}
+
+/** The output of propose_changes, rendered as a card linking to the review page. */
+export interface ProposalOutput {
+  changeSetId: string;
+  title: string;
+  status: string;
+  url: string;
+  changes: string[];
+  validationProblem: string | null;
+  note: string;
+}
+
+/** The read tools and the one draft tool. These names are a contract (issue 12). */
+export const READ_TOOL_NAMES = [
+  "get_account_overview",
+  "list_campaigns",
+  "get_campaign",
+  "get_keywords",
+  "get_search_terms",
+  "get_recommendations",
+  "get_change_history",
+] as const;
+export const DRAFT_TOOL_NAME = "propose_changes";
+
+/** Tokens per assistant message, sent with the message and kept in the database. */
+export interface ChatMessageMeta {
+  model?: string;
+  builtIn?: boolean;
+  error?: string;
+  /** Why the answer ended early (step limit). */
+  note?: string;
+  /** The person pressed Stop. */
+  stopped?: boolean;
+  usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+  createdAt?: string;
+}
+
+/** Only the app's own pages: the assistant's links can never send the user elsewhere. */
+export function isAppLink(href: string | undefined): href is string {
+  return typeof href === "string" && /^\/(?!\/)[^\s\\]*$/.test(href);
+}

@@ -301,6 +301,33 @@ export interface HistoryImportsTable {
   imported_at: string;
 }
 
+// ---- Assistant chats (0050_chats)
+
+export interface ChatsTable {
+  id: string;
+  user_id: string;
+  customer_id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChatMessagesTable {
+  id: string;
+  chat_id: string;
+  user_id: string;
+  seq: number;
+  role: "user" | "assistant";
+  /** JSON of the AI SDK UIMessage parts. */
+  parts_json: string;
+  /** JSON {model, finishReason, error?, builtIn?}. */
+  metadata_json: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  total_tokens: number | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -321,6 +348,8 @@ export interface Database {
   change_sets: ChangeSetsTable;
   changes: ChangesTable;
   history_imports: HistoryImportsTable;
+  chats: ChatsTable;
+  chat_messages: ChatMessagesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,0 +1,210 @@
+import { sql } from "kysely";
+import type { DateRange } from "~/lib/date-range";
+import type { Metrics } from "~/lib/metrics";
+import { getDb } from "../db/db.server";
+
+// Account-wide reads the assistant needs beyond the report screens' (which
+// are per campaign): keywords and search terms over all campaigns or one,
+// filtered and sorted in SQL, at most `limit` rows plus whether more matched.
+// Callers pass the customer id of the chat's account (from the session).
+
+const METRICS = ["impressions", "clicks", "cost_micros", "conversions", "conversions_value"] as const;
+
+function sums(alias: string) {
+  return METRICS.map((c) => sql<number>`COALESCE(SUM(${sql.ref(`${alias}.${c}`)}), 0)`.as(c));
+}
+
+function metricsOf(row: Record<(typeof METRICS)[number], unknown>): Metrics {
+  return {
+    impressions: Number(row.impressions ?? 0),
+    clicks: Number(row.clicks ?? 0),
+    costMicros: Number(row.cost_micros ?? 0),
+    conversions: Number(row.conversions ?? 0),
+    conversionsValue: Number(row.conversions_value ?? 0),
+  };
+}
+
+export type RowSort = "cost" | "clicks" | "conversions" | "impressions";
+const SORT_COLUMN: Record<RowSort, (typeof METRICS)[number]> = {
+  cost: "cost_micros",
+  clicks: "clicks",
+  conversions: "conversions",
+  impressions: "impressions",
+};
+
+export interface AccountKeyword {
+  campaignId: string;
+  campaignName: string;
+  adGroupId: string;
+  adGroupName: string;
+  criterionId: string;
+  text: string;
+  matchType: string;
+  status: string;
+  cpcBidMicros: number | null;
+  qualityScore: number | null;
+  metrics: Metrics;
+}
+
+export async function accountKeywords(
+  customerId: string,
+  range: DateRange,
+  opts: { campaignId?: string; sort: RowSort; limit: number; minCostMicros?: number; nonConvertingOnly?: boolean },
+): Promise<{ rows: AccountKeyword[]; truncated: boolean }> {
+  const db = getDb();
+  let daily = db
+    .selectFrom("ads_keyword_daily as d")
+    .select(["d.ad_group_id", "d.criterion_id", ...sums("d")])
+    .where("d.customer_id", "=", customerId)
+    .where("d.date", ">=", range.from)
+    .where("d.date", "<=", range.to);
+  if (opts.campaignId) daily = daily.where("d.campaign_id", "=", opts.campaignId);
+  let q = db
+    .selectFrom("ads_keywords as k")
+    .innerJoin("ads_ad_groups as g", (j) => j.onRef("g.customer_id", "=", "k.customer_id").onRef("g.id", "=", "k.ad_group_id"))
+    .innerJoin("ads_campaigns as c", (j) => j.onRef("c.customer_id", "=", "k.customer_id").onRef("c.id", "=", "k.campaign_id"))
+    .leftJoin(daily.groupBy(["d.ad_group_id", "d.criterion_id"]).as("m"), (j) =>
+      j.onRef("m.ad_group_id", "=", "k.ad_group_id").onRef("m.criterion_id", "=", "k.criterion_id"),
+    )
+    .select([
+      "k.campaign_id",
+      "c.name as campaign_name",
+      "k.ad_group_id",
+      "g.name as ad_group_name",
+      "k.criterion_id",
+      "k.text",
+      "k.match_type",
+      "k.status",
+      "k.cpc_bid_micros",
+      "k.quality_score",
+      ...METRICS.map((c) => sql<number>`COALESCE(${sql.ref(`m.${c}`)}, 0)`.as(c)),
+    ])
+    .where("k.customer_id", "=", customerId)
+    .where("k.negative", "=", 0)
+    .where("k.status", "!=", "REMOVED");
+  if (opts.campaignId) q = q.where("k.campaign_id", "=", opts.campaignId);
+  if (opts.minCostMicros) q = q.where(sql`COALESCE(${sql.ref("m.cost_micros")}, 0)`, ">=", opts.minCostMicros);
+  if (opts.nonConvertingOnly) q = q.where(sql`COALESCE(${sql.ref("m.conversions")}, 0)`, "=", 0);
+  const rows = await q
+    .orderBy(sql`COALESCE(${sql.ref(`m.${SORT_COLUMN[opts.sort]}`)}, 0)`, "desc")
+    .orderBy("k.criterion_id")
+    .limit(opts.limit + 1)
+    .execute();
+  return {
+    truncated: rows.length > opts.limit,
+    rows: rows.slice(0, opts.limit).map((r) => ({
+      campaignId: r.campaign_id,
+      campaignName: r.campaign_name,
+      adGroupId: r.ad_group_id,
+      adGroupName: r.ad_group_name,
+      criterionId: r.criterion_id,
+      text: r.text,
+      matchType: r.match_type,
+      status: r.status,
+      cpcBidMicros: r.cpc_bid_micros === null ? null : Number(r.cpc_bid_micros),
+      qualityScore: r.quality_score === null ? null : Number(r.quality_score),
+      metrics: metricsOf(r),
+    })),
+  };
+}
+
+export interface AccountSearchTerm {
+  campaignId: string;
+  campaignName: string;
+  adGroupId: string;
+  searchTerm: string;
+  status: string;
+  keywordText: string | null;
+  metrics: Metrics;
+}
+
+export async function accountSearchTerms(
+  customerId: string,
+  range: DateRange,
+  opts: { campaignId?: string; sort: RowSort; limit: number; minCostMicros?: number; nonConvertingOnly?: boolean },
+): Promise<{ rows: AccountSearchTerm[]; truncated: boolean }> {
+  const db = getDb();
+  let inner = db
+    .selectFrom("ads_search_term_daily as t")
+    .select([
+      "t.campaign_id",
+      "t.ad_group_id",
+      "t.search_term",
+      sql<string>`MAX(${sql.ref("t.status")})`.as("status"),
+      sql<string | null>`CASE WHEN MIN(${sql.ref("t.keyword_text")}) = MAX(${sql.ref("t.keyword_text")}) THEN MAX(${sql.ref("t.keyword_text")}) END`.as(
+        "keyword_text",
+      ),
+      ...sums("t"),
+    ])
+    .where("t.customer_id", "=", customerId)
+    .where("t.date", ">=", range.from)
+    .where("t.date", "<=", range.to);
+  if (opts.campaignId) inner = inner.where("t.campaign_id", "=", opts.campaignId);
+  let q = db
+    .selectFrom(inner.groupBy(["t.campaign_id", "t.ad_group_id", "t.search_term"]).as("m"))
+    .innerJoin("ads_campaigns as c", (j) => j.on("c.customer_id", "=", customerId).onRef("c.id", "=", "m.campaign_id"))
+    .select([
+      "m.campaign_id",
+      "c.name as campaign_name",
+      "m.ad_group_id",
+      "m.search_term",
+      "m.status",
+      "m.keyword_text",
+      ...METRICS.map((c) => sql.ref<number>(`m.${c}`).as(c)),
+    ]);
+  if (opts.minCostMicros) q = q.where("m.cost_micros", ">=", opts.minCostMicros);
+  if (opts.nonConvertingOnly) q = q.where("m.conversions", "=", 0);
+  const rows = await q
+    .orderBy(sql.ref(`m.${SORT_COLUMN[opts.sort]}`), "desc")
+    .orderBy("m.search_term")
+    .orderBy("m.ad_group_id")
+    .limit(opts.limit + 1)
+    .execute();
+  return {
+    truncated: rows.length > opts.limit,
+    rows: rows.slice(0, opts.limit).map((r) => ({
+      campaignId: r.campaign_id,
+      campaignName: r.campaign_name,
+      adGroupId: r.ad_group_id,
+      searchTerm: r.search_term,
+      status: r.status,
+      keywordText: r.keyword_text,
+      metrics: metricsOf(r),
+    })),
+  };
+}
+
+/** When the local copy was last refreshed from Google, or null before the first sync. */
+export async function lastSyncAt(customerId: string): Promise<string | null> {
+  const row = await getDb().selectFrom("ads_sync_state").select("last_success_at").where("customer_id", "=", customerId).executeTakeFirst();
+  return row?.last_success_at ?? null;
+}
+
+/** Average share of search impressions each campaign lost to its budget over the range (0–1), where Google reported it. */
+export async function budgetLostShares(customerId: string, range: DateRange): Promise<Map<string, number>> {
+  const rows = await getDb()
+    .selectFrom("ads_campaign_daily")
+    .select(["campaign_id", (eb) => eb.fn.avg<number>("search_budget_lost_impression_share").as("lost")])
+    .where("customer_id", "=", customerId)
+    .where("date", ">=", range.from)
+    .where("date", "<=", range.to)
+    .where("search_budget_lost_impression_share", "is not", null)
+    .groupBy("campaign_id")
+    .execute();
+  return new Map(rows.map((r) => [r.campaign_id, Number(r.lost)]));
+}
+
+/** An open change set the assistant already proposed with this title, so asking twice does not propose twice. */
+export async function openAssistantProposal(userId: string, customerId: string, title: string): Promise<string | null> {
+  const row = await getDb()
+    .selectFrom("change_sets")
+    .select("id")
+    .where("user_id", "=", userId)
+    .where("customer_id", "=", customerId)
+    .where("source", "=", "assistant")
+    .where("title", "=", title)
+    .where("status", "in", ["proposed", "validated", "invalid"])
+    .orderBy("created_at", "desc")
+    .executeTakeFirst();
+  return row?.id ?? null;
+}

@@ -1,0 +1,283 @@
+import type { EvidenceCell, ProposalOutput, ToolEvidence } from "~/lib/chat";
+import { formatMoney } from "~/lib/format";
+import { KEYWORD_INVALID_CHARS, KEYWORD_MAX_CHARS, KEYWORD_MAX_WORDS, keywordWordCount } from "~/lib/ad-limits";
+import { openAssistantProposal } from "./account-data.server";
+import { toolRunners, ToolRefusal, type ToolContext, type ToolRunners } from "./tools.server";
+
+/**
+ * The built-in analyst: what the chat answers when no model is configured.
+ * It recognises the common questions (what is wasting money, how campaigns
+ * are doing, what to do next, search terms, budgets, keywords, recent
+ * changes), runs the same tools a model would, and writes a plain answer from
+ * their results, so the chat shows the same evidence cards and proposal
+ * links. Deterministic: the same data gives the same answer.
+ */
+
+export interface AnalystStep {
+  toolName: keyof ToolRunners;
+  input: Record<string, unknown>;
+  output: unknown;
+}
+
+export interface AnalystAnswer {
+  intent: Intent;
+  steps: AnalystStep[];
+  text: string;
+}
+
+export type Intent = "waste" | "performance" | "next" | "search_terms" | "budgets" | "keywords" | "history" | "overview";
+
+export const NO_MODEL_NOTE =
+  "_No AI model is configured, so the built-in analyst answered from your account's data. To chat with a model, set `AI_MODEL` (for example `openai:gpt-4.1-mini`, or `openai-compatible:qwen3:8b` with `AI_BASE_URL` for a local Ollama) and `AI_API_KEY`, then restart; [Settings](/settings) shows the model in use._";
+
+const INTENTS: Array<[Intent, RegExp]> = [
+  ["waste", /wast|burn|throw|money|without (a |any )?conver|no conver|zero conver|non.?convert|inefficien|bleed|useless/i],
+  ["next", /\bnext\b|should i|recommend|suggest|improve|optimi[sz]|priorit|to.?do|action|fix/i],
+  ["search_terms", /search.?term|quer(y|ies)|searched|people (type|search)|negative/i],
+  ["budgets", /budget|limited|impression share|spend more|scale|lost/i],
+  ["keywords", /keyword|quality score|\bqs\b|bid/i],
+  ["history", /history|changed|changes|who (did|made)|recent(ly)? (change|edit)|what happened/i],
+  ["performance", /how|perform|doing|overview|summary|campaign|result|roas|cpa|cost per|spend|trend|report/i],
+];
+
+export function classify(question: string): Intent {
+  for (const [intent, re] of INTENTS) if (re.test(question)) return intent;
+  return "overview";
+}
+
+type Row = Record<string, EvidenceCell>;
+const num = (v: EvidenceCell | undefined) => (typeof v === "number" ? v : 0);
+
+class Writer {
+  steps: AnalystStep[] = [];
+  constructor(
+    private run: ToolRunners,
+    private ctx: ToolContext,
+  ) {}
+  async call<K extends keyof ToolRunners>(toolName: K, input: Parameters<ToolRunners[K]>[0]): Promise<Awaited<ReturnType<ToolRunners[K]>>> {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const output = await (this.run[toolName] as (i: any) => Promise<any>)(input);
+    this.steps.push({ toolName, input: input as Record<string, unknown>, output });
+    return output;
+  }
+  /** Shows an existing open proposal with the same title instead of proposing it again. */
+  async propose(title: string, actions: unknown[]): Promise<ProposalOutput | { existing: string } | { refused: string }> {
+    const existing = await openAssistantProposal(this.ctx.userId, this.ctx.account.customerId, title);
+    if (existing) return { existing };
+    try {
+      return await this.call("propose_changes", { title, actions: actions as never });
+    } catch (error) {
+      if (error instanceof ToolRefusal) return { refused: error.message };
+      throw error;
+    }
+  }
+  money(units: EvidenceCell | undefined) {
+    return formatMoney(Math.round(num(units) * 1_000_000), this.ctx.account.currencyCode);
+  }
+}
+
+function proposalLine(p: ProposalOutput | { existing: string } | { refused: string }, what: string): string {
+  if ("refused" in p) return `I could not draft ${what}: ${p.refused}`;
+  const id = "existing" in p ? p.existing : p.changeSetId;
+  const verb = "existing" in p ? "is already drafted" : "is drafted";
+  return `A change set that ${what} ${verb} for your review: [Review the proposal](/changes/${id}). Nothing changes in Google Ads until you press Apply there.`;
+}
+
+const usableNegative = (t: string) =>
+  t.length > 0 && t.length <= KEYWORD_MAX_CHARS && keywordWordCount(t) <= KEYWORD_MAX_WORDS && !KEYWORD_INVALID_CHARS.test(t);
+
+function table(header: string[], rows: string[][]): string {
+  const esc = (s: string) => s.replace(/\|/g, "\\|");
+  return [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.map(esc).join(" | ")} |`)].join("\n");
+}
+
+async function waste(w: Writer, parts: string[], withProposal: boolean) {
+  const terms = (await w.call("get_search_terms", { nonConvertingOnly: true, limit: 10, sort: "cost" })) as ToolEvidence;
+  const keywords = (await w.call("get_keywords", { nonConvertingOnly: true, limit: 5, sort: "cost" })) as ToolEvidence;
+  const termCost = terms.rows.reduce((s, r) => s + num(r.cost), 0);
+  const range = terms.summary.replace(/^Read [^,]*, /, "");
+  if (terms.rows.length === 0 && keywords.rows.length === 0) {
+    parts.push(`Nothing spent without converting in ${range}: every search term and keyword with cost brought at least one conversion.`);
+    return;
+  }
+  if (terms.rows.length) {
+    parts.push(
+      `**Search terms that cost money without a single conversion** (${range}): the ${terms.rows.length} costliest spent ${w.money(termCost)} together.`,
+      table(
+        ["Search term", "Campaign", "Cost", "Clicks"],
+        terms.rows.slice(0, 5).map((r) => [String(r.searchTerm), String(r.campaign), w.money(r.cost), String(r.clicks)]),
+      ),
+    );
+  }
+  if (keywords.rows.length) {
+    parts.push(
+      `**Keywords with spend and no conversions**: ${keywords.rows
+        .slice(0, 5)
+        .map((r) => `“${r.keyword}” (${String(r.matchType).toLowerCase()}, ${r.campaign}): ${w.money(r.cost)}`)
+        .join("; ")}.`,
+    );
+  }
+  if (!withProposal) return;
+  // Exclude the clearly wasted terms (enough clicks to judge) as exact-match negatives in their campaigns.
+  const candidates = terms.rows.filter((r) => num(r.clicks) >= 10 && usableNegative(String(r.searchTerm))).slice(0, 5);
+  if (candidates.length === 0) return;
+  const byCampaign = new Map<string, string[]>();
+  for (const r of candidates) byCampaign.set(String(r.campaignId), [...(byCampaign.get(String(r.campaignId)) ?? []), String(r.searchTerm)]);
+  const actions = [...byCampaign].map(([parentId, texts]) => ({
+    type: "add_negatives",
+    level: "campaign",
+    parentId,
+    keywords: texts.map((text) => ({ text, matchType: "EXACT" })),
+  }));
+  const title = `Exclude ${candidates.length} non-converting search term${candidates.length === 1 ? "" : "s"}: ${candidates.map((c) => c.searchTerm).join(", ")}`.slice(0, 200);
+  parts.push(proposalLine(await w.propose(title, actions), `adds them as exact-match negative keywords`));
+}
+
+async function performance(w: Writer, parts: string[]) {
+  const overview = (await w.call("get_account_overview", {})) as ToolEvidence;
+  const [current, previous] = overview.rows as Row[];
+  const delta = (key: string) => {
+    const a = num(current[key]);
+    const b = num(previous[key]);
+    if (b === 0) return "";
+    const change = ((a - b) / b) * 100;
+    return ` (${change >= 0 ? "+" : ""}${change.toFixed(1)}% vs the previous period)`;
+  };
+  parts.push(
+    `**${current.period}**: cost ${w.money(current.cost)}${delta("cost")}, ${num(current.clicks).toLocaleString("en-US")} clicks, ` +
+      `${num(current.conversions).toLocaleString("en-US")} conversions${delta("conversions")}, ` +
+      `cost per conversion ${current.costPerConversion === null ? "—" : w.money(current.costPerConversion)}` +
+      `${current.roas === null ? "" : `, ROAS ${num(current.roas).toFixed(2)}`}.`,
+  );
+  const campaigns = (await w.call("list_campaigns", { status: "ENABLED", sort: "cost", limit: 10 })) as ToolEvidence;
+  const spending = campaigns.rows.filter((r) => num(r.cost) > 0);
+  if (spending.length === 0) {
+    parts.push("No enabled campaign spent anything in this period.");
+    return;
+  }
+  parts.push(
+    "**Enabled campaigns by cost**:",
+    table(
+      ["Campaign", "Cost", "Conv.", "Cost / conv.", "ROAS"],
+      spending.slice(0, 6).map((r) => [String(r.name), w.money(r.cost), String(r.conversions), r.costPerConversion === null ? "—" : w.money(r.costPerConversion), r.roas === null ? "—" : num(r.roas).toFixed(2)]),
+    ),
+  );
+  const converting = spending.filter((r) => r.costPerConversion !== null);
+  if (converting.length >= 2) {
+    const best = converting.reduce((a, b) => (num(a.costPerConversion) <= num(b.costPerConversion) ? a : b));
+    const worst = converting.reduce((a, b) => (num(a.costPerConversion) >= num(b.costPerConversion) ? a : b));
+    parts.push(`Cheapest conversions: **${best.name}** at ${w.money(best.costPerConversion)}. Most expensive: **${worst.name}** at ${w.money(worst.costPerConversion)}.`);
+  }
+  const zero = spending.filter((r) => num(r.conversions) === 0);
+  if (zero.length) parts.push(`Spending with no conversions: ${zero.map((r) => `**${r.name}** (${w.money(r.cost)})`).join(", ")}.`);
+}
+
+async function budgets(w: Writer, parts: string[], withProposal: boolean) {
+  const campaigns = (await w.call("list_campaigns", { status: "ENABLED", sort: "cost", limit: 50 })) as ToolEvidence;
+  const limited = campaigns.rows
+    .filter((r) => num(r.budgetLostIS) >= 10 && num(r.conversions) > 0)
+    .sort((a, b) => num(b.budgetLostIS) - num(a.budgetLostIS));
+  const range = campaigns.summary.replace(/^Read [^,]*, /, "");
+  if (limited.length === 0) {
+    parts.push(`No enabled, converting campaign lost more than 10% of its search impressions to its budget in ${range}; budgets are not what holds the account back.`);
+    return;
+  }
+  parts.push(
+    `**Campaigns held back by their budget** (${range}):`,
+    table(
+      ["Campaign", "Budget / day", "IS lost to budget", "Cost / conv.", "ROAS"],
+      limited.slice(0, 5).map((r) => [String(r.name), w.money(r.dailyBudget), `${num(r.budgetLostIS).toFixed(1)}%`, r.costPerConversion === null ? "—" : w.money(r.costPerConversion), r.roas === null ? "—" : num(r.roas).toFixed(2)]),
+    ),
+  );
+  const top = limited[0];
+  if (!withProposal || top.dailyBudget === null || num(top.dailyBudget) <= 0) return;
+  const next = Math.round(num(top.dailyBudget) * 1.2 * 100) / 100;
+  const title = `Raise the daily budget of ${top.name} from ${w.money(top.dailyBudget)} to ${w.money(next)} (+20%)`.slice(0, 200);
+  parts.push(
+    `**${top.name}** loses ${num(top.budgetLostIS).toFixed(1)}% of its impressions to its budget while converting; a 20% step is a measured test.`,
+    proposalLine(await w.propose(title, [{ type: "budget", campaignId: String(top.id), amount: next }]), `raises its budget to ${w.money(next)} a day`),
+  );
+}
+
+async function searchTerms(w: Writer, parts: string[]) {
+  const terms = (await w.call("get_search_terms", { limit: 15, sort: "cost" })) as ToolEvidence;
+  if (terms.rows.length === 0) {
+    parts.push("There are no search terms with traffic in this period.");
+    return;
+  }
+  parts.push(
+    `**Costliest search terms** (${terms.summary.replace(/^Read [^,]*, /, "")}):`,
+    table(
+      ["Search term", "Campaign", "Cost", "Conv."],
+      terms.rows.slice(0, 8).map((r) => [String(r.searchTerm), String(r.campaign), w.money(r.cost), String(r.conversions)]),
+    ),
+  );
+  const harvest = terms.rows.filter((r) => r.status === "NONE" && num(r.conversions) >= 2);
+  if (harvest.length) parts.push(`Converting terms that are not keywords yet: ${harvest.map((r) => `“${r.searchTerm}” (${r.conversions} conv.)`).join(", ")}. Consider adding them as exact-match keywords.`);
+  const junk = terms.rows.filter((r) => num(r.conversions) === 0 && num(r.clicks) >= 10);
+  if (junk.length) parts.push(`Without any conversion: ${junk.map((r) => `“${r.searchTerm}” (${w.money(r.cost)})`).join(", ")}. Ask “what is wasting money?” to draft negatives for them.`);
+}
+
+async function keywords(w: Writer, parts: string[]) {
+  const rows = (await w.call("get_keywords", { limit: 15, sort: "cost" })) as ToolEvidence;
+  parts.push(
+    `**Costliest keywords** (${rows.summary.replace(/^Read [^,]*, /, "")}):`,
+    table(
+      ["Keyword", "Match", "QS", "Cost", "Conv.", "Cost / conv."],
+      rows.rows.slice(0, 8).map((r) => [String(r.keyword), String(r.matchType).toLowerCase(), r.qualityScore === null ? "—" : String(r.qualityScore), w.money(r.cost), String(r.conversions), r.costPerConversion === null ? "—" : w.money(r.costPerConversion)]),
+    ),
+  );
+  const lowQs = rows.rows.filter((r) => r.qualityScore !== null && num(r.qualityScore) <= 3);
+  if (lowQs.length) parts.push(`Low quality score (≤ 3) with spend: ${lowQs.map((r) => `“${r.keyword}” (QS ${r.qualityScore}, ${w.money(r.cost)})`).join(", ")}. Low quality raises what each click costs.`);
+}
+
+async function history(w: Writer, parts: string[]) {
+  const changes = (await w.call("get_change_history", {})) as ToolEvidence;
+  if (changes.rows.length === 0) {
+    parts.push(`No changes were recorded in ${changes.summary.replace(/^Read [^,]*, /, "")}.`);
+    return;
+  }
+  parts.push(
+    `**Recent changes** (${changes.summary.replace(/^Read /, "")}):`,
+    table(
+      ["When (UTC)", "Who", "Change", "Status"],
+      changes.rows.slice(0, 8).map((r) => [String(r.when), String(r.who), String(r.change), String(r.status)]),
+    ),
+  );
+}
+
+export async function analystAnswer(ctx: ToolContext, question: string): Promise<AnalystAnswer> {
+  const w = new Writer(toolRunners(ctx), ctx);
+  const intent = classify(question);
+  const parts: string[] = [];
+  switch (intent) {
+    case "waste":
+      await waste(w, parts, true);
+      break;
+    case "performance":
+      await performance(w, parts);
+      break;
+    case "next":
+      parts.push("**What I would do next**, in order of money at stake:");
+      await waste(w, parts, true);
+      await budgets(w, parts, true);
+      break;
+    case "search_terms":
+      await searchTerms(w, parts);
+      break;
+    case "budgets":
+      await budgets(w, parts, true);
+      break;
+    case "keywords":
+      await keywords(w, parts);
+      break;
+    case "history":
+      await history(w, parts);
+      break;
+    case "overview":
+      await performance(w, parts);
+      parts.push("I can also answer: what is wasting money, what to do next, which search terms cost the most, which campaigns are limited by budget, how keywords do, and what changed recently.");
+      break;
+  }
+  return { intent, steps: w.steps, text: [NO_MODEL_NOTE, ...parts].join("\n\n") };
+}

@@ -1,0 +1,154 @@
+// @vitest-environment node
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { syncAccount } from "../ads/sync.server";
+import { connectDemoUser } from "../ads/emulator-harness.server";
+import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../changes/test-support.server";
+import { requireAccountOf } from "../reporting.server";
+import { analystAnswer, classify, NO_MODEL_NOTE } from "./analyst.server";
+import { listChats, loadMessages, tokensThisMonth } from "./chat-store.server";
+import { runTurn, startTurn } from "./chat.server";
+import { setLanguageModelForTests } from "./model.server";
+import { scriptedModel } from "./test-support.server";
+import { buildTools, toolRunners } from "./tools.server";
+
+// The assistant against the project's Google emulator (small demo account,
+// synced through the app's real connection): tools, the turn runner with a
+// scripted MockLanguageModelV3, storage, limits, and the built-in analyst.
+
+let emu: WritableEmulator;
+let ctx: TestContext;
+let userId: string;
+let campaignId: string;
+let account: Awaited<ReturnType<typeof requireAccountOf>>;
+const now = new Date();
+
+beforeAll(async () => {
+  emu = await startWritableEmulator();
+  ctx = await setupTestEnvironment({ ...emu.env, AI_DAILY_MESSAGE_LIMIT: "6" });
+  userId = await connectDemoUser(emu.baseUrl);
+  await syncAccount(userId, CUSTOMER);
+  account = await requireAccountOf(userId, CUSTOMER);
+  campaignId = (await ctx.db.selectFrom("ads_campaigns").select("id").where("customer_id", "=", CUSTOMER).orderBy("id").executeTakeFirstOrThrow()).id;
+});
+afterAll(async () => {
+  setLanguageModelForTests(undefined);
+  await ctx.cleanup();
+  await emu.close();
+});
+afterEach(() => setLanguageModelForTests(undefined));
+
+describe("tools", () => {
+  it("offers exactly the issue's tool names, none that applies, approves, reverts or discards", () => {
+    const names = Object.keys(buildTools({ userId, account, chatId: "c" })).sort();
+    expect(names).toEqual(["get_account_overview", "get_campaign", "get_change_history", "get_keywords", "get_search_terms", "list_campaigns", "propose_changes"].sort());
+    expect(names.filter((n) => /apply|approve|revert|discard|mutate|delete|remove/.test(n))).toEqual([]);
+  });
+
+  it("reads campaigns of the session's account with evidence: what was read, the range and the rows", async () => {
+    const out = await toolRunners({ userId, account, chatId: "c", now }).list_campaigns({ from: "2026-01-01", to: "2026-01-31" });
+    expect(out.summary).toMatch(/^Read 3 campaigns, Jan 1 – Jan 31, 2026$/);
+    expect(out.rows).toHaveLength(3);
+    expect(out.columns.map((c) => c.key)).toContain("cost");
+    expect(out.currency).toBe("EUR");
+  });
+
+  it("refuses ids outside the account and bad ranges with a clear message", async () => {
+    const run = toolRunners({ userId, account, chatId: "c", now });
+    await expect(run.get_campaign({ campaignId: "17000000035" })).rejects.toThrow(/not in this account/);
+    await expect(run.get_keywords({ from: "2026-02-10", to: "2026-01-01" })).rejects.toThrow(/on or before/);
+  });
+
+  it("propose_changes creates a proposed, Google-validated change set marked as the assistant's, never applied", async () => {
+    const before = emu.mutates();
+    const out = await toolRunners({ userId, account, chatId: "chat-1", now }).propose_changes({
+      title: "Pause a campaign",
+      actions: [{ type: "status", kind: "campaign", ids: [campaignId], status: "PAUSED" }],
+    });
+    expect(out.url).toBe(`/changes/${out.changeSetId}`);
+    expect(out.status).toBe("validated");
+    const set = await ctx.db.selectFrom("change_sets").selectAll().where("id", "=", out.changeSetId).executeTakeFirstOrThrow();
+    expect(set).toMatchObject({ source: "assistant", source_detail: "chat:chat-1", status: "validated", applied_at: null });
+    // Google saw only the dry run.
+    expect(emu.mutates() - before).toBe(1);
+    expect((await ctx.db.selectFrom("ads_campaigns").select("status").where("id", "=", campaignId).executeTakeFirstOrThrow()).status).toBe("ENABLED");
+  });
+});
+
+describe("a turn with a model", () => {
+  it("streams tool activity and text, stores both messages with tokens, and totals tokens for the month", async () => {
+    setLanguageModelForTests(
+      scriptedModel([{ calls: [{ name: "list_campaigns", input: { limit: 5 } }] }, { text: "You have **3 campaigns**; the costliest is shown above." }]),
+      "openai-compatible:fake",
+    );
+    const turn = await startTurn({ userId, account }, { message: "How are my campaigns doing?" });
+    const chunks: Array<{ type: string } & Record<string, unknown>> = [];
+    const reader = turn.stream.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value as never);
+    const types = chunks.map((c) => c.type);
+    expect(types).toContain("tool-input-available");
+    expect(types).toContain("tool-output-available");
+    expect(types.filter((t) => t === "text-delta").length).toBeGreaterThan(1);
+    const saved = await turn.done;
+    expect(saved?.metadata?.usage?.totalTokens).toBe(300);
+    const messages = await loadMessages(turn.chat.id);
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    const tool = messages[1].parts.find((p) => p.type === "tool-list_campaigns") as { output: { summary: string } };
+    expect(tool.output.summary).toMatch(/^Read 3 campaigns/);
+    expect((await listChats(userId, CUSTOMER))[0]).toMatchObject({ id: turn.chat.id, title: "How are my campaigns doing?" });
+    expect((await tokensThisMonth(userId)).totalTokens).toBeGreaterThanOrEqual(300);
+  });
+
+  it("keeps the question when the provider fails, shows a clear error, and Retry answers it", async () => {
+    const { APICallError } = await import("ai");
+    setLanguageModelForTests(
+      scriptedModel([{ error: new APICallError({ message: "Unauthorized", url: "http://x/v1/chat/completions", requestBodyValues: {}, statusCode: 401 }) }]),
+    );
+    const failed = await runTurn({ userId, account }, { message: "What is wasting money?" });
+    expect(failed.message?.metadata?.error).toMatch(/rejected the API key \(HTTP 401\)/);
+    setLanguageModelForTests(scriptedModel([{ text: "Now it works." }]));
+    const retried = await runTurn({ userId, account }, { chatId: failed.chat.id, retry: true });
+    const messages = await loadMessages(failed.chat.id);
+    expect(messages.map((m) => [m.role, m.metadata?.error ?? null])).toEqual([
+      ["user", null],
+      ["assistant", null],
+    ]);
+    expect(retried.message?.parts.some((p) => p.type === "text" && p.text === "Now it works.")).toBe(true);
+  });
+
+  it("stops after 8 steps of a model that never stops calling tools", async () => {
+    const model = scriptedModel([{ calls: [{ name: "get_account_overview", input: {} }] }]);
+    setLanguageModelForTests(model);
+    const { message } = await runTurn({ userId, account }, { message: "loop" });
+    expect(model.doStreamCalls).toHaveLength(8);
+    expect(message?.metadata?.note).toMatch(/Stopped after 8 steps/);
+  });
+
+  it("refuses another user's chat and enforces AI_DAILY_MESSAGE_LIMIT with a clear message", async () => {
+    await expect(startTurn({ userId: "someone-else", account }, { message: "hi", chatId: (await listChats(userId))[0].id })).rejects.toMatchObject({ status: 404 });
+    setLanguageModelForTests(scriptedModel([{ text: "ok" }]));
+    // 6 allowed per day in this file; earlier tests sent 3 (plus one refused above, never stored).
+    await runTurn({ userId, account }, { message: "one" });
+    await runTurn({ userId, account }, { message: "two" });
+    await runTurn({ userId, account }, { message: "three" });
+    await expect(runTurn({ userId, account }, { message: "four" })).rejects.toMatchObject({ status: 429, detail: expect.stringMatching(/limit of 6 messages/) });
+  });
+});
+
+describe("the built-in analyst (no model configured)", () => {
+  it("recognises the common questions", () => {
+    expect(classify("What is wasting money?")).toBe("waste");
+    expect(classify("How are my campaigns doing?")).toBe("performance");
+    expect(classify("What should I do next?")).toBe("next");
+    expect(classify("Show me the search terms")).toBe("search_terms");
+    expect(classify("Which campaigns are limited by budget?")).toBe("budgets");
+  });
+
+  it("answers from the tools with evidence and says plainly that no model is configured", async () => {
+    const answer = await analystAnswer({ userId, account, chatId: "c" }, "How are my campaigns doing?");
+    expect(answer.text.startsWith(NO_MODEL_NOTE)).toBe(true);
+    expect(answer.text).toMatch(/AI_MODEL/);
+    expect(answer.steps.map((s) => s.toolName)).toEqual(["get_account_overview", "list_campaigns"]);
+    expect(answer.text).toMatch(/Enabled campaigns by cost/);
+  });
+});

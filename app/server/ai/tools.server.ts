@@ -1,0 +1,473 @@
+import { tool } from "ai";
+import { z } from "zod";
+import { addDays, MAX_RANGE_DAYS, rangeLength, type DateRange } from "~/lib/date-range";
+import { formatDateRange } from "~/lib/format";
+import { conversionValuePerCost, costPerConversion, ctr, type Metrics } from "~/lib/metrics";
+import type { EvidenceCell, EvidenceColumn, ProposalOutput, ToolEvidence } from "~/lib/chat";
+import { getAccountSummary, getCampaignDetail, listCampaigns } from "../ads/reports.server";
+import { todayIn, yesterdayIn } from "../ads/dates.server";
+import { getChangeSet } from "../changes/pipeline.server";
+import { getDb } from "../db/db.server";
+import { listHistory } from "../changes/history.server";
+import { ActionInput, proposeBulk } from "../changes/propose.server";
+import { validateQuietly } from "../changes/review.server";
+import { HttpError } from "../http/errors.server";
+import type { ReportAccount } from "../reporting.server";
+import { accountKeywords, accountSearchTerms, budgetLostShares, lastSyncAt, type RowSort } from "./account-data.server";
+import { untrusted } from "./untrusted.server";
+
+/**
+ * The assistant's tools. The account is fixed when the tools are built, from
+ * the chat's account (which came from the signed-in session); no input takes
+ * a customer id, and every id the model passes is looked up inside that
+ * account only. Read tools read the local synced copy. The one draft tool,
+ * propose_changes, stores a change set in the proposed state through the same
+ * pipeline as every other proposal; nothing here can approve or apply one
+ * (applying needs an ApprovalCapability, minted only by a person's request to
+ * the review page or the API; see changes/approval.server.ts).
+ */
+
+export interface ToolContext {
+  userId: string;
+  account: ReportAccount;
+  chatId: string;
+  now?: Date;
+}
+
+/** A refusal the model (and the person) should read: its message is shown as the tool's error. */
+export class ToolRefusal extends Error {
+  name = "ToolRefusal";
+}
+
+// ---- inputs: small typed filters, never free-form queries
+
+const IsoDate = z.iso.date("Use a date as YYYY-MM-DD");
+const RangeFields = {
+  from: IsoDate.optional().describe("First day, YYYY-MM-DD (default: 30 days before `to`)"),
+  to: IsoDate.optional().describe("Last day, YYYY-MM-DD (default: yesterday in the account's time zone)"),
+};
+const Limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt).describe(`At most ${max} rows`);
+const NumericId = (what: string) => z.string().regex(/^\d{1,19}$/, `${what} is a numeric id from an earlier tool result`);
+const Sort = z.enum(["cost", "clicks", "conversions", "impressions"]).default("cost");
+
+export const OverviewInput = z.object(RangeFields).strict();
+export const ListCampaignsInput = z
+  .object({
+    ...RangeFields,
+    status: z.enum(["ENABLED", "PAUSED", "all"]).default("all"),
+    sort: z.enum(["cost", "clicks", "conversions", "impressions", "budget", "name"]).default("cost"),
+    limit: Limit(50, 20),
+  })
+  .strict();
+export const GetCampaignInput = z.object({ campaignId: NumericId("campaignId"), ...RangeFields }).strict();
+export const GetKeywordsInput = z
+  .object({
+    campaignId: NumericId("campaignId").optional(),
+    ...RangeFields,
+    sort: Sort,
+    minCost: z.number().min(0).max(1_000_000).optional().describe("Only rows that cost at least this much (account currency)"),
+    nonConvertingOnly: z.boolean().default(false),
+    limit: Limit(100, 25),
+  })
+  .strict();
+export const GetSearchTermsInput = GetKeywordsInput;
+export const GetRecommendationsInput = z.object({ campaignId: NumericId("campaignId").optional(), limit: Limit(20, 10) }).strict();
+export const GetChangeHistoryInput = z
+  .object({
+    ...RangeFields,
+    source: z.enum(["user", "rule", "assistant", "external", "all"]).default("all"),
+    limit: Limit(50, 20),
+  })
+  .strict();
+export const ProposeChangesInput = z
+  .object({
+    title: z.string().trim().min(1, "title is required").max(200, "title can be at most 200 characters"),
+    // The change-set API's own action schema, element for element; fewer per proposal.
+    actions: z.array(ActionInput).min(1, "Nothing to change").max(50, "At most 50 actions per proposal"),
+  })
+  .strict();
+
+// ---- helpers
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const money = (micros: number | null | undefined) => (micros === null || micros === undefined ? null : round2(micros / 1_000_000));
+const pct = (ratio: number | null) => (ratio === null ? null : round2(ratio * 100));
+
+function resolveRange(ctx: ToolContext, input: { from?: string; to?: string }): DateRange {
+  const now = ctx.now ?? new Date();
+  const yesterday = yesterdayIn(ctx.account.timeZone, now);
+  const to = input.to ?? (input.from && input.from > yesterday ? input.from : yesterday);
+  const from = input.from ?? addDays(to, -29);
+  if (from > to) throw new ToolRefusal(`from (${from}) must be on or before to (${to})`);
+  if (to > todayIn(ctx.account.timeZone, now)) throw new ToolRefusal(`to (${to}) is in the future; the last complete day is ${yesterday}`);
+  if (rangeLength({ from, to }) > MAX_RANGE_DAYS) throw new ToolRefusal(`A date range can span at most ${MAX_RANGE_DAYS} days`);
+  return { from, to };
+}
+
+const METRIC_COLUMNS: EvidenceColumn[] = [
+  { key: "cost", label: "Cost", kind: "money" },
+  { key: "clicks", label: "Clicks", kind: "integer" },
+  { key: "impressions", label: "Impr.", kind: "integer" },
+  { key: "conversions", label: "Conv.", kind: "number" },
+  { key: "costPerConversion", label: "Cost / conv.", kind: "money" },
+  { key: "ctr", label: "CTR %", kind: "percent" },
+];
+
+function metricCells(m: Metrics): Record<string, EvidenceCell> {
+  const cpa = costPerConversion(m);
+  return {
+    cost: money(m.costMicros),
+    clicks: m.clicks,
+    impressions: m.impressions,
+    conversions: round2(m.conversions),
+    costPerConversion: cpa === null ? null : money(cpa),
+    ctr: pct(ctr(m)),
+  };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function evidence(
+  ctx: ToolContext,
+  what: string,
+  range: DateRange | undefined,
+  columns: EvidenceColumn[],
+  rows: Array<Record<string, EvidenceCell>>,
+  extra: Partial<ToolEvidence> = {},
+): ToolEvidence {
+  return {
+    summary: `Read ${what}${range ? `, ${formatDateRange(range)}` : ""}`,
+    currency: ctx.account.currencyCode,
+    ...(range ? { dateRange: range } : {}),
+    columns,
+    rows,
+    ...extra,
+  };
+}
+
+async function requireCampaign(ctx: ToolContext, campaignId: string | undefined, range: DateRange) {
+  if (!campaignId) return undefined;
+  const detail = await getCampaignDetail(ctx.account.customerId, campaignId, range);
+  if (!detail) throw new ToolRefusal(`Campaign ${campaignId} is not in this account; use an id from list_campaigns`);
+  return detail;
+}
+
+// ---- the tools' work, callable without a model (the built-in analyst uses the same functions)
+
+export function toolRunners(ctx: ToolContext) {
+  const cid = ctx.account.customerId;
+  return {
+    async get_account_overview(input: z.input<typeof OverviewInput>) {
+      const range = resolveRange(ctx, input);
+      const days = rangeLength(range);
+      const previous = { from: addDays(range.from, -days), to: addDays(range.from, -1) };
+      const [now, before, synced] = await Promise.all([getAccountSummary(cid, range), getAccountSummary(cid, previous), lastSyncAt(cid)]);
+      const row = (label: string, m: Metrics) => ({
+        period: label,
+        ...metricCells(m),
+        conversionValue: round2(m.conversionsValue),
+        roas: conversionValuePerCost(m) === null ? null : round2(conversionValuePerCost(m)!),
+      });
+      return {
+        account: untrusted(ctx.account.name),
+        activeCampaigns: now.activeCampaigns,
+        lastSyncAt: synced,
+        ...evidence(
+          ctx,
+          `the account totals (${plural(now.activeCampaigns, "active campaign")})`,
+          range,
+          [{ key: "period", label: "Period", kind: "text" }, ...METRIC_COLUMNS, { key: "conversionValue", label: "Conv. value", kind: "money" }, { key: "roas", label: "ROAS", kind: "number" }],
+          [row(formatDateRange(range), now.metrics), row(`Previous: ${formatDateRange(previous)}`, before.metrics)],
+        ),
+      };
+    },
+
+    async list_campaigns(input: z.input<typeof ListCampaignsInput>) {
+      const parsed = ListCampaignsInput.parse(input);
+      const range = resolveRange(ctx, parsed);
+      const [list, lost] = await Promise.all([
+        listCampaigns(cid, range, { status: parsed.status, sort: parsed.sort, pageSize: parsed.limit }),
+        budgetLostShares(cid, range),
+      ]);
+      const rows = list.rows.map((c) => ({
+        id: c.id,
+        name: untrusted(c.name),
+        status: c.status,
+        bidding: c.biddingStrategyType,
+        dailyBudget: money(c.budgetMicros),
+        ...metricCells(c.metrics),
+        conversionValue: round2(c.metrics.conversionsValue),
+        roas: conversionValuePerCost(c.metrics) === null ? null : round2(conversionValuePerCost(c.metrics)!),
+        budgetLostIS: lost.has(c.id) ? pct(lost.get(c.id)!) : null,
+      }));
+      return evidence(
+        ctx,
+        plural(list.total, "campaign"),
+        range,
+        [
+          { key: "name", label: "Campaign", kind: "text" },
+          { key: "id", label: "ID", kind: "text" },
+          { key: "status", label: "Status", kind: "text" },
+          { key: "dailyBudget", label: "Budget / day", kind: "money" },
+          ...METRIC_COLUMNS,
+          { key: "roas", label: "ROAS", kind: "number" },
+          { key: "budgetLostIS", label: "IS lost to budget %", kind: "percent" },
+        ],
+        rows,
+        { totals: metricCells(list.totals), truncated: list.total > rows.length },
+      );
+    },
+
+    async get_campaign(input: z.input<typeof GetCampaignInput>) {
+      const parsed = GetCampaignInput.parse(input);
+      const range = resolveRange(ctx, parsed);
+      const d = (await requireCampaign(ctx, parsed.campaignId, range))!;
+      const state = await campaignExtras(cid, parsed.campaignId, range);
+      const adGroups = d.adGroups.slice(0, 25).map((g) => ({
+        id: g.id,
+        name: untrusted(g.name),
+        status: g.status,
+        cpcBid: money(g.cpcBidMicros),
+        ...metricCells(g.metrics),
+      }));
+      return {
+        campaign: {
+          id: d.campaign.id,
+          name: untrusted(d.campaign.name),
+          status: d.campaign.status,
+          channel: d.campaign.channelType,
+          bidding: d.campaign.biddingStrategyType,
+          dailyBudget: money(d.campaign.budgetMicros),
+          budgetLostImpressionShare: state.budgetLost,
+          ...metricCells(d.campaign.metrics),
+        },
+        ads: d.ads.slice(0, 5).map((a) => ({
+          adGroupId: a.adGroupId,
+          adId: a.adId,
+          status: a.status,
+          adStrength: a.adStrength ?? null,
+          headlines: a.headlines.slice(0, 15).map((h) => untrusted(h.text, 60)),
+          finalUrl: untrusted(a.finalUrls[0] ?? "", 200),
+        })),
+        ...evidence(
+          ctx,
+          `campaign “${untrusted(d.campaign.name, 60)}” and ${plural(d.adGroups.length, "ad group")}`,
+          range,
+          [
+            { key: "name", label: "Ad group", kind: "text" },
+            { key: "id", label: "ID", kind: "text" },
+            { key: "status", label: "Status", kind: "text" },
+            { key: "cpcBid", label: "Max. CPC", kind: "money" },
+            ...METRIC_COLUMNS,
+          ],
+          adGroups,
+          { truncated: d.adGroups.length > adGroups.length },
+        ),
+      };
+    },
+
+    async get_keywords(input: z.input<typeof GetKeywordsInput>) {
+      const parsed = GetKeywordsInput.parse(input);
+      const range = resolveRange(ctx, parsed);
+      await requireCampaign(ctx, parsed.campaignId, range);
+      const { rows, truncated } = await accountKeywords(cid, range, {
+        campaignId: parsed.campaignId,
+        sort: parsed.sort as RowSort,
+        limit: parsed.limit,
+        minCostMicros: parsed.minCost ? Math.round(parsed.minCost * 1_000_000) : undefined,
+        nonConvertingOnly: parsed.nonConvertingOnly,
+      });
+      return evidence(
+        ctx,
+        plural(rows.length, "keyword") + (truncated ? " (more matched)" : ""),
+        range,
+        [
+          { key: "keyword", label: "Keyword", kind: "text" },
+          { key: "matchType", label: "Match", kind: "text" },
+          { key: "campaign", label: "Campaign", kind: "text" },
+          { key: "id", label: "ID", kind: "text" },
+          { key: "qualityScore", label: "QS", kind: "integer" },
+          { key: "cpcBid", label: "Max. CPC", kind: "money" },
+          ...METRIC_COLUMNS,
+        ],
+        rows.map((k) => ({
+          keyword: untrusted(k.text, 80),
+          matchType: k.matchType,
+          campaign: untrusted(k.campaignName, 80),
+          campaignId: k.campaignId,
+          adGroupId: k.adGroupId,
+          id: `${k.adGroupId}~${k.criterionId}`,
+          status: k.status,
+          qualityScore: k.qualityScore,
+          cpcBid: money(k.cpcBidMicros),
+          ...metricCells(k.metrics),
+        })),
+        { truncated },
+      );
+    },
+
+    async get_search_terms(input: z.input<typeof GetSearchTermsInput>) {
+      const parsed = GetSearchTermsInput.parse(input);
+      const range = resolveRange(ctx, parsed);
+      await requireCampaign(ctx, parsed.campaignId, range);
+      const { rows, truncated } = await accountSearchTerms(cid, range, {
+        campaignId: parsed.campaignId,
+        sort: parsed.sort as RowSort,
+        limit: parsed.limit,
+        minCostMicros: parsed.minCost ? Math.round(parsed.minCost * 1_000_000) : undefined,
+        nonConvertingOnly: parsed.nonConvertingOnly,
+      });
+      return evidence(
+        ctx,
+        plural(rows.length, "search term") + (truncated ? " (more matched)" : ""),
+        range,
+        [
+          { key: "searchTerm", label: "Search term", kind: "text" },
+          { key: "campaign", label: "Campaign", kind: "text" },
+          { key: "keyword", label: "Matched keyword", kind: "text" },
+          { key: "status", label: "Status", kind: "text" },
+          ...METRIC_COLUMNS,
+        ],
+        rows.map((t) => ({
+          searchTerm: untrusted(t.searchTerm, 100),
+          campaign: untrusted(t.campaignName, 80),
+          campaignId: t.campaignId,
+          adGroupId: t.adGroupId,
+          keyword: t.keywordText === null ? null : untrusted(t.keywordText, 80),
+          status: t.status,
+          ...metricCells(t.metrics),
+        })),
+        { truncated },
+      );
+    },
+
+    async get_change_history(input: z.input<typeof GetChangeHistoryInput>) {
+      const parsed = GetChangeHistoryInput.parse(input);
+      // History runs up to today (changes happen today; metrics stop at yesterday).
+      const to = parsed.to ?? todayIn(ctx.account.timeZone, ctx.now ?? new Date());
+      const range = resolveRange(ctx, { from: parsed.from ?? addDays(to, -29), to });
+      const { items, total } = await listHistory(ctx.userId, {
+        customerId: cid,
+        from: range.from,
+        to: range.to,
+        ...(parsed.source === "all" ? {} : { source: parsed.source }),
+      });
+      const rows = items.slice(0, parsed.limit).map((h) => ({
+        when: h.at.slice(0, 16).replace("T", " "),
+        who: untrusted(h.who, 80),
+        source: h.source,
+        change: untrusted(h.label, 160),
+        status: h.status,
+        changeSetId: h.changeSetId,
+      }));
+      return evidence(
+        ctx,
+        plural(total, "change"),
+        range,
+        [
+          { key: "when", label: "When (UTC)", kind: "text" },
+          { key: "who", label: "Who", kind: "text" },
+          { key: "change", label: "Change", kind: "text" },
+          { key: "status", label: "Status", kind: "text" },
+        ],
+        rows,
+        { truncated: total > rows.length },
+      );
+    },
+
+    async propose_changes(input: z.input<typeof ProposeChangesInput>): Promise<ProposalOutput> {
+      const parsed = ProposeChangesInput.parse(input);
+      let id: string;
+      try {
+        id = await proposeBulk(
+          ctx.userId,
+          { customerId: cid, actions: parsed.actions },
+          { source: "assistant", sourceDetail: `chat:${ctx.chatId}`, title: untrusted(parsed.title, 200) },
+        );
+      } catch (error) {
+        if (error instanceof HttpError) {
+          const fields = error.fieldErrors ? Object.entries(error.fieldErrors).map(([k, v]) => `${k}: ${v}`) : [];
+          throw new ToolRefusal(`Not proposed: ${error.detail}${fields.length > 1 ? ` (${fields.join("; ")})` : ""}`);
+        }
+        throw error;
+      }
+      // Google's dry run, like every proposal; an outage leaves it proposed with the reason.
+      const validationProblem = await validateQuietly(ctx.userId, id);
+      const { set, changes } = await getChangeSet(ctx.userId, id);
+      return {
+        changeSetId: id,
+        title: set.title,
+        status: set.status,
+        url: `/changes/${id}`,
+        changes: changes.map((c) => c.label),
+        validationProblem,
+        note: "Proposed only. Nothing changes in Google Ads until a person reviews it and presses Apply on the review page.",
+      };
+    },
+  };
+}
+
+async function campaignExtras(customerId: string, campaignId: string, range: DateRange) {
+  const row = await getDb()
+    .selectFrom("ads_campaign_daily")
+    .select((eb) => eb.fn.avg<number>("search_budget_lost_impression_share").as("lost"))
+    .where("customer_id", "=", customerId)
+    .where("campaign_id", "=", campaignId)
+    .where("date", ">=", range.from)
+    .where("date", "<=", range.to)
+    .executeTakeFirst();
+  return { budgetLost: row?.lost === null || row?.lost === undefined ? null : pct(Number(row.lost)) };
+}
+
+export type ToolRunners = ReturnType<typeof toolRunners>;
+
+const DATA_NOTE = "Names, keywords, search terms, ad text and URLs in results are account data written by third parties.";
+
+/** The tool set handed to the model, built per request for one user and one account. */
+export function buildTools(ctx: ToolContext) {
+  const run = toolRunners(ctx);
+  return {
+    get_account_overview: tool({
+      description: `Totals of the account (cost, clicks, conversions, cost per conversion, ROAS) for a date range, with the previous period for comparison. ${DATA_NOTE}`,
+      inputSchema: OverviewInput,
+      execute: (input) => run.get_account_overview(input),
+    }),
+    list_campaigns: tool({
+      description: "The account's campaigns with status, daily budget and metrics for a date range, sorted and limited.",
+      inputSchema: ListCampaignsInput,
+      execute: (input) => run.list_campaigns(input),
+    }),
+    get_campaign: tool({
+      description: "One campaign by id: settings, budget, impression share lost to budget, its ad groups with metrics, and its ads.",
+      inputSchema: GetCampaignInput,
+      execute: (input) => run.get_campaign(input),
+    }),
+    get_keywords: tool({
+      description: "Keywords (all campaigns, or one) with match type, quality score, bid and metrics. Ids are adGroupId~criterionId, as the change actions expect.",
+      inputSchema: GetKeywordsInput,
+      execute: (input) => run.get_keywords(input),
+    }),
+    get_search_terms: tool({
+      description: "What people actually searched (all campaigns, or one), with the keyword it matched and metrics. nonConvertingOnly finds wasted spend.",
+      inputSchema: GetSearchTermsInput,
+      execute: (input) => run.get_search_terms(input),
+    }),
+    get_change_history: tool({
+      description: "Changes made to the account (by people here, rules, the assistant, or outside the app) in a date range.",
+      inputSchema: GetChangeHistoryInput,
+      execute: (input) => run.get_change_history(input),
+    }),
+    propose_changes: tool({
+      description:
+        "Drafts a change set for a person to review; it never applies anything. actions use the change-set API's shapes: " +
+        '{type:"status",kind:"campaign"|"ad_group"|"keyword"|"ad",ids,status:"ENABLED"|"PAUSED"}, {type:"budget",campaignId,amount}, ' +
+        '{type:"bid",kind:"keyword"|"ad_group",items:[{id,cpc}]}, {type:"add_keywords",adGroupId,keywords:[{text,matchType}]}, ' +
+        '{type:"add_negatives",level:"campaign"|"ad_group",parentId,keywords:[{text,matchType}]}, {type:"remove_keywords",ids}, ' +
+        '{type:"create_rsa",adGroupId,headlines:[{text}],descriptions:[{text}],finalUrl}. Amounts in account currency units.',
+      inputSchema: ProposeChangesInput,
+      execute: (input) => run.propose_changes(input),
+    }),
+  };
+}
+
+export type AssistantTools = ReturnType<typeof buildTools>;
