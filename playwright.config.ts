@@ -8,6 +8,14 @@ const BASE_URL = `http://localhost:${PORT}`;
 // Each run starts from an empty data directory, so no test depends on leftovers.
 const DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `ads-e2e-${process.pid}`);
 
+// A second app server whose AI_MODEL points at a fake OpenAI-compatible server
+// (tests/fake-llm) for the assistant's specs; the main server stays model-less,
+// so the seed-state specs hold.
+const MODEL_PORT = PORT + 1;
+const MODEL_BASE_URL = `http://localhost:${MODEL_PORT}`;
+const FAKE_LLM_PORT = PORT + 2;
+const MODEL_DATA_DIR = `${DATA_DIR}-model`;
+
 // Debian's Chromium where it exists (machines without internet); otherwise
 // Playwright's own browser (`npx playwright install chromium`).
 const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
@@ -40,27 +48,57 @@ export default defineConfig({
       : undefined,
   },
   projects: [
-    { name: "chromium", use: { ...devices["Desktop Chrome"] }, testIgnore: /revocation\.spec\.ts/ },
+    { name: "chromium", use: { ...devices["Desktop Chrome"] }, testIgnore: /revocation\.spec\.ts|assistant-model\.spec\.ts/ },
+    // The assistant with a (fake) model configured: its own server.
+    { name: "assistant-model", use: { ...devices["Desktop Chrome"], baseURL: MODEL_BASE_URL }, testMatch: /assistant-model\.spec\.ts/ },
     // Revokes the shared demo Google user's grants: only once everything else is done.
     { name: "revocation", use: { ...devices["Desktop Chrome"] }, testMatch: /revocation\.spec\.ts/, dependencies: ["chromium"] },
   ],
-  webServer: {
-    command: `rm -rf "${DATA_DIR}" && node scripts/ensure-build.mjs && node build/server.js`,
-    url: `${BASE_URL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: "pipe",
-    env: {
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      APP_URL: BASE_URL,
-      DATA_DIR,
-      // The suite signs in many users from one address; the limits have their own tests.
-      AUTH_RATE_LIMIT_IP: "100000",
-      AUTH_RATE_LIMIT_ACCOUNT: "100000",
-      LOG_LEVEL: "warn",
-      // Test hooks of the mounted emulator (e.g. "the user revoked access at Google").
-      EMULATOR_ENABLE_ADMIN: "true",
+  webServer: [
+    {
+      command: `rm -rf "${DATA_DIR}" && node scripts/ensure-build.mjs && node build/server.js`,
+      url: `${BASE_URL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: "pipe",
+      env: {
+        NODE_ENV: "production",
+        PORT: String(PORT),
+        APP_URL: BASE_URL,
+        DATA_DIR,
+        // The suite signs in many users from one address; the limits have their own tests.
+        AUTH_RATE_LIMIT_IP: "100000",
+        AUTH_RATE_LIMIT_ACCOUNT: "100000",
+        LOG_LEVEL: "warn",
+        // Test hooks of the mounted emulator (e.g. "the user revoked access at Google").
+        EMULATOR_ENABLE_ADMIN: "true",
+      },
     },
-  },
+    {
+      command: `node_modules/.bin/tsx tests/fake-llm/main.ts`,
+      port: FAKE_LLM_PORT,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "pipe",
+      env: { FAKE_LLM_PORT: String(FAKE_LLM_PORT) },
+    },
+    {
+      command: `rm -rf "${MODEL_DATA_DIR}" && node scripts/ensure-build.mjs && node build/server.js`,
+      url: `${MODEL_BASE_URL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: "pipe",
+      env: {
+        NODE_ENV: "production",
+        PORT: String(MODEL_PORT),
+        APP_URL: MODEL_BASE_URL,
+        DATA_DIR: MODEL_DATA_DIR,
+        AUTH_RATE_LIMIT_IP: "100000",
+        AUTH_RATE_LIMIT_ACCOUNT: "100000",
+        LOG_LEVEL: "warn",
+        AI_MODEL: "openai-compatible:fake-model",
+        AI_BASE_URL: `http://127.0.0.1:${FAKE_LLM_PORT}/v1`,
+      },
+    },
+  ],
 });

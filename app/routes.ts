@@ -16,6 +16,8 @@ export default [
     route("history", "routes/history.tsx"),
     route("settings", "routes/settings.tsx"),
   ]),
+  // The chat's streaming endpoint (cookie session): POST a question, read the answer as it is written.
+  route("ai-optimizer/chat", "routes/ai-optimizer-chat.ts"),
   // The pages' own freshness endpoint (cookie session): GET polls, POST is "Sync now".
   route("sync", "routes/sync.ts"),
   ...prefix("api/v1", [

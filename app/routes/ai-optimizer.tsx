@@ -1,148 +1,46 @@
-import { useEffect, useRef, useState } from "react";
-import { data, Form } from "react-router";
-import { z } from "zod";
+import { ChatPanel } from "~/components/chat-panel";
+import { OfflineChat } from "~/components/offline-chat";
 import { PageHeader } from "~/components/ui";
-import {
-  CHAT_REPLY_DELAY_MS,
-  ChatMessageSchema,
-  CONNECT_FIRST_REPLY,
-  isBlank,
-  MAX_CHAT_MESSAGE_LENGTH,
-  type ChatMessage,
-} from "~/lib/chat";
-import { useHydrated } from "~/lib/use-hydrated";
+import type { ChatMessage } from "~/lib/chat";
+import { chatPage, chatPageAction } from "~/server/ai/chat-page.server";
+import { requireUser } from "~/server/auth/session.server";
 import type { Route } from "./+types/ai-optimizer";
 
 export function meta() {
   return [{ title: "AI Optimizer · Ads AI Manager" }];
 }
 
-const ChatPostSchema = z.object({
-  message: z.string().max(MAX_CHAT_MESSAGE_LENGTH, `Keep messages under ${MAX_CHAT_MESSAGE_LENGTH} characters`),
-  history: z
-    .string()
-    .default("[]")
-    .transform((raw, ctx) => {
-      try {
-        return z.array(ChatMessageSchema).max(200).parse(JSON.parse(raw));
-      } catch {
-        ctx.addIssue({ code: "custom", message: "The conversation could not be read; please start again" });
-        return z.NEVER;
-      }
-    }),
-});
-
-// Without JavaScript the form posts here and the reply is rendered by the server;
-// the conversation so far travels in a hidden field.
-export async function action({ request }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
-  const parsed = ChatPostSchema.safeParse(form);
-  if (!parsed.success) {
-    return data({ messages: [] as ChatMessage[], error: parsed.error.issues[0].message }, { status: 400 });
-  }
-  const { message, history } = parsed.data;
-  if (isBlank(message)) return { messages: history, error: null };
-  const messages: ChatMessage[] = [
-    ...history,
-    { role: "user", content: message.trim() },
-    { role: "assistant", content: CONNECT_FIRST_REPLY },
-  ];
-  return { messages, error: null };
+export async function loader({ request }: Route.LoaderArgs) {
+  const { user } = await requireUser(request);
+  return chatPage(user, new URL(request.url));
 }
 
-export default function AiOptimizer({ actionData }: Route.ComponentProps) {
-  const hydrated = useHydrated();
-  const [messages, setMessages] = useState<ChatMessage[]>(actionData?.messages ?? []);
-  const [input, setInput] = useState("");
-  const [thinking, setThinking] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const endRef = useRef<HTMLDivElement>(null);
+// Without JavaScript the form posts here and the server renders the full reply.
+export async function action({ request }: Route.ActionArgs) {
+  const { user } = await requireUser(request);
+  return chatPageAction(user, await request.formData());
+}
 
-  useEffect(() => () => clearTimeout(timer.current), []);
-  useEffect(() => {
-    endRef.current?.scrollIntoView?.({ block: "end" });
-  }, [messages, thinking]);
-
-  function send(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (thinking || isBlank(input)) return;
-    setMessages((prev) => [...prev, { role: "user", content: input.trim() }]);
-    setInput("");
-    setThinking(true);
-    // Seed behaviour while no account is connected: a local, fixed reply after ~1 s.
-    timer.current = setTimeout(() => {
-      setMessages((prev) => [...prev, { role: "assistant", content: CONNECT_FIRST_REPLY }]);
-      setThinking(false);
-    }, CHAT_REPLY_DELAY_MS);
-  }
-
+export default function AiOptimizer({ loaderData, actionData }: Route.ComponentProps) {
+  const result = actionData as { messages?: ChatMessage[]; error?: string | null; message?: string } | undefined;
   return (
     <div className="flex h-[calc(100vh-4rem)] flex-col">
       <PageHeader title="AI Optimizer" description="Chat with your AI assistant about your campaigns" />
-      <section
-        aria-label="Conversation"
-        className="flex-1 overflow-y-auto rounded-xl border border-gray-200 bg-white p-6 shadow-sm"
-      >
-        {messages.length === 0 && !thinking ? (
-          <div className="flex h-full flex-col items-center justify-center text-center">
-            <h2 className="text-lg font-semibold text-gray-900">AI Assistant Ready</h2>
-            <p className="mt-2 max-w-md text-gray-600">
-              Ask about your campaigns' performance, wasted spend, budgets or keywords.
-            </p>
-          </div>
-        ) : (
-          <ol className="space-y-4">
-            {messages.map((m, i) => (
-              <li key={i} className={`flex ${m.role === "user" ? "justify-end" : "justify-start"}`} data-role={m.role}>
-                <div
-                  className={`max-w-[75%] whitespace-pre-wrap rounded-2xl px-4 py-2.5 text-sm ${
-                    m.role === "user" ? "bg-blue-600 text-white" : "bg-gray-100 text-gray-900"
-                  }`}
-                >
-                  <span className="sr-only">{m.role === "user" ? "You: " : "Assistant: "}</span>
-                  {m.content}
-                </div>
-              </li>
-            ))}
-            {thinking ? (
-              <li className="flex justify-start" aria-live="polite">
-                <div className="rounded-2xl bg-gray-100 px-4 py-2.5 text-sm italic text-gray-600">AI is thinking...</div>
-              </li>
-            ) : null}
-          </ol>
-        )}
-        <div ref={endRef} />
-      </section>
-      {actionData?.error ? (
-        <p role="alert" className="mt-2 text-sm text-red-600">
-          {actionData.error}
-        </p>
-      ) : null}
-      <Form method="post" onSubmit={send} className="mt-4 flex gap-3">
-        <input type="hidden" name="history" value={JSON.stringify(messages)} />
-        <label htmlFor="chat-message" className="sr-only">
-          Message
-        </label>
-        <input
-          id="chat-message"
-          name="message"
-          value={input}
-          onChange={(e) => setInput(e.target.value)}
-          placeholder="Ask about your campaigns..."
-          autoComplete="off"
-          required
-          pattern=".*\S.*"
-          maxLength={MAX_CHAT_MESSAGE_LENGTH}
-          className="flex-1 rounded-lg border border-gray-300 px-4 py-2.5 shadow-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500"
+      {loaderData?.connected ? (
+        <ChatPanel
+          key={loaderData.chatId}
+          chatId={loaderData.chatId}
+          saved={loaderData.saved}
+          initialMessages={loaderData.messages}
+          chats={loaderData.chats}
+          accountName={loaderData.accountName}
+          model={loaderData.model}
+          formError={result?.error ?? (loaderData.notFound ? "That chat was not found; this is a new one." : null)}
+          formMessage={result?.message}
         />
-        <button
-          type="submit"
-          disabled={hydrated && (thinking || isBlank(input))}
-          className="rounded-lg bg-blue-600 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-50"
-        >
-          Send
-        </button>
-      </Form>
+      ) : (
+        <OfflineChat initialMessages={result?.messages ?? []} error={result?.error ?? null} />
+      )}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { PageHeader, buttonClass } from "~/components/ui";
-import { formatCustomerId } from "~/lib/format";
+import { formatCustomerId, formatInteger } from "~/lib/format";
+import { tokensThisMonth } from "~/server/ai/chat-store.server";
 import { describeModel, MODEL_SETUP_HINT } from "~/server/ai/model.server";
 import { listAccounts, refreshAccounts, setActiveAccount } from "~/server/ads/accounts.server";
 import { disconnectGoogle, getConnection } from "~/server/auth/google-connection.server";
@@ -15,10 +16,10 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUser(request);
-  const [connection, accounts] = await Promise.all([getConnection(user.id), listAccounts(user.id)]);
+  const [connection, accounts, tokens] = await Promise.all([getConnection(user.id), listAccounts(user.id), tokensThisMonth(user.id)]);
   const model = describeModel();
   return {
-    ai: { configured: model.configured, summary: model.summary, hint: model.configured ? null : MODEL_SETUP_HINT },
+    ai: { configured: model.configured, summary: model.summary, hint: model.configured ? null : MODEL_SETUP_HINT, tokens },
     email: user.email,
     activeCustomerId: user.active_customer_id,
     connection: connection
@@ -185,6 +186,14 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           <dt className="text-gray-500">Model in use</dt>
           <dd className="font-medium text-gray-900" data-testid="ai-model">
             {ai.summary}
+          </dd>
+          <dt className="text-gray-500">Tokens this month</dt>
+          <dd className="text-gray-900" data-testid="ai-tokens">
+            {formatInteger(ai.tokens.totalTokens)}{" "}
+            <span className="text-gray-500">
+              ({formatInteger(ai.tokens.inputTokens)} in, {formatInteger(ai.tokens.outputTokens)} out, over {formatInteger(ai.tokens.messages)}{" "}
+              {ai.tokens.messages === 1 ? "answer" : "answers"})
+            </span>
           </dd>
         </dl>
         {ai.hint ? <p className="mt-3 text-sm text-gray-600">{ai.hint}</p> : null}

@@ -168,6 +168,7 @@ export async function startTurn(ctx: TurnContext, input: TurnInput): Promise<Tur
       return undefined;
     },
     onError: (error) => {
+      if (failure) return failure;
       const message = describeAiError(error);
       if (!isToolError(error)) {
         failure = message;

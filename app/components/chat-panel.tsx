@@ -1,0 +1,194 @@
+import { useChat } from "@ai-sdk/react";
+import { DefaultChatTransport } from "ai";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Form, Link, useNavigate } from "react-router";
+import { isBlank, MAX_CHAT_MESSAGE_LENGTH } from "~/lib/chat";
+import { formatDateTime } from "~/lib/format";
+import { useHydrated } from "~/lib/use-hydrated";
+import { MessageView, type AssistantMessage } from "./chat-message";
+
+export interface ChatListItem {
+  id: string;
+  title: string;
+  updatedAt: string;
+}
+
+export interface ChatPanelProps {
+  chatId: string;
+  /** True once the chat has stored messages (so its address is shareable). */
+  saved: boolean;
+  initialMessages: AssistantMessage[];
+  chats: ChatListItem[];
+  accountName: string;
+  /** "openai-compatible:qwen3:8b" or null for the built-in analyst. */
+  model: string | null;
+  /** From the no-JavaScript form post: an error to show by the field, and the text to keep in it. */
+  formError?: string | null;
+  formMessage?: string;
+}
+
+/**
+ * The assistant's chat. With JavaScript, answers stream in token by token
+ * through useChat (POST /ai-optimizer/chat); without it, the same form posts
+ * to the page and the server renders the whole answer. The server keeps the
+ * history: the browser sends only its newest question.
+ */
+export function ChatPanel(props: ChatPanelProps) {
+  const { chatId, initialMessages, chats, model, accountName } = props;
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const [input, setInput] = useState(props.formMessage ?? "");
+  const endRef = useRef<HTMLDivElement>(null);
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<AssistantMessage>({
+        api: "/ai-optimizer/chat",
+        prepareSendMessagesRequest: ({ id, messages, trigger }) => {
+          const last = messages.at(-1);
+          const text = last?.role === "user" ? last.parts.map((p) => (p.type === "text" ? p.text : "")).join("") : undefined;
+          return { body: trigger === "regenerate-message" ? { chatId: id, retry: true } : { chatId: id, message: text } };
+        },
+      }),
+    [],
+  );
+  const { messages, sendMessage, status, stop, error, regenerate, clearError } = useChat<AssistantMessage>({
+    id: chatId,
+    messages: initialMessages,
+    transport,
+    experimental_throttle: 50,
+    onFinish: () => {
+      // The chat now has an address and belongs in the list of past chats.
+      if (!props.saved || !chats.some((c) => c.id === chatId)) void navigate(`/ai-optimizer?chat=${chatId}`, { replace: true, preventScrollReset: true });
+    },
+  });
+  const busy = status === "submitted" || status === "streaming";
+
+  useEffect(() => {
+    endRef.current?.scrollIntoView?.({ block: "end" });
+  }, [messages, status]);
+
+  function send(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy || isBlank(input)) return;
+    if (error) clearError();
+    void sendMessage({ text: input.trim() });
+    setInput("");
+  }
+
+  const retryButton = (
+    <>
+      {" "}
+      {hydrated ? (
+        <button type="button" onClick={() => void regenerate()} className="ml-1 font-semibold underline" disabled={busy}>
+          Retry
+        </button>
+      ) : (
+        <Form method="post" className="inline">
+          <input type="hidden" name="intent" value="retry" />
+          <input type="hidden" name="chatId" value={chatId} />
+          <button type="submit" className="ml-1 font-semibold underline">
+            Retry
+          </button>
+        </Form>
+      )}
+    </>
+  );
+  const last = messages.at(-1);
+
+  return (
+    <div className="flex min-h-0 flex-1 gap-4">
+      <nav aria-label="Past chats" className="hidden w-56 shrink-0 flex-col overflow-y-auto rounded-xl border border-gray-200 bg-white p-3 text-sm shadow-sm lg:flex">
+        <Link to="/ai-optimizer" reloadDocument={false} className="mb-3 rounded-lg border border-gray-300 px-3 py-2 text-center font-semibold text-gray-800 hover:bg-gray-50">
+          New chat
+        </Link>
+        <h2 className="mb-1 text-xs font-semibold uppercase tracking-wide text-gray-500">Past chats</h2>
+        {chats.length === 0 ? <p className="text-gray-500">None yet.</p> : null}
+        <ul className="space-y-1">
+          {chats.map((c) => (
+            <li key={c.id}>
+              <Link
+                to={`/ai-optimizer?chat=${c.id}`}
+                aria-current={c.id === chatId ? "page" : undefined}
+                className={`block truncate rounded px-2 py-1 ${c.id === chatId ? "bg-blue-50 font-semibold text-blue-800" : "text-gray-700 hover:bg-gray-50"}`}
+                title={`${c.title} · ${formatDateTime(c.updatedAt)}`}
+              >
+                {c.title}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <p className="mb-2 text-xs text-gray-500">
+          {accountName} · {model ? `Model: ${model}` : "No AI model configured: the built-in analyst answers"}
+          <Link to="/ai-optimizer" className="ml-3 font-semibold text-blue-700 lg:hidden">
+            New chat
+          </Link>
+        </p>
+        <section aria-label="Conversation" className="flex-1 overflow-y-auto rounded-xl border border-gray-200 bg-white p-6 shadow-sm">
+          {messages.length === 0 && status === "ready" ? (
+            <div className="flex h-full flex-col items-center justify-center text-center">
+              <h2 className="text-lg font-semibold text-gray-900">AI Assistant Ready</h2>
+              <p className="mt-2 max-w-md text-gray-600">Ask about your campaigns' performance, wasted spend, budgets or keywords.</p>
+            </div>
+          ) : (
+            <ol className="space-y-4">
+              {messages.map((m) => (
+                <MessageView key={m.id} message={m} retry={m === last ? retryButton : undefined} />
+              ))}
+              {status === "submitted" ? (
+                <li className="flex justify-start" aria-live="polite">
+                  <div className="rounded-2xl bg-gray-100 px-4 py-2.5 text-sm italic text-gray-600">AI is thinking...</div>
+                </li>
+              ) : null}
+              {error ? (
+                <li role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+                  {error.message || "The assistant could not answer."}
+                  {retryButton}
+                </li>
+              ) : null}
+            </ol>
+          )}
+          <div ref={endRef} />
+        </section>
+        {props.formError ? (
+          <p role="alert" id="chat-message-error" className="mt-2 text-sm text-red-600">
+            {props.formError}
+          </p>
+        ) : null}
+        <Form method="post" onSubmit={send} className="mt-4 flex gap-3">
+          <input type="hidden" name="intent" value="send" />
+          <input type="hidden" name="chatId" value={chatId} />
+          <label htmlFor="chat-message" className="sr-only">
+            Message
+          </label>
+          <input
+            id="chat-message"
+            name="message"
+            value={input}
+            onChange={(e) => setInput(e.target.value)}
+            placeholder="Ask about your campaigns..."
+            autoComplete="off"
+            required
+            pattern=".*\S.*"
+            maxLength={MAX_CHAT_MESSAGE_LENGTH}
+            aria-describedby={props.formError ? "chat-message-error" : undefined}
+            className="flex-1 rounded-lg border border-gray-300 px-4 py-2.5 shadow-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500"
+          />
+          {busy ? (
+            <button type="button" onClick={() => void stop()} className="rounded-lg border border-gray-300 bg-white px-5 py-2.5 font-semibold text-gray-800 shadow-sm hover:bg-gray-50">
+              Stop
+            </button>
+          ) : null}
+          <button
+            type="submit"
+            disabled={hydrated && (busy || isBlank(input))}
+            className="rounded-lg bg-blue-600 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-50"
+          >
+            Send
+          </button>
+        </Form>
+      </div>
+    </div>
+  );
+}

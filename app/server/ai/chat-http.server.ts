@@ -1,0 +1,46 @@
+import { consumeStream, createUIMessageStreamResponse } from "ai";
+import { z } from "zod";
+import { getSession } from "../auth/session.server";
+import { HttpError } from "../http/errors.server";
+import { activeAccountOf } from "../reporting.server";
+import { startTurn } from "./chat.server";
+
+// The browser's streaming endpoint for the chat (useChat's transport). The
+// client sends only its newest question (or "retry"); history, tools and the
+// account come from the server and the session, never from the request.
+
+const StreamBody = z.object({
+  chatId: z.uuid("Unknown chat"),
+  message: z.string().optional(),
+  retry: z.boolean().optional(),
+});
+
+const text = (status: number, message: string) =>
+  new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+
+export async function streamChatTurn(request: Request): Promise<Response> {
+  if (request.method !== "POST") return text(405, "Method not allowed");
+  const session = await getSession(request);
+  if (!session) return text(401, "Your session has ended; sign in again.");
+  const account = await activeAccountOf(session.user);
+  if (!account) return text(409, "Connect a Google Ads account first.");
+  let body: z.infer<typeof StreamBody>;
+  try {
+    body = StreamBody.parse(JSON.parse(await request.text()));
+  } catch {
+    return text(400, "The request could not be read; reload the page.");
+  }
+  try {
+    const turn = await startTurn({ userId: session.user.id, account, signal: request.signal }, body);
+    return createUIMessageStreamResponse({
+      stream: turn.stream,
+      // no-transform: compression must not buffer the tokens; they are shown as they come.
+      headers: { "Cache-Control": "no-cache, no-transform", "X-Chat-Id": turn.chat.id },
+      // Reads a copy to the end even if the browser goes away, so the answer is stored.
+      consumeSseStream: ({ stream }) => consumeStream({ stream }),
+    });
+  } catch (error) {
+    if (error instanceof HttpError) return text(error.status, error.detail);
+    throw error;
+  }
+}
