@@ -14,6 +14,8 @@ import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
 import { connectionCloseWhileDraining, drainServer } from "./app/server/lifecycle/drain.server";
+import { bodyLimit, bodyWasRefused } from "./app/server/http/body-limit.server";
+import { noStoreForData } from "./app/server/http/no-store.server";
 
 type BootResult = Awaited<ReturnType<typeof import("./app/server/boot.server").boot>>;
 
@@ -70,6 +72,9 @@ async function main() {
     next();
   });
 
+  server.use(bodyLimit(app.maxBodyBytes));
+  server.use(noStoreForData);
+
   server.use((req, res, next) => {
     const crossSite = app.isCrossSite({
       method: req.method,
@@ -102,7 +107,14 @@ async function main() {
 
   if (app.demoMode) {
     const { mountDemoEmulator } = await import("./emulator/mount");
-    server.use(app.emulatorMountPath, mountDemoEmulator({ publicBaseUrl: `${app.appUrl}${app.emulatorMountPath}` }));
+    server.use(
+      app.emulatorMountPath,
+      mountDemoEmulator({
+        publicBaseUrl: `${app.appUrl}${app.emulatorMountPath}`,
+        client: app.demoClient,
+        stateDir: path.join(app.dataDir, "emulator"),
+      }),
+    );
   }
 
   server.use(compression());
@@ -125,6 +137,12 @@ async function main() {
       }),
     }),
   );
+
+  // A body cut off at MAX_BODY_BYTES was already answered with 413; its readers' errors are expected.
+  server.use((error: unknown, req: express.Request, _res: express.Response, next: express.NextFunction) => {
+    if (bodyWasRefused(req)) return;
+    next(error);
+  });
 
   const listener = server.listen(app.port, app.host, () => {
     const address = listener.address();

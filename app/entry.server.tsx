@@ -12,6 +12,16 @@ export { boot } from "./server/boot.server";
 
 export const streamTimeout = 5_000;
 
+/**
+ * React Router's own error log, minus the expected: a client that went away,
+ * and a body refused at MAX_BODY_BYTES (already answered 413 by server.ts).
+ */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  if (error instanceof Error && error.name === "BodyTooLargeError") return;
+  console.error(error);
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,

@@ -8,8 +8,6 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
-  useLocation,
-  useNavigate,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -28,10 +26,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(rootData, { headers });
 }
 
-// Runs before anything else on a document load: a ?token= must leave the
-// address bar (and so history, bookmarks and referrers) at once.
-const STRIP_TOKEN_SCRIPT = `(function(){try{var u=new URL(location.href);if(u.searchParams.has("token")){u.searchParams.delete("token");history.replaceState(history.state,"",u.pathname+u.search+u.hash)}}catch(e){}})();`;
-
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   return (
@@ -40,7 +34,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: STRIP_TOKEN_SCRIPT }} />
         <Meta />
         <Links />
       </head>
@@ -63,27 +56,12 @@ export function meta() {
 
 function AuthAndToasts() {
   const root = useRouteLoaderData<typeof loader>("root");
-  const location = useLocation();
-  const navigate = useNavigate();
   const email = root?.user?.email ?? null;
   const mirrorToken = root?.mirrorToken ?? null;
 
   useEffect(() => {
     syncAuthState(email, mirrorToken);
   }, [email, mirrorToken]);
-
-  // After a client-side redirect (sign-in with JavaScript) the token arrives
-  // without a document load, so the head script never saw it.
-  useEffect(() => {
-    const params = new URLSearchParams(location.search);
-    if (!params.has("token")) return;
-    params.delete("token");
-    const search = params.toString();
-    navigate({ pathname: location.pathname, search: search ? `?${search}` : "", hash: location.hash }, {
-      replace: true,
-      preventScrollReset: true,
-    });
-  }, [location, navigate]);
 
   const pending = root?.toast;
   useEffect(() => {

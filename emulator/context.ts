@@ -21,6 +21,7 @@ export interface EmulatorContext {
   clientId?: string;
   clientSecret?: string;
   redirectUris?: ReadonlySet<string>;
+  requirePkce: boolean;
   accessTokenTtlSeconds: number;
   publicBaseUrl?: string;
   sunsetVersions: ReadonlySet<string>;

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_USER_EMAIL } from "./ads";
 import { parseFaultsEnv } from "./faults";
+import { fileOAuthPersistence, journaledMutate, prepareStateDir } from "./persistence";
 import { createEmulator } from "./server";
 
 const flag = z
@@ -15,12 +16,25 @@ const mountEnv = z.object({
   EMULATOR_ACCESS_TOKEN_TTL: z.coerce.number().int().positive().default(3599),
 });
 
+export interface DemoMountOptions {
+  publicBaseUrl: string;
+  /**
+   * The app's own OAuth client. Mounted on the app's origin, the emulator
+   * serves nobody else: other client ids, a wrong secret, any redirect URI but
+   * the app's callback, and requests without PKCE are refused, so a link cannot
+   * use the demo sign-in to send codes to another site.
+   */
+  client: { id: string; secret: string; redirectUri: string };
+  /** DATA_DIR/emulator: the demo account's changes and the grants survive restarts. Unset: memory only. */
+  stateDir?: string;
+}
+
 /**
  * The emulator as the app's server mounts it in demo mode (no Google client
  * configured): a seeded demo account behind Google's real protocol. The same
  * EMULATOR_* variables as the standalone emulator switch its test hooks.
  */
-export function mountDemoEmulator(opts: { publicBaseUrl: string }) {
+export function mountDemoEmulator(opts: DemoMountOptions) {
   const cleaned = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = mountEnv.safeParse(cleaned);
   if (!parsed.success) {
@@ -28,11 +42,22 @@ export function mountDemoEmulator(opts: { publicBaseUrl: string }) {
   }
   const env = parsed.data;
   const store = createDemoStore();
+  let pinnedNow: Date | undefined;
+  let mutate = createMutateHandler(store, { now: () => pinnedNow ?? new Date() });
+  if (opts.stateDir) {
+    prepareStateDir(opts.stateDir);
+    mutate = journaledMutate(opts.stateDir, mutate, (at) => (pinnedNow = at));
+  }
   const emulator = createEmulator({
     dataSource: createAdsDataSource(store),
-    mutate: createMutateHandler(store),
+    mutate,
     demoUser: { email: DEMO_USER_EMAIL, name: "Demo Advertiser", sub: "100000000000000000001" },
     publicBaseUrl: opts.publicBaseUrl,
+    clientId: opts.client.id,
+    clientSecret: opts.client.secret,
+    redirectUris: [opts.client.redirectUri],
+    requirePkce: true,
+    oauthPersistence: opts.stateDir ? fileOAuthPersistence(opts.stateDir) : undefined,
     enableAdmin: env.EMULATOR_ENABLE_ADMIN,
     faults: parseFaultsEnv(env.EMULATOR_FAULTS),
     accessTokenTtlSeconds: env.EMULATOR_ACCESS_TOKEN_TTL,

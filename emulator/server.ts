@@ -35,7 +35,7 @@ import {
   openidConfiguration,
   tokenFault,
 } from "./oauth/routes";
-import { OAuthState } from "./oauth/state";
+import { OAuthState, type OAuthSnapshot } from "./oauth/state";
 import type { MutateHandler } from "./rest/mutate";
 import { ADS_PATH, handleAds } from "./rest/routes";
 
@@ -43,6 +43,7 @@ export type { AdsDataSource } from "./ads/contract";
 export type { EmulatorLogger } from "./context";
 export type { FaultRule, ParsedFaultRule } from "./faults";
 export type { DemoUser } from "./oauth/pages";
+export type { OAuthSnapshot } from "./oauth/state";
 export type { MutateHandler, MutateRequest } from "./rest/mutate";
 export { ADWORDS_SCOPE } from "./oauth/scopes";
 
@@ -56,6 +57,10 @@ export interface EmulatorOptions {
   clientSecret?: string;
   /** With clientId: the registered redirect URIs (exact match). Unset: any http(s) redirect URI. */
   redirectUris?: string[];
+  /** Refuse authorization requests without a PKCE code_challenge (Google makes it optional; a known client may promise it). */
+  requirePkce?: boolean;
+  /** Keeps grants, tokens and consents across restarts: load() once at start, save() after every change. */
+  oauthPersistence?: { load(): OAuthSnapshot | undefined; save(snapshot: OAuthSnapshot): void };
   /** expires_in of access tokens. Default 3599, as Google reports. */
   accessTokenTtlSeconds?: number;
   faults?: FaultRule[];
@@ -117,8 +122,9 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     publicBaseUrl: options.publicBaseUrl?.replace(/\/+$/, ""),
     sunsetVersions: new Set(options.sunsetVersions ?? []),
     mutate: options.mutate,
+    requirePkce: options.requirePkce === true,
     now,
-    oauth: new OAuthState(now),
+    oauth: createOAuthState(now, options.oauthPersistence),
     key: new SigningKey(),
     faults: new FaultEngine(options.faults ?? []),
     delays: new Delays(),
@@ -142,7 +148,8 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     const started = performance.now();
     dispatch(ctx, req as MaybeExpressRequest, res, enableAdmin, closed)
       .catch((error: unknown) => {
-        if (error instanceof BodyTooLargeError) {
+        // Also a body the host server refused at its own limit (same name, its own class).
+        if (error instanceof BodyTooLargeError || (error instanceof Error && error.name === "BodyTooLargeError")) {
           if (!res.headersSent) sendJson(res, 413, { error: { code: 413, message: "Request payload size exceeds the limit.", status: "INVALID_ARGUMENT" } });
           return;
         }
@@ -176,6 +183,18 @@ export function createEmulator(options: EmulatorOptions): Emulator {
       ctx.oauth.clear();
     },
   };
+}
+
+function createOAuthState(now: () => number, persistence: EmulatorOptions["oauthPersistence"]): OAuthState {
+  if (!persistence) return new OAuthState(now);
+  let restoring = true;
+  const state: OAuthState = new OAuthState(now, () => {
+    if (!restoring) persistence.save(state.snapshot());
+  });
+  const saved = persistence.load();
+  if (saved) state.restore(saved);
+  restoring = false;
+  return state;
 }
 
 function baseUrlOf(ctx: EmulatorContext, req: MaybeExpressRequest): string {

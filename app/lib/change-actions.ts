@@ -16,6 +16,7 @@ import {
   RSA_HEADLINES_MIN,
   keywordWordCount,
 } from "./ad-limits";
+import { BIDI_MESSAGE, hasBidiControl } from "./text-safety";
 
 // The one contract for a change to a Google Ads account: what the forms, the
 // JSON API (whose OpenAPI document is generated from these schemas), the
@@ -49,6 +50,7 @@ export const KeywordText = z
   .max(KEYWORD_MAX_CHARS, `Keywords can be at most ${KEYWORD_MAX_CHARS} characters`)
   .refine((t) => keywordWordCount(t) <= KEYWORD_MAX_WORDS, `Keywords can be at most ${KEYWORD_MAX_WORDS} words`)
   .refine((t) => !KEYWORD_INVALID_CHARS.test(t), "Keywords cannot contain ! @ % ^ ( ) = { } ; ~ ` < > ? \\ | , *")
+  .refine((t) => !hasBidiControl(t), `Keywords ${BIDI_MESSAGE}`)
   .describe(`At most ${KEYWORD_MAX_CHARS} characters and ${KEYWORD_MAX_WORDS} words; none of ! @ % ^ ( ) = { } ; ~ \` < > ? \\ | , *`);
 export const MatchType = z.enum(KEYWORD_MATCH_TYPES, { error: "Match type must be EXACT, PHRASE or BROAD" });
 
@@ -95,6 +97,7 @@ const AdText = (kind: "headline" | "description", empty: string, max: number, to
     .trim()
     .min(1, empty)
     .refine((t) => adTextWidth(t) <= max, tooLong)
+    .refine((t) => !hasBidiControl(t), `${kind === "headline" ? "Headlines" : "Descriptions"} ${BIDI_MESSAGE}`)
     .superRefine((t, ctx) => {
       for (const issue of lintLine(t, kind)) {
         if (issue.severity === "error" && issue.code !== "TOO_LONG" && issue.code !== "EMPTY") ctx.addIssue({ code: "custom", message: issue.message });
@@ -120,8 +123,14 @@ export const RsaShape = z.object({
     .array(Description)
     .min(RSA_DESCRIPTIONS_MIN, `Add at least ${RSA_DESCRIPTIONS_MIN} descriptions`)
     .max(RSA_DESCRIPTIONS_MAX, `At most ${RSA_DESCRIPTIONS_MAX} descriptions`),
-  path1: z.string().trim().max(PATH_MAX, `Paths can be at most ${PATH_MAX} characters`).optional(),
-  path2: z.string().trim().max(PATH_MAX, `Paths can be at most ${PATH_MAX} characters`).optional().describe("Needs path1"),
+  path1: z.string().trim().max(PATH_MAX, `Paths can be at most ${PATH_MAX} characters`).refine((t) => !hasBidiControl(t), `Paths ${BIDI_MESSAGE}`).optional(),
+  path2: z
+    .string()
+    .trim()
+    .max(PATH_MAX, `Paths can be at most ${PATH_MAX} characters`)
+    .refine((t) => !hasBidiControl(t), `Paths ${BIDI_MESSAGE}`)
+    .optional()
+    .describe("Needs path1"),
   finalUrl: z.url({ protocol: /^https?$/, error: "Final URL must be an http(s) URL" }).describe("An http(s) URL"),
 });
 const path2NeedsPath1 = (v: { path1?: string; path2?: string }) => !v.path2 || !!v.path1;
@@ -184,6 +193,7 @@ export const ProposeChangeSetBody = z.object({
     .trim()
     .min(1, "Title cannot be empty")
     .max(200, "Title can be at most 200 characters")
+    .refine((t) => !hasBidiControl(t), `Title ${BIDI_MESSAGE}`)
     .optional()
     .describe("Defaults to a description of the changes"),
   atomic: z

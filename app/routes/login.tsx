@@ -3,6 +3,7 @@ import toast from "react-hot-toast";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { commitSessionCookie, requireAnonymous } from "~/server/auth/session.server";
 import { register, signIn } from "~/server/auth/credentials.server";
+import { handoffHeader } from "~/server/auth/token-handoff.server";
 import { HttpError } from "~/server/http/errors.server";
 import { PASSWORD_MIN_LENGTH } from "~/lib/auth-schemas";
 import type { Route } from "./+types/login";
@@ -36,12 +37,13 @@ export async function action({ request, context }: Route.ActionArgs) {
         email: user.email,
       });
     }
-    const { user, session } = await signIn(input, request, clientIp);
-    // The token rides the redirect once so the browser can mirror it (seed §3);
-    // the page strips it from the address at once.
-    return redirect(`/dashboard?token=${encodeURIComponent(session.accessToken)}`, {
-      headers: { "Set-Cookie": await commitSessionCookie(session.sessionId) },
-    });
+    const { session } = await signIn(input, request, clientIp);
+    // The token reaches the browser's mirror (seed §3) through a one-load
+    // cookie, never through the address (token-handoff.server.ts).
+    const headers = new Headers();
+    headers.append("Set-Cookie", await commitSessionCookie(session.sessionId));
+    headers.append("Set-Cookie", await handoffHeader(session.accessToken));
+    return redirect("/dashboard", { headers });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     return data<ActionResult>(

@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { safeReturnPath } from "~/server/auth/google-oauth.server";
+import { safeReturnPath } from "~/server/http/return-path.server";
 import { getSession, requireUser } from "~/server/auth/session.server";
 import { activeAccountOf, startSync, syncView } from "~/server/reporting.server";
 import { getSyncState } from "~/server/ads/sync.server";
@@ -21,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireUser(request);
   const form = await request.formData();
-  const returnTo = safeReturnPath(String(form.get("returnTo") ?? ""), "/campaigns");
+  const returnTo = safeReturnPath(form.get("returnTo"), "/campaigns");
   const account = await activeAccountOf(user);
   if (account) await startSync(user.id, account);
   return redirect(returnTo);

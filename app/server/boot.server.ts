@@ -1,3 +1,4 @@
+import { CALLBACK_PATH } from "./auth/google-oauth.server";
 import { reconcileInFlight } from "./changes/pipeline.server";
 import { closeDb, getDb, migrateToLatest, pingDb } from "./db/db.server";
 import { EMULATOR_MOUNT_PATH, getConfig } from "./env.server";
@@ -23,10 +24,12 @@ export async function boot() {
     host: config.HOST,
     appUrl: config.APP_URL,
     trustProxy: config.TRUST_PROXY,
+    maxBodyBytes: config.MAX_BODY_BYTES,
     logLevel: config.LOG_LEVEL,
     demoMode: config.demoMode,
     emulatorMountPath: EMULATOR_MOUNT_PATH,
-    demoClientId: config.google.clientId,
+    /** The only OAuth client the mounted demo emulator serves. */
+    demoClient: { id: config.google.clientId, secret: config.google.clientSecret, redirectUri: `${config.APP_URL}${CALLBACK_PATH}` },
     databaseKind: config.DATABASE_URL?.startsWith("postgres") ? "postgres" : "sqlite",
     dataDir: config.DATA_DIR,
     securityHeaders: baseSecurityHeaders(config.APP_URL),

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import { getChangeSet, proposeRevert } from "./changes/pipeline.server";
+import { getChangeSet, OpenRevertError, proposeRevert } from "./changes/pipeline.server";
 import { proposeFromForm } from "./changes/forms.server";
 import type { ApprovalCapability } from "./changes/approval.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, listOpenChangeSets, validateQuietly } from "./changes/review.server";
@@ -138,7 +138,16 @@ export async function changeSetAction(user: User, id: string, form: FormData, ap
 
 /** Revert = a new proposal with the recorded before values, through the same review. */
 async function revertAndReview(user: User, id: string) {
-  const revertId = await proposeRevert(user.id, id);
+  let revertId: string;
+  try {
+    revertId = await proposeRevert(user.id, id);
+  } catch (error) {
+    // A second click (or a second tab) lands on the revert that is already open.
+    if (error instanceof OpenRevertError && error.changeSetId) {
+      return redirectWithToast(reviewHref(error.changeSetId), { type: "error", message: "A revert of this change set is already open: here it is" });
+    }
+    throw error;
+  }
   const problem = await validateQuietly(user.id, revertId);
   return problem ? redirectWithToast(reviewHref(revertId), { type: "error", message: problem }) : redirect(reviewHref(revertId));
 }

@@ -2,10 +2,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-
-const booleanString = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+import { ensurePrivateDir } from "./data-dir.server";
+import { trustProxySchema } from "./http/client-ip.server";
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -34,7 +32,9 @@ const schema = z.object({
   ENCRYPTION_KEY_VERSION: positiveInt.max(255).default(1),
   /** Retired keys kept for decryption while data is re-encrypted: "1:<key>,2:<key>". */
   ENCRYPTION_OLD_KEYS: z.string().optional(),
-  TRUST_PROXY: booleanString.default(false),
+  TRUST_PROXY: trustProxySchema.default(false),
+  /** Larger request bodies are refused with 413 before anything reads them. */
+  MAX_BODY_BYTES: positiveInt.default(1_048_576),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   AUTH_RATE_LIMIT_IP: positiveInt.default(30),
   AUTH_RATE_LIMIT_ACCOUNT: positiveInt.default(10),
@@ -140,7 +140,7 @@ function loadOrCreateSecrets(dataDir: string): StoredSecrets {
       throw new ConfigError(`${file} is unreadable or malformed; fix or delete it (${(error as Error).message})`);
     }
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const secrets: StoredSecrets = {
     sessionSecret: randomBytes(32).toString("base64url"),
     encryptionKey: randomBytes(32).toString("base64"),

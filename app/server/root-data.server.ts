@@ -1,16 +1,20 @@
-import { getSession, tokenBelongsTo } from "./auth/session.server";
+import { getSession } from "./auth/session.server";
+import { takeHandoff, takeTokenFromAddress } from "./auth/token-handoff.server";
 import { getConfig } from "./env.server";
 import { readToast } from "./toast.server";
 
-/** What every page needs: who is signed in, a pending toast, and a token to mirror. */
+/** What every page needs: who is signed in, a pending toast, and a token to mirror (once). */
 export async function loadRootData(request: Request) {
-  const [session, { toast, headers }] = await Promise.all([getSession(request), readToast(request)]);
-  const token = new URL(request.url).searchParams.get("token");
+  const session = await getSession(request);
+  // A ?token= never renders: the address is cleaned by a redirect first.
+  const clean = await takeTokenFromAddress(request, session);
+  if (clean) throw clean;
+  const [{ toast, headers }, handoff] = await Promise.all([readToast(request), takeHandoff(request, session)]);
+  for (const cookie of handoff.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
   return {
     data: {
       user: session ? { email: session.user.email } : null,
-      // Echoed only when it is this session's own token (never one from someone else's link).
-      mirrorToken: session && token && tokenBelongsTo(session, token) ? token : null,
+      mirrorToken: handoff.token,
       toast: toast ? { ...toast, id: crypto.randomUUID() } : null,
       demoMode: getConfig().demoMode,
     },

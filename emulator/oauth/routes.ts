@@ -122,7 +122,7 @@ function validateAuthRequest(ctx: EmulatorContext, p: Record<string, string>): A
       return fail(400, "invalid_request", `Invalid code_challenge_method: ${method}`);
     }
     codeChallengeMethod = method;
-  } else if (p.code_challenge_method !== undefined) {
+  } else if (p.code_challenge_method !== undefined || ctx.requirePkce) {
     return missing("code_challenge");
   }
   const accessType = p.access_type ?? "online";

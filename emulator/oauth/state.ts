@@ -44,6 +44,13 @@ export type AccessLookup =
   | { status: "ok"; record: AccessTokenRecord }
   | { status: "expired" | "revoked" | "unknown" };
 
+/** Everything that must outlive a restart (codes are short-lived and are not kept). */
+export interface OAuthSnapshot {
+  grants: Grant[];
+  accessTokens: AccessTokenRecord[];
+  consents: Array<[string, string[]]>;
+}
+
 export const CODE_TTL_MS = 10 * 60 * 1000;
 /** Dead tokens are remembered this long so callers get OAUTH_TOKEN_EXPIRED/REVOKED rather than INVALID. */
 const TOMBSTONE_MS = 24 * 60 * 60 * 1000;
@@ -57,7 +64,33 @@ export class OAuthState {
   private readonly consents = new Map<string, Set<string>>();
   private issuedSinceSweep = 0;
 
-  constructor(private readonly now: () => number) {}
+  /** onChange: called after every change worth keeping (grants, tokens, consents); see snapshot(). */
+  constructor(
+    private readonly now: () => number,
+    private readonly onChange?: () => void,
+  ) {}
+
+  snapshot(): OAuthSnapshot {
+    return {
+      grants: [...this.grants.values()],
+      accessTokens: [...this.accessTokens.values()],
+      consents: [...this.consents].map(([k, v]) => [k, [...v]]),
+    };
+  }
+
+  /** Puts back a snapshot() taken by an earlier process. */
+  restore(snapshot: OAuthSnapshot): void {
+    for (const grant of snapshot.grants) {
+      this.grants.set(grant.id, grant);
+      if (grant.refreshToken) this.byRefreshToken.set(grant.refreshToken, grant.id);
+    }
+    for (const record of snapshot.accessTokens) this.accessTokens.set(record.token, record);
+    for (const [key, scopes] of snapshot.consents) this.consents.set(key, new Set(scopes));
+  }
+
+  private changed(): void {
+    this.onChange?.();
+  }
 
   issueCode(input: Omit<AuthCode, "code" | "expiresAt" | "grantId">): AuthCode {
     this.maybeSweep();
@@ -67,6 +100,7 @@ export class OAuthState {
     const granted = this.consents.get(key) ?? new Set<string>();
     for (const s of input.scopes) granted.add(s);
     this.consents.set(key, granted);
+    this.changed();
     return code;
   }
 
@@ -102,6 +136,7 @@ export class OAuthState {
     }
     this.grants.set(grant.id, grant);
     code.grantId = grant.id;
+    this.changed();
     return grant;
   }
 
@@ -125,6 +160,7 @@ export class OAuthState {
       expiresAt: this.now() + ttlSeconds * 1000,
     };
     this.accessTokens.set(record.token, record);
+    this.changed();
     return record;
   }
 
@@ -150,6 +186,7 @@ export class OAuthState {
     grant.revoked = true;
     // A revoked grant also withdraws consent: the next sign-in shows the consent screen again.
     this.consents.delete(consentKey(grant.clientId, grant.userEmail));
+    this.changed();
   }
 
   /** What the user does at myaccount.google.com → "Remove access". Returns how many grants died. */
@@ -164,6 +201,7 @@ export class OAuthState {
     for (const key of [...this.consents.keys()]) {
       if (key.endsWith(`\n${email.toLowerCase()}`)) this.consents.delete(key);
     }
+    this.changed();
     return n;
   }
 
@@ -177,6 +215,7 @@ export class OAuthState {
         n += 1;
       }
     }
+    if (n > 0) this.changed();
     return n;
   }
 

@@ -1,4 +1,5 @@
-import { authenticateWithGoogle, rememberReturnTo, safeReturnPath } from "~/server/auth/google-oauth.server";
+import { authenticateWithGoogle, rememberReturnTo } from "~/server/auth/google-oauth.server";
+import { safeReturnPath } from "~/server/http/return-path.server";
 import { getSession } from "~/server/auth/session.server";
 import type { Route } from "./+types/auth-google";
 

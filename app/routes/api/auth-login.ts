@@ -11,8 +11,7 @@ export function loader() {
 export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (request.method !== "POST") throw new HttpError(405, "Method not allowed");
-    const body = await readJsonBody(request, z.unknown());
-    const { session } = await signIn(body, request, context.clientIp ?? "unknown");
+    const { session } = await signIn(() => readJsonBody(request, z.unknown()), request, context.clientIp ?? "unknown");
     return data(
       { access_token: session.accessToken, token_type: "bearer", expires_at: session.expiresAt },
       { headers: { "Cache-Control": "no-store" } },

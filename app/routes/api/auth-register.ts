@@ -11,8 +11,7 @@ export function loader() {
 export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (request.method !== "POST") throw new HttpError(405, "Method not allowed");
-    const body = await readJsonBody(request, z.unknown());
-    const user = await register(body, context.clientIp ?? "unknown");
+    const user = await register(() => readJsonBody(request, z.unknown()), context.clientIp ?? "unknown");
     return data({ email: user.email }, { status: 201 });
   } catch (error) {
     return apiError(error);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { HttpError } from "../http/errors.server";
 import { register, signIn } from "./credentials.server";
-import { resetRateLimitsForTests } from "./rate-limit.server";
+import { resetRateLimitsForTests, SLOWDOWN_MS } from "./rate-limit.server";
 import { getBearerSession } from "./session.server";
 
 let t: TestContext;
@@ -74,15 +74,48 @@ describe("signIn", () => {
     expect(wrong.detail).toBe(unknown.detail);
   });
 
-  it("locks an account after repeated failures, with a 429 and Retry-After", async () => {
+  it("refuses an address that failed too often for an account, with a 429 and Retry-After", async () => {
     await register({ email: "frank@example.com", password: "frank-password" }, "1.1.1.1");
     for (let i = 0; i < 3; i++) {
-      await rejection(signIn({ email: "frank@example.com", password: "wrong-password" }, req(), `10.0.0.${i}`));
+      await rejection(signIn({ email: "frank@example.com", password: "wrong-password" }, req(), "10.0.0.1"));
     }
-    const locked = await rejection(signIn({ email: "frank@example.com", password: "frank-password" }, req(), "10.0.0.9"));
+    const locked = await rejection(signIn({ email: "frank@example.com", password: "frank-password" }, req(), "10.0.0.1"));
     expect(locked.status).toBe(429);
     expect(locked.detail).toMatch(/Too many attempts/);
     expect(Number(locked.headers?.["Retry-After"])).toBeGreaterThan(0);
+  });
+
+  // Issue 9 point 8: ten wrong passwords from anywhere used to lock the owner out everywhere.
+  it("never blocks the right password from an address that has not failed; only slows the account down", async () => {
+    await register({ email: "victim@example.com", password: "victim-password" }, "1.1.1.1");
+    for (let i = 0; i < 6; i++) {
+      await rejection(signIn({ email: "victim@example.com", password: "wrong-password" }, req(), `10.9.0.${i % 2}`));
+    }
+    const started = performance.now();
+    const { user } = await signIn({ email: "victim@example.com", password: "victim-password" }, req(), "192.0.2.50");
+    expect(user.email).toBe("victim@example.com");
+    // Over the limit across addresses: answered, but after the slowdown.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(SLOWDOWN_MS - 5);
+    // The attacker's own addresses stay refused.
+    expect((await rejection(signIn({ email: "victim@example.com", password: "victim-password" }, req(), "10.9.0.0"))).status).toBe(429);
+  });
+
+  it("counts a malformed body against the address before parsing it", async () => {
+    const limited = await setupTestEnvironment({ AUTH_RATE_LIMIT_IP: "2" });
+    try {
+      let reads = 0;
+      const bad = () => {
+        reads += 1;
+        return Promise.reject(new HttpError(400, "Request body is not valid JSON"));
+      };
+      expect((await rejection(signIn(bad, req(), "7.7.7.7"))).status).toBe(400);
+      expect((await rejection(signIn(bad, req(), "7.7.7.7"))).status).toBe(400);
+      expect((await rejection(signIn(bad, req(), "7.7.7.7"))).status).toBe(429);
+      expect(reads).toBe(2); // the third body was never read
+    } finally {
+      await limited.cleanup();
+      t = await setupTestEnvironment({ AUTH_RATE_LIMIT_IP: "1000", AUTH_RATE_LIMIT_ACCOUNT: "3" });
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import { Authenticator } from "remix-auth";
 import { CodeChallengeMethod, OAuth2RequestError, OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
 import { getConfig } from "../env.server";
+import { safeReturnPath } from "../http/return-path.server";
 
 /**
  * Google's OAuth 2.0 authorization-code flow (state + PKCE S256, offline
@@ -204,13 +205,6 @@ function returnToCookie() {
     secrets: [config.SESSION_SECRET],
   });
   return returnCookie;
-}
-
-/** Only same-site paths: an open redirect would let a link send users anywhere after sign-in. */
-export function safeReturnPath(value: string | null | undefined, fallback: string) {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  if (value.startsWith("/api/")) return fallback;
-  return value;
 }
 
 export async function rememberReturnTo(returnTo: string) {

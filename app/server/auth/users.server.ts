@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getDb, type DB } from "../db/db.server";
 import type { User } from "../db/schema";
+import { isUniqueViolation } from "../db/unique-violation.server";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./password.server";
 
 export class AuthError extends Error {
@@ -13,10 +14,6 @@ export class AuthError extends Error {
   }
 }
 
-function isUniqueViolation(error: unknown) {
-  const e = error as { code?: string; message?: string };
-  return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint/i.test(e?.message ?? "");
-}
 
 /** Creates a password account. The email must already be normalised (see EmailSchema). */
 export async function registerUser(email: string, password: string, db: DB = getDb()): Promise<User> {

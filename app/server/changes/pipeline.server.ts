@@ -1,6 +1,7 @@
 import { getDb, type DB } from "../db/db.server";
 import type { Change, ChangeSet, ChangeStatus } from "../db/schema";
 import { getConfig } from "../env.server";
+import { isUniqueViolation } from "../db/unique-violation.server";
 import { getConnection } from "../auth/google-connection.server";
 import { adsClientFor } from "../ads/accounts.server";
 import { AdsOutcomeUnknownError, GoogleAdsApiError, type AdsClient } from "../ads/client.server";
@@ -196,6 +197,37 @@ export async function validateChangeSet(userId: string, id: string): Promise<Cha
 
 // ---- apply
 
+/**
+ * The values the person reviewed must still be Google's live values: a set
+ * validated (or a revert proposed) before someone else changed the same
+ * budget, bid or status would otherwise silently overwrite that change. Runs
+ * on the claimed set (a crash here leaves "applying" changes that reconcile
+ * finds unchanged at Google, so they settle as failed). On a mismatch nothing
+ * is sent; the set goes back to "proposed" so validating it
+ * again shows the current values, and the caller gets a 409 naming the change.
+ */
+async function refuseIfChangedSinceReview(db: DB, g: Google, set: ChangeSet, changes: Change[]) {
+  const existing = changes.filter((c) => c.status === "applying" && c.operation !== "create" && c.resource_name);
+  if (existing.length === 0) return;
+  const live = await readLive(g.client, set.customer_id, existing.map((c) => ({ collection: COLLECTION[c.resource_kind], resourceName: c.resource_name! })), g.loginCustomerId);
+  const stale = existing.filter((c) => {
+    const before = json(c.before_json) ?? {};
+    const now = live.get(c.resource_name!);
+    // Gone at Google: nothing to overwrite; Google refuses that change with its own reason.
+    if (!now || now.fields.status === "REMOVED") return false;
+    const keys = c.operation === "update" ? Object.keys(json(c.after_json) ?? {}) : ["status"];
+    return keys.some((k) => k in before && !sameValue(now.fields[k] ?? null, before[k]));
+  });
+  if (stale.length === 0) return;
+  const names = stale.slice(0, 3).map((c) => `"${c.label}"`).join(", ") + (stale.length > 3 ? ` and ${stale.length - 3} more` : "");
+  const message = `Not applied: ${names} changed at Google since this was reviewed. Nothing was sent; validate again to review the change against the current values.`;
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable("change_sets").set({ status: "proposed", approved_at: null, error: message }).where("id", "=", set.id).where("status", "=", "applying").execute();
+    await trx.updateTable("changes").set({ status: "pending" }).where("change_set_id", "=", set.id).where("status", "=", "applying").execute();
+  });
+  throw new HttpError(409, message);
+}
+
 async function finishSet(db: DB, id: string) {
   const changes = await db.selectFrom("changes").select(["status", "error_message"]).where("change_set_id", "=", id).execute();
   if (changes.some((c) => c.status === "applying")) return;
@@ -253,6 +285,8 @@ async function applyNow(userId: string, id: string, opts: ApplyOptions): Promise
   if (!claimed) throw new HttpError(409, "This change set is already being applied");
 
   const { changes } = await loadSet(db, userId, id);
+  // After the claim, so a second Apply cannot slip in between the check and the send.
+  await refuseIfChangedSinceReview(db, g, set, changes);
   const atomic = set.atomic === 1;
   let stopReason: string | null = null;
   let unknown = false;
@@ -483,9 +517,25 @@ export function isRevertable(set: Pick<ChangeSet, "status">, changes: Change[], 
 }
 
 /** A new proposed change set undoing the applied changes of `changeSetId`; it goes through the same review. */
+/** A revert of this set is already open (waiting for review or being applied): one at a time. */
+export class OpenRevertError extends HttpError {
+  constructor(readonly changeSetId: string | null) {
+    super(409, `A revert of this change set is already open${changeSetId ? ` (change set ${changeSetId})` : ""}: review or discard it first`);
+  }
+}
+
+/** Revert sets that are open (unique per reverted set, see 0010_one_open_revert). */
+const OPEN_REVERT: ChangeSet["status"][] = ["proposed", "validated", "invalid", "applying"];
+
+async function openRevertOf(db: DB, changeSetId: string) {
+  return db.selectFrom("change_sets").select("id").where("revert_of", "=", changeSetId).where("status", "in", OPEN_REVERT).executeTakeFirst();
+}
+
 export async function proposeRevert(userId: string, changeSetId: string): Promise<string> {
   const db = getDb();
   const { set, changes } = await loadSet(db, userId, changeSetId);
+  const open = await openRevertOf(db, changeSetId);
+  if (open) throw new OpenRevertError(open.id);
   const reverted = await db.selectFrom("change_sets").select("id").where("revert_of", "=", changeSetId).where("status", "in", ["applied", "partially_applied", "applying"]).executeTakeFirst();
   if (!isRevertable(set, changes, !!reverted)) throw new HttpError(409, reverted ? "This change set was already reverted" : "Nothing in this change set can be reverted");
   const drafts = changes
@@ -493,5 +543,11 @@ export async function proposeRevert(userId: string, changeSetId: string): Promis
     .map(inverse)
     .filter((d): d is DraftChange => d !== null)
     .reverse();
-  return storeChangeSet(db, userId, set.customer_id, drafts, { title: `Revert: ${set.title}`, revertOf: changeSetId, atomic: set.atomic === 1 });
+  try {
+    return await storeChangeSet(db, userId, set.customer_id, drafts, { title: `Revert: ${set.title}`, revertOf: changeSetId, atomic: set.atomic === 1 });
+  } catch (error) {
+    // A concurrent Revert won the race for the unique index.
+    if (isUniqueViolation(error)) throw new OpenRevertError((await openRevertOf(db, changeSetId))?.id ?? null);
+    throw error;
+  }
 }

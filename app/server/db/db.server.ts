@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
+import { ensurePrivateDir, ensurePrivateFile } from "../data-dir.server";
 import { getConfig } from "../env.server";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
@@ -31,7 +31,9 @@ export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db:
   let file = opts.databaseUrl?.replace(/^sqlite:(\/\/)?/, "") || path.join(opts.dataDir, "app.db");
   if (file !== ":memory:") {
     file = path.resolve(file);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    ensurePrivateDir(path.dirname(file));
+    // SQLite gives its -wal and -shm files the database file's mode.
+    ensurePrivateFile(file);
   }
   const database = new SQLite(file);
   // WAL: readers don't block the writer; synchronous=NORMAL is crash-safe in WAL mode.

@@ -3,6 +3,7 @@ import * as m0001 from "./0001_init";
 import * as m0002 from "./0002_google";
 import * as m0003 from "./0003_ads_data";
 import * as m0004 from "./0004_change_sets";
+import * as m0010 from "./0010_one_open_revert";
 import * as m0050 from "./0050_chats";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
@@ -11,5 +12,6 @@ export const migrations: Record<string, Migration> = {
   "0002_google": m0002,
   "0003_ads_data": m0003,
   "0004_change_sets": m0004,
+  "0010_one_open_revert": m0010,
   "0050_chats": m0050,
 };
