@@ -23,13 +23,15 @@ async function allowOnConsentScreen(page: Page) {
 for (const javaScriptEnabled of [true, false]) {
   test.describe(`the token never stays in the address (JavaScript ${javaScriptEnabled ? "on" : "off"})`, () => {
     test.use({ javaScriptEnabled });
+    // Sign-in flows with a first sync behind them: slow on a busy machine, never wrong.
+    test.slow();
 
     test("password sign-in", async ({ page, user, request }) => {
       await signInViaForm(page, user);
       expect(page.url()).not.toContain("token");
       expect((await historyUrls(page)).filter((u) => u.includes("token"))).toEqual([]);
       if (javaScriptEnabled) {
-        await expect.poll(() => page.evaluate(() => localStorage.getItem("auth-token"))).not.toBeNull();
+        await expect.poll(() => page.evaluate(() => localStorage.getItem("auth-token")), { timeout: 20_000 }).not.toBeNull();
         const token = await page.evaluate(() => localStorage.getItem("auth-token"));
         const state = await page.evaluate(() => JSON.parse(localStorage.getItem("auth-storage") ?? "null"));
         expect(state).toEqual({ user: { email: user.email }, token, isAuthenticated: true });
@@ -50,7 +52,7 @@ for (const javaScriptEnabled of [true, false]) {
       expect(seen.some((u) => /\/dashboard\?token=/.test(u))).toBe(true);
       expect((await historyUrls(page)).filter((u) => u.includes("token"))).toEqual([]);
       if (javaScriptEnabled) {
-        await expect.poll(() => page.evaluate(() => localStorage.getItem("auth-token"))).not.toBeNull();
+        await expect.poll(() => page.evaluate(() => localStorage.getItem("auth-token")), { timeout: 20_000 }).not.toBeNull();
         const token = await page.evaluate(() => localStorage.getItem("auth-token"));
         expect(await page.evaluate(() => JSON.parse(localStorage.getItem("auth-storage") ?? "null"))).toEqual({
           user: { email: DEMO_EMAIL },
