@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLocation, useNavigation } from "react-rou
 import { FieldError, FormError, Labeled, inputClass, type ChangeFormErrors, usePostAction } from "~/components/change-forms";
 import { PageHeader, buttonClass } from "~/components/ui";
 import { DESCRIPTION_MAX, DESCRIPTION_PINS, HEADLINE_MAX, HEADLINE_PINS, PATH_MAX, RSA_DESCRIPTIONS_MAX, RSA_DESCRIPTIONS_MIN, RSA_HEADLINES_MAX, RSA_HEADLINES_MIN } from "~/lib/ad-limits";
+import { adTextWidth, lintLine, type LineKind } from "~/lib/ad-lint";
 import { hrefWith } from "~/lib/query";
 import { rangeOnly } from "~/lib/report-query";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -154,6 +155,7 @@ function AssetFields({
                 defaultValue={values[kind]?.[i] ?? ""}
                 error={errors[`${kind}.${i}`]}
                 errorId={`${kind}-${i}-error`}
+                kind={kind}
               />
             </div>
             <label className="flex flex-col text-xs font-medium text-gray-600">
@@ -174,12 +176,18 @@ function AssetFields({
   );
 }
 
-/** A text input with a live "12/30" count (JavaScript) and the server's message under it. */
-function CountedInput({ name, label, limit, defaultValue, error, errorId }: { name: string; label: string; limit: number; defaultValue: string; error?: string; errorId?: string }) {
+/**
+ * A text input with a live "12/30" count in Google's width (a double-width character counts 2)
+ * and the gate's verdict as you type (JavaScript), and the server's message under it.
+ */
+function CountedInput({ name, label, limit, defaultValue, error, errorId, kind = "path" }: { name: string; label: string; limit: number; defaultValue: string; error?: string; errorId?: string; kind?: LineKind }) {
   const hydrated = useHydrated();
-  const [length, setLength] = useState(defaultValue.length);
+  const [value, setValue] = useState(defaultValue);
   const id = errorId ?? `${name}-error`;
-  const over = length > limit;
+  const width = adTextWidth(value);
+  const over = width > limit;
+  // The length is shown by the count; the other rules (capitals, "!", symbols…) as messages.
+  const problems = hydrated && value.trim() ? lintLine(value, kind).filter((i) => i.severity === "error" && i.code !== "TOO_LONG") : [];
   const inputId = useId();
   return (
     <div className="flex flex-col text-xs font-medium text-gray-600">
@@ -187,7 +195,7 @@ function CountedInput({ name, label, limit, defaultValue, error, errorId }: { na
         <label htmlFor={inputId}>{label}</label>
         {hydrated ? (
           <span aria-live="polite" className={over ? "font-semibold text-red-700" : "text-gray-400"}>
-            {length}/{limit}
+            {width}/{limit}
           </span>
         ) : null}
       </span>
@@ -195,11 +203,12 @@ function CountedInput({ name, label, limit, defaultValue, error, errorId }: { na
         id={inputId}
         name={name}
         defaultValue={defaultValue}
-        onChange={(e) => setLength(e.currentTarget.value.length)}
+        onChange={(e) => setValue(e.currentTarget.value)}
         className={`mt-0.5 ${inputClass}`}
-        aria-invalid={error || over ? true : undefined}
+        aria-invalid={error || over || problems.length ? true : undefined}
         aria-describedby={error ? id : undefined}
       />
+      {problems.length && !error ? <p className="mt-1 text-xs font-medium text-red-700">{problems[0].message}</p> : null}
       <FieldError id={id} message={error} />
     </div>
   );

@@ -203,6 +203,22 @@ describe("the page's form posts", () => {
     expect(posted.body.result).toBeUndefined();
   });
 
+  it("with a model but no account: the model writes an RSA (no ad group, no Use in campaign)", async () => {
+    const model = new MockLanguageModelV3({
+      doGenerate: [answer({ headlines: ["Boots for Wet Trails", "Dry Feet on Every Hike", "Grip on Muddy Ground"], descriptions: ["Waterproof boots that keep hikers dry from the first step to the last."], path1: "boots", path2: "" })],
+    });
+    setLanguageModelForTests(model);
+    const page = await pageLoader(args(new Request("http://localhost:3000/ad-generator", { headers: { Cookie: stranger.cookie } })));
+    expect(page.mode).toBe("rsa");
+    expect(page.account).toBeNull();
+    const posted = await read(await pageAction(args(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "casual", adType: "search", intent: "generate" }, stranger))));
+    const result = posted.body.result as { source: string; headlines: { text: string }[] };
+    expect(result.source).toBe("model");
+    expect(result.headlines[0].text).toBe("Boots for Wet Trails");
+    const use = await read(await pageAction(args(pagePost({ product: "hiking boots", targetAudience: "hikers", intent: "use", headline: result.headlines.map((h) => h.text) }, stranger))));
+    expect(use.status).toBe(409);
+  });
+
   it("generates, regenerates one line, and refuses a broken line next to it", async () => {
     setLanguageModelForTests(null);
     const gen = await read(await pageAction(args(pagePost({ ...brief, intent: "generate", adGroupId }))));

@@ -56,6 +56,18 @@ test("generate for a demo ad group, edit a line, use it in the campaign, apply, 
   await expect(ad.getByLabel("Headline 2 length")).toHaveText("27/30");
   await expect(ad.getByText("Every line passes the checks.")).toBeVisible();
 
+  // Copy one line, then the whole ad.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await ad.getByRole("button", { name: "Copy headline 2" }).click();
+  await expect(page.getByText("Copied headline 2")).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("Cosy Bags for Young Campers");
+  await ad.getByRole("button", { name: "Copy all" }).click();
+  await expect(page.getByText("Copied the whole ad")).toBeVisible();
+  const all = await page.evaluate(() => navigator.clipboard.readText());
+  expect(all).toMatch(/^Headlines\n/);
+  expect(all).toContain("Cosy Bags for Young Campers");
+  expect(all).toContain("Descriptions\n");
+
   // Regenerate one line: only that line changes, the edit stays.
   const before = await ad.getByLabel("Headline 5", { exact: true }).inputValue();
   await ad.getByRole("button", { name: "Regenerate headline 5" }).click();

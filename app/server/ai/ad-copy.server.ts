@@ -195,10 +195,38 @@ async function ask(model: LanguageModel, system: string, prompt: string, abortSi
     });
     return { output, parseProblem: null };
   } catch (error) {
-    // Broken JSON or the wrong shape costs a round; anything else (network, auth) ends the model's part.
-    if (NoObjectGeneratedError.isInstance(error)) return { output: null, parseProblem: "it was not valid JSON with headlines, descriptions, path1 and path2" };
+    // Broken JSON or the wrong shape costs a round, unless the text is trivially salvageable;
+    // anything else (network, auth) ends the model's part.
+    if (NoObjectGeneratedError.isInstance(error)) {
+      const salvaged = salvage(error.text);
+      return salvaged ? { output: salvaged, parseProblem: null } : { output: null, parseProblem: "it was not valid JSON with headlines, descriptions, path1 and path2" };
+    }
     throw error;
   }
+}
+
+/**
+ * The fixable structural slips of small models: JSON inside a code fence or after a sentence,
+ * a missing path, a list with a stray non-string. Null when there is no usable object.
+ */
+export function salvage(text: string | undefined): ModelAdCopy | null {
+  if (!text) return null;
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  if (start < 0 || end <= start) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(start, end + 1));
+  } catch {
+    return null;
+  }
+  if (!value || typeof value !== "object") return null;
+  const v = value as Record<string, unknown>;
+  const strings = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string") : []);
+  const headlines = strings(v.headlines);
+  const descriptions = strings(v.descriptions);
+  if (headlines.length === 0 && descriptions.length === 0) return null;
+  return { headlines, descriptions, path1: typeof v.path1 === "string" ? v.path1 : "", path2: typeof v.path2 === "string" ? v.path2 : "" };
 }
 
 function pathOrNull(raw: string | undefined): string | null {
