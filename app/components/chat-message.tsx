@@ -124,6 +124,7 @@ export function ProposalCard({ proposal }: { proposal: ProposalOutput }) {
 
 interface ToolPartLike {
   type: string;
+  toolName?: string;
   state?: string;
   input?: unknown;
   output?: unknown;
@@ -142,7 +143,7 @@ const LOOKING_UP: Record<string, string> = {
 };
 
 function ToolPart({ part }: { part: ToolPartLike }) {
-  const name = part.type.replace(/^tool-/, "");
+  const name = part.type === "dynamic-tool" ? String(part.toolName) : part.type.replace(/^tool-/, "");
   if (part.state === "output-available") {
     if (isProposal(part.output)) return <ProposalCard proposal={part.output} />;
     if (isEvidence(part.output)) return <EvidenceCard evidence={part.output} />;

@@ -22,7 +22,7 @@ interface ChatMessage {
   tool_call_id?: string;
 }
 
-interface ChatRequest {
+export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
   stream?: boolean;

@@ -8,7 +8,8 @@ import { requireAccountOf } from "../reporting.server";
 import { analystAnswer, classify, NO_MODEL_NOTE } from "./analyst.server";
 import { listChats, loadMessages, tokensThisMonth } from "./chat-store.server";
 import { runTurn, startTurn } from "./chat.server";
-import { setLanguageModelForTests } from "./model.server";
+import { createLanguageModel, setLanguageModelForTests } from "./model.server";
+import { startFakeOpenAI } from "../../../tests/fake-llm/fake-openai";
 import { scriptedModel } from "./test-support.server";
 import { buildTools, toolRunners } from "./tools.server";
 
@@ -25,7 +26,7 @@ const now = new Date();
 
 beforeAll(async () => {
   emu = await startWritableEmulator();
-  ctx = await setupTestEnvironment({ ...emu.env, AI_DAILY_MESSAGE_LIMIT: "6" });
+  ctx = await setupTestEnvironment({ ...emu.env, AI_DAILY_MESSAGE_LIMIT: "7" });
   userId = await connectDemoUser(emu.baseUrl);
   await syncAccount(userId, CUSTOMER);
   account = await requireAccountOf(userId, CUSTOMER);
@@ -72,6 +73,24 @@ describe("tools", () => {
     // Google saw only the dry run.
     expect(emu.mutates() - before).toBe(1);
     expect((await ctx.db.selectFrom("ads_campaigns").select("status").where("id", "=", campaignId).executeTakeFirstOrThrow()).status).toBe("ENABLED");
+  });
+});
+
+describe("through the real openai-compatible provider", () => {
+  it("runs tool calls and streamed text over OpenAI's wire format against the fake server", async () => {
+    const fake = await startFakeOpenAI({ pieceDelayMs: 0 });
+    try {
+      setLanguageModelForTests(createLanguageModel({ provider: "openai-compatible", modelId: "fake-model", baseUrl: fake.url, apiKey: undefined }), "openai-compatible:fake-model");
+      const { message } = await runTurn({ userId, account }, { message: "How are my campaigns doing overall?" });
+      const types = (message?.parts ?? []).map((p) => p.type);
+      expect(types).toEqual(expect.arrayContaining(["tool-get_account_overview", "tool-list_campaigns", "text"]));
+      expect(message?.metadata?.usage?.totalTokens).toBeGreaterThan(0);
+      expect(fake.requests).toHaveLength(3);
+      expect(fake.requests[0].tools?.map((t) => t.function.name)).toContain("propose_changes");
+      expect(fake.requests[2].messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "tool"]);
+    } finally {
+      await fake.close();
+    }
   });
 });
 
@@ -127,11 +146,11 @@ describe("a turn with a model", () => {
   it("refuses another user's chat and enforces AI_DAILY_MESSAGE_LIMIT with a clear message", async () => {
     await expect(startTurn({ userId: "someone-else", account }, { message: "hi", chatId: (await listChats(userId))[0].id })).rejects.toMatchObject({ status: 404 });
     setLanguageModelForTests(scriptedModel([{ text: "ok" }]));
-    // 6 allowed per day in this file; earlier tests sent 3 (plus one refused above, never stored).
+    // 7 allowed per day in this file; earlier tests sent 4 (plus one refused above, never stored).
     await runTurn({ userId, account }, { message: "one" });
     await runTurn({ userId, account }, { message: "two" });
     await runTurn({ userId, account }, { message: "three" });
-    await expect(runTurn({ userId, account }, { message: "four" })).rejects.toMatchObject({ status: 429, detail: expect.stringMatching(/limit of 6 messages/) });
+    await expect(runTurn({ userId, account }, { message: "four" })).rejects.toMatchObject({ status: 429, detail: expect.stringMatching(/limit of 7 messages/) });
   });
 });
 

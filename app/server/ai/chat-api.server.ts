@@ -36,9 +36,9 @@ export async function replyOf(userId: string, message: StoredMessage | null): Pr
   const toolCalls: ApiReply["toolCalls"] = [];
   const ids: string[] = [];
   for (const part of message.parts) {
-    if (!part.type.startsWith("tool-")) continue;
-    const p = part as { type: string; input?: unknown; output?: unknown; state?: string };
-    toolCalls.push({ name: p.type.slice("tool-".length), input: p.input ?? null });
+    if (!part.type.startsWith("tool-") && part.type !== "dynamic-tool") continue;
+    const p = part as { type: string; toolName?: string; input?: unknown; rawInput?: unknown; output?: unknown; state?: string };
+    toolCalls.push({ name: p.type === "dynamic-tool" ? String(p.toolName) : p.type.slice("tool-".length), input: p.input ?? p.rawInput ?? null });
     if (p.state === "output-available" && typeof (p.output as ProposalOutput | undefined)?.changeSetId === "string") ids.push((p.output as ProposalOutput).changeSetId);
   }
   for (const m of text.matchAll(CHANGE_LINK)) ids.push(m[1]);

@@ -23,7 +23,7 @@ import {
   type ChatSummary,
   type StoredMessage,
 } from "./chat-store.server";
-import { describeAiError, isToolError } from "./errors.server";
+import { describeAiError, describeToolErrorText, isToolError } from "./errors.server";
 import { describeModel, getLanguageModel } from "./model.server";
 import { systemPrompt } from "./prompt.server";
 import { buildTools } from "./tools.server";
@@ -168,6 +168,8 @@ export async function startTurn(ctx: TurnContext, input: TurnInput): Promise<Tur
       return undefined;
     },
     onError: (error) => {
+      // The SDK hands a refused tool call's error over twice: as the error, then as its text.
+      if (typeof error === "string") return describeToolErrorText(error);
       if (failure) return failure;
       const message = describeAiError(error);
       if (!isToolError(error)) {

@@ -43,6 +43,21 @@ export function describeToolError(error: unknown): string {
   return "The tool failed";
 }
 
+/** A tool error the SDK has already turned into text (its own wording for unknown tools and bad arguments). */
+export function describeToolErrorText(text: string): string {
+  const unknown = /^Model tried to call unavailable tool '([^']*)'/.exec(text);
+  if (unknown) return describeToolError(new NoSuchToolError({ toolName: unknown[1] }));
+  const invalid = /^Invalid input for tool ([\w-]+)/.exec(text);
+  if (invalid) {
+    // The SDK's text carries zod's issues as JSON: name the first one.
+    const message = /"message":\s*"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+    const path = /"path":\s*\[([^\]]*)\]/.exec(text)?.[1]?.replace(/["\s]/g, "").replace(/,/g, ".");
+    const detail = message ? ` (${path ? `${path}: ` : ""}${message})` : /JSON/i.test(text) ? " (they are not valid JSON)" : "";
+    return `Refused: the arguments for ${invalid[1]} are not valid${detail.slice(0, 300)}. Nothing was done.`;
+  }
+  return text.slice(0, 500);
+}
+
 export function describeAiError(error: unknown): string {
   if (isToolError(error)) return describeToolError(error);
   if (error instanceof HttpError) return error.detail;

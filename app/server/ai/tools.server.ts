@@ -24,7 +24,7 @@ import { untrusted } from "./untrusted.server";
  * account only. Read tools read the local synced copy. The one draft tool,
  * propose_changes, stores a change set in the proposed state through the same
  * pipeline as every other proposal; nothing here can approve or apply one
- * (applying needs an ApprovalCapability, minted only by a person's request to
+ * (applying needs a person's approval, minted only from their own request to
  * the review page or the API; see changes/approval.server.ts).
  */
 
