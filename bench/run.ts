@@ -3,11 +3,18 @@
 //   BENCH_KEYWORDS=100000   keywords in the sync benchmark's account
 //   BENCH_CAMPAIGNS=10000   campaigns in the read benchmark's account
 //   BENCH_CALLS=50          timed calls per read query
-//   TEST_DATABASE_URL=postgres://…   also run everything on PostgreSQL
+//   TEST_DATABASE_URL=postgres://…   also run the sync and read benchmarks on PostgreSQL
+//   BENCH_ONLY=http,sync,reads       run only these parts (default: all)
+//   BENCH_SECONDS=10                 seconds per page under load (50 connections)
+//   BENCH_RATE=20                    requests/s per endpoint while the big account syncs
+// The HTTP parts need a build (`npm run build`; run here when build/ is missing).
 import { spawn, type ChildProcess } from "node:child_process";
+import os from "node:os";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { DemoStoreOptions } from "../emulator/ads";
+import { googleEnvFor } from "../app/server/ads/emulator-harness.server";
+import { benchDuringSync, benchPages, benchWide, ensureBuilds, type HttpBenchResult } from "./http.bench";
 import { TODAY, type Dialect, type WorkerInput, type WorkerResult } from "./sync.bench";
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -19,6 +26,9 @@ const env = (name: string, fallback: number) => {
 const KEYWORDS = env("BENCH_KEYWORDS", 100_000);
 const CAMPAIGNS = env("BENCH_CAMPAIGNS", 10_000);
 const CALLS = env("BENCH_CALLS", 50);
+const SECONDS = env("BENCH_SECONDS", 10);
+const RATE = env("BENCH_RATE", 20);
+const only = new Set((process.env.BENCH_ONLY ?? "http,sync,reads").split(",").map((p) => p.trim()));
 const dialects: Dialect[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
 
 interface EmulatorInfo {
@@ -122,44 +132,121 @@ function stepRows(step: string, counts: Record<string, number>): string {
   return table ? fmt(counts[table] ?? 0) : "";
 }
 
-async function main() {
-  console.log(`# Benchmarks (${new Date().toISOString()}, Node ${process.version}, ${dialects.join(" + ")})`);
+const ms = (n: number) => fmt(n, n < 10 ? 1 : 0);
+const mark = (ok: boolean) => (ok ? "yes" : "**NO**");
 
-  // 1. Sync of a large account.
-  const big = await startEmulator({ today: TODAY, scale: { campaigns: 200, adGroupsPerCampaign: 10, totalKeywords: KEYWORDS, days: 90 } });
-  const syncResults: WorkerResult[] = [];
-  try {
-    for (const dialect of dialects) {
-      console.error(`sync benchmark on ${dialect}…`);
-      syncResults.push(await runWorker({ baseUrl: `http://127.0.0.1:${big.info.port}`, dialect, adminUrl: process.env.TEST_DATABASE_URL }));
-    }
-  } finally {
-    await stopEmulator(big.child);
-  }
-  printSync(`Sync: ${fmt(KEYWORDS)} keywords`, big.info, syncResults);
-
-  // 2. Reads on an account with many campaigns.
-  const wide = await startEmulator({ today: TODAY, scale: { campaigns: CAMPAIGNS, adGroupsPerCampaign: 1, keywordsPerAdGroup: 2, days: 90 } });
-  const listResults: WorkerResult[] = [];
-  try {
-    for (const dialect of dialects) {
-      console.error(`read benchmark on ${dialect}…`);
-      listResults.push(
-        await runWorker({ baseUrl: `http://127.0.0.1:${wide.info.port}`, dialect, adminUrl: process.env.TEST_DATABASE_URL, listCalls: CALLS }),
-      );
-    }
-  } finally {
-    await stopEmulator(wide.child);
-  }
-  printSync(`Sync: ${fmt(CAMPAIGNS)} campaigns`, wide.info, listResults);
-  console.log(`\n### Reads on ${fmt(CAMPAIGNS)} campaigns (${CALLS} calls each after 3 warm-up calls, ms)\n`);
+function printPages(r: Pick<HttpBenchResult, "pages" | "loginJs" | "demoFirstSyncMs">) {
+  console.log(`\n### Pages against a bare React Router page, 50 connections, ${SECONDS} s each (same run)\n`);
   table(
-    ["query", ...listResults.flatMap((r) => [`${r.dialect} p50`, `${r.dialect} p95`, `${r.dialect} max`])],
-    (listResults[0]?.reads ?? []).map((read, i) => [
-      read.name,
-      ...listResults.flatMap((r) => [fmt(r.reads[i]?.p50 ?? 0, 1), fmt(r.reads[i]?.p95 ?? 0, 1), fmt(r.reads[i]?.max ?? 0, 1)]),
+    ["page", "req/s", "bare req/s", "ratio (≥ 0.60)", "p99 ms", "bare p99 ms", "p99 ratio (≤ 1.5)", "non-2xx"],
+    r.pages.map(({ page, bare }) => [
+      page.name,
+      fmt(page.rps),
+      fmt(bare.rps),
+      `${fmt(page.rps / bare.rps, 2)} ${mark(page.rps / bare.rps >= 0.6)}`,
+      ms(page.p99),
+      ms(bare.p99),
+      `${fmt(page.p99 / Math.max(1, bare.p99), 2)} ${mark(page.p99 <= 1.5 * Math.max(1, bare.p99))}`,
+      fmt(page.bad),
     ]),
   );
+  console.log(`\n### Other targets\n`);
+  table(
+    ["measure", "value", "target", "met"],
+    [
+      ["/login initial JavaScript (gzip)", `${fmt(r.loginJs.gzipKb, 1)} KB in ${r.loginJs.files} files`, "< 120 KB", mark(r.loginJs.gzipKb < 120)],
+      ["zod in /login's JavaScript", r.loginJs.zod ? "yes" : "no", "no", mark(!r.loginJs.zod)],
+      ["server-only code in /login's JavaScript", r.loginJs.serverOnly.join(", ") || "none", "none", mark(r.loginJs.serverOnly.length === 0)],
+      ["demo account: Allow → first sync done", `${fmt(r.demoFirstSyncMs / 1000, 2)} s`, "< 3 s", mark(r.demoFirstSyncMs < 3000)],
+    ],
+  );
+}
+
+function printDuringSync(d: NonNullable<HttpBenchResult["duringSync"]>) {
+  console.log(`\n### While the ${fmt(KEYWORDS)}-keyword account's first sync runs (${fmt(d.syncMs / 1000, 1)} s, Allow → done), ${RATE} req/s per endpoint\n`);
+  table(
+    ["endpoint", "idle p50", "idle p99", "during sync p50", "during sync p99 (< 100)", "max", "requests", "non-2xx"],
+    d.busy.map((b, i) => [
+      b.name,
+      ms(d.idle[i].p50),
+      ms(d.idle[i].p99),
+      ms(b.p50),
+      `${ms(b.p99)} ${mark(b.p99 < 100)}`,
+      ms(b.max),
+      fmt(b.requests),
+      fmt(b.bad),
+    ]),
+  );
+}
+
+function printWide(rows: NonNullable<HttpBenchResult["wide"]>) {
+  console.log(`\n### ${fmt(CAMPAIGNS)} campaigns over HTTP, one request at a time (ms)\n`);
+  table(
+    ["request", "p50", "p95", "max", "calls"],
+    rows.map((r) => [r.name, ms(r.p50), ms(r.p95), ms(r.max), fmt(r.calls)]),
+  );
+}
+
+async function main() {
+  console.log(`# Benchmarks (${new Date().toISOString()}, Node ${process.version}, ${dialects.join(" + ")}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")})`);
+
+  if (only.has("http")) {
+    ensureBuilds();
+    console.error("pages under load…");
+    printPages(await benchPages(SECONDS));
+  }
+
+  // 1. Sync of a large account.
+  if (only.has("sync")) {
+    const big = await startEmulator({ today: TODAY, scale: { campaigns: 200, adGroupsPerCampaign: 10, totalKeywords: KEYWORDS, days: 90 } });
+    const syncResults: WorkerResult[] = [];
+    let duringSync: HttpBenchResult["duringSync"];
+    try {
+      for (const dialect of dialects) {
+        console.error(`sync benchmark on ${dialect}…`);
+        syncResults.push(await runWorker({ baseUrl: `http://127.0.0.1:${big.info.port}`, dialect, adminUrl: process.env.TEST_DATABASE_URL }));
+      }
+      if (only.has("http")) {
+        console.error("the server while the big account syncs…");
+        duringSync = await benchDuringSync(googleEnvFor(`http://127.0.0.1:${big.info.port}`), RATE);
+      }
+    } finally {
+      await stopEmulator(big.child);
+    }
+    printSync(`Sync: ${fmt(KEYWORDS)} keywords`, big.info, syncResults);
+    if (duringSync) printDuringSync(duringSync);
+  }
+
+  // 2. Reads on an account with many campaigns.
+  if (only.has("reads")) {
+    const wide = await startEmulator({ today: TODAY, scale: { campaigns: CAMPAIGNS, adGroupsPerCampaign: 1, keywordsPerAdGroup: 2, days: 90 } });
+    const listResults: WorkerResult[] = [];
+    let overHttp: HttpBenchResult["wide"];
+    try {
+      for (const dialect of dialects) {
+        console.error(`read benchmark on ${dialect}…`);
+        listResults.push(
+          await runWorker({ baseUrl: `http://127.0.0.1:${wide.info.port}`, dialect, adminUrl: process.env.TEST_DATABASE_URL, listCalls: CALLS }),
+        );
+      }
+      if (only.has("http")) {
+        console.error(`the campaigns page and API at ${CAMPAIGNS} campaigns…`);
+        overHttp = await benchWide(googleEnvFor(`http://127.0.0.1:${wide.info.port}`), "1112223334", Math.min(CALLS, 20));
+      }
+    } finally {
+      await stopEmulator(wide.child);
+    }
+    printSync(`Sync: ${fmt(CAMPAIGNS)} campaigns`, wide.info, listResults);
+    console.log(`\n### Reads on ${fmt(CAMPAIGNS)} campaigns (${CALLS} calls each after 3 warm-up calls, ms)\n`);
+    table(
+      ["query", ...listResults.flatMap((r) => [`${r.dialect} p50`, `${r.dialect} p95`, `${r.dialect} max`])],
+      (listResults[0]?.reads ?? []).map((read, i) => [
+        read.name,
+        ...listResults.flatMap((r) => [fmt(r.reads[i]?.p50 ?? 0, 1), fmt(r.reads[i]?.p95 ?? 0, 1), fmt(r.reads[i]?.max ?? 0, 1)]),
+      ]),
+    );
+    if (overHttp) printWide(overHttp);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { stopSyncs } from "./ads/sync.server";
 import { CALLBACK_PATH } from "./auth/google-oauth.server";
 import { reconcileInFlight } from "./changes/pipeline.server";
 import { closeDb, getDb, migrateToLatest, pingDb } from "./db/db.server";
@@ -36,7 +37,10 @@ export async function boot() {
     isCrossSite: (req: Parameters<typeof isCrossSiteRequest>[0]) => isCrossSiteRequest(req, config.APP_URL),
     health: () => pingDb(),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
-    shutdown: () => closeDb(),
+    shutdown: async () => {
+      await stopSyncs();
+      await closeDb();
+    },
   };
 }
 

@@ -258,6 +258,14 @@ export function getConfig(): AppConfig {
   return config;
 }
 
+/**
+ * A configuration parsed elsewhere and passed through a worker thread's
+ * structured clone, which turns Buffers into plain Uint8Arrays.
+ */
+export function adoptConfig(cloned: AppConfig) {
+  config = { ...cloned, encryptionKeys: new Map([...cloned.encryptionKeys].map(([id, key]) => [id, Buffer.from(key)])) };
+}
+
 /** For tests that need a different configuration. */
 export function setConfigForTests(next: AppConfig | undefined) {
   config = next;

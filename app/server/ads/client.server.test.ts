@@ -219,6 +219,53 @@ describe("requests", () => {
     expect(requests[0].json).toEqual({ query: QUERY, summaryRowSetting: "SUMMARY_ROW_WITH_RESULTS" });
   });
 
+  it("hands searchStream rows on batch by batch while the body streams in (searchStreamEach)", async () => {
+    // Written in pieces, the second only after the first batch has been handed on.
+    let writeRest!: () => void;
+    const restWritten = new Promise<void>((resolve) => (writeRest = resolve));
+    replies.push((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json; charset=UTF-8", "request-id": "r-stream" });
+      res.write('[{"results":[{"campaign":{"id":"1","name":"a [}"}}]},');
+      void restWritten.then(() => res.end('{"results":[{"campaign":{"id":"2"}}],"fieldMask":"campaign.id"}]'));
+    });
+    const { client } = makeClient();
+    const seen: unknown[][] = [];
+    await client.searchStreamEach("1112223334", QUERY, (rows) => {
+      seen.push(rows);
+      writeRest();
+    });
+    expect(seen).toEqual([[{ campaign: { id: "1", name: "a [}" } }], [{ campaign: { id: "2" } }]]);
+  });
+
+  it("starts searchStreamEach over after an error element mid-stream, telling the caller to discard what it had", async () => {
+    const unavailable = { error: { code: 503, message: "The service is currently unavailable.", status: "UNAVAILABLE" } };
+    replies.push(send(200, [{ results: [{ campaign: { id: "1" } }] }, unavailable]), send(200, [{ results: [{ campaign: { id: "1" } }, { campaign: { id: "2" } }] }]));
+    const { client, retries } = makeClient();
+    const rows: unknown[] = [];
+    let restarts = 0;
+    await client.searchStreamEach("1112223334", QUERY, (batch) => void rows.push(...batch), {
+      onRestart: () => {
+        restarts += 1;
+        rows.length = 0;
+      },
+    });
+    expect(restarts).toBe(1);
+    expect(retries).toHaveLength(1);
+    expect(rows).toEqual([{ campaign: { id: "1" } }, { campaign: { id: "2" } }]);
+  });
+
+  it("passes a consumer's own error through searchStreamEach without retrying", async () => {
+    replies.push(send(200, [{ results: [{ campaign: { id: "1" } }] }]));
+    const { client, retries } = makeClient();
+    const mine = new Error("row 0 does not match");
+    await expect(
+      client.searchStreamEach("1112223334", QUERY, () => {
+        throw mine;
+      }),
+    ).rejects.toBe(mine);
+    expect(retries).toEqual([]);
+  });
+
   it("reads an empty searchStream ([] or batches without results) as no rows", async () => {
     replies.push(send(200, []), send(200, [{ fieldMask: "campaign.id", requestId: "x" }]));
     const { client } = makeClient();

@@ -11,6 +11,7 @@ import {
 } from "./errors.server";
 import { DEFAULT_MAX_BACKOFF_MS, DEFAULT_MAX_RETRIES, realSleep, retryWaitMs } from "./retry.server";
 import type { GoogleAdsRow } from "./rows.server";
+import { forEachJsonArrayElement, MalformedStreamError, StreamReadError } from "./stream-json.server";
 
 /**
  * The Google Ads REST client: the only way product code reaches Google Ads (or
@@ -97,6 +98,18 @@ export interface AdsClient {
   searchStream(customerId: string, query: string, opts?: SearchStreamOptions): Promise<GoogleAdsRow[]>;
   /** The same call, batch by batch. The whole response is read (and retried) before the first batch is yielded. */
   searchStreamBatches(customerId: string, query: string, opts?: SearchStreamOptions): AsyncGenerator<SearchStreamBatch>;
+  /**
+   * The same call, read as it arrives: `onRows` gets each batch's rows while the
+   * rest of the body is still on the wire, so memory holds one batch, not the
+   * response. If a retryable failure ends the response after some batches,
+   * `onRestart` runs (to discard what was handed out) and the call starts over.
+   */
+  searchStreamEach(
+    customerId: string,
+    query: string,
+    onRows: (rows: GoogleAdsRow[]) => void | Promise<void>,
+    opts?: SearchStreamOptions & { onRestart?: () => void | Promise<void> },
+  ): Promise<void>;
   /** One page (10,000 rows) of a GAQL query. */
   search(customerId: string, query: string, opts?: SearchOptions): Promise<SearchPage>;
   /** Every page of a GAQL query, following nextPageToken. */
@@ -118,6 +131,8 @@ interface Call {
   loginCustomerId?: string;
   /** Not safe to send twice. */
   write: boolean;
+  /** Reads a 2xx body as a stream instead of as text (searchStreamEach). */
+  consume?: (body: ReadableStream<Uint8Array>, requestId: string | undefined) => Promise<void>;
 }
 
 interface Received {
@@ -125,6 +140,8 @@ interface Received {
   statusText: string;
   headers: Headers;
   text: string;
+  /** The body went to call.consume. */
+  consumed?: boolean;
 }
 
 /** A failure below HTTP: no status, or a status without a readable body. */
@@ -203,6 +220,20 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
       } catch (error) {
         throw new TransportFailure(timedOut, false, error);
       }
+      if (call.consume && res.status >= 200 && res.status < 300 && res.body) {
+        try {
+          await call.consume(res.body, res.headers.get("request-id") ?? undefined);
+        } catch (error) {
+          // Reading the body failed (cut off, timed out); errors from the consumer itself pass through.
+          if (error instanceof StreamReadError) throw new TransportFailure(timedOut, true, error.cause ?? error);
+          if (error instanceof MalformedStreamError) throw new AdsResponseError(`HTTP ${res.status} body: ${error.message}`, res.headers.get("request-id") ?? undefined);
+          throw error;
+        } finally {
+          // Stop the transfer when the consumer gave up early.
+          await res.body.cancel().catch(() => undefined);
+        }
+        return { status: res.status, statusText: res.statusText, headers: res.headers, text: "", consumed: true };
+      }
       try {
         return { status: res.status, statusText: res.statusText, headers: res.headers, text: await res.text() };
       } catch (error) {
@@ -229,7 +260,11 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
     return new AdsNetworkError(failure.timedOut, detail, failure.cause);
   }
 
-  async function execute<T>(call: Call, interpret: (body: unknown, requestId: string | undefined) => T): Promise<T> {
+  async function execute<T>(
+    call: Call,
+    interpret: (body: unknown, requestId: string | undefined) => T,
+    beforeRetry?: () => void | Promise<void>,
+  ): Promise<T> {
     let retries = 0;
     let refreshed = false;
     let forceRefresh = false;
@@ -243,6 +278,7 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
         if (res.status < 200 || res.status >= 300) {
           throw parseErrorResponse({ ...res, what: `${call.method} /${version}/${call.path}` });
         }
+        if (res.consumed) return interpret(undefined, requestId);
         let body: unknown;
         try {
           body = res.text.trim() === "" ? undefined : JSON.parse(res.text);
@@ -264,6 +300,7 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
         // Tokens can expire between the cache check and Google's; one fresh token settles it.
         refreshed = true;
         forceRefresh = true;
+        await beforeRetry?.();
         continue;
       }
       if (call.write) {
@@ -289,6 +326,7 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
       retries += 1;
       options.onRetry?.({ operation: call.operation, retry: retries, delayMs, error });
       await sleep(delayMs);
+      await beforeRetry?.();
     }
   }
 
@@ -339,6 +377,37 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
 
     async *searchStreamBatches(customerId, query, opts) {
       yield* await streamBatches(customerId, query, opts);
+    },
+
+    async searchStreamEach(customerId, query, onRows, opts) {
+      const cid = normalizeCustomerId(customerId);
+      const loginCustomerId = loginHeader(opts);
+      checkQuery(query);
+      let handedOut = false;
+      await execute(
+        {
+          operation: "searchStream",
+          method: "POST",
+          path: `customers/${cid}/googleAds:searchStream`,
+          body: { query, ...(opts?.summaryRowSetting ? { summaryRowSetting: opts.summaryRowSetting } : {}) },
+          loginCustomerId,
+          write: false,
+          consume: async (body, headerRequestId) => {
+            await forEachJsonArrayElement(body, async (element) => {
+              const [batch] = parseStreamBody(element, headerRequestId);
+              if (batch && batch.results.length > 0) {
+                handedOut = true;
+                await onRows(batch.results);
+              }
+            });
+          },
+        },
+        () => undefined,
+        async () => {
+          if (handedOut) await opts?.onRestart?.();
+          handedOut = false;
+        },
+      );
     },
 
     async search(customerId, query, opts) {

@@ -317,10 +317,16 @@ describe("a full sync of the rich demo account", () => {
     const before = await snapshot(RICH);
     const bad: AdsClient = {
       ...direct,
-      async searchStream(customerId, query, opts) {
-        const rows = await direct.searchStream(customerId, query, opts);
-        if (/FROM campaign WHERE/.test(query)) (rows[1] as { metrics: Record<string, unknown> }).metrics.costMicros = "12.5.3";
-        return rows;
+      async searchStreamEach(customerId, query, onRows, opts) {
+        await direct.searchStreamEach(
+          customerId,
+          query,
+          (rows) => {
+            if (/FROM campaign WHERE/.test(query)) (rows[1] as { metrics: Record<string, unknown> }).metrics.costMicros = "12.5.3";
+            return onRows(rows);
+          },
+          opts,
+        );
       },
     };
     const failed = await syncAccount(userId, RICH, { client: bad, now: clock });
@@ -422,10 +428,10 @@ describe("freshness and single flight (small account)", () => {
     let calls = 0;
     const slow: AdsClient = {
       ...direct,
-      async searchStream(customerId, query, opts) {
+      async searchStreamEach(customerId, query, onRows, opts) {
         // Waits on the first stream until the test has simulated a takeover.
         if (calls++ === 0) await gate;
-        return (await direct.searchStream(customerId, query, opts)).slice(0, 1);
+        await onRows((await direct.searchStream(customerId, query, opts)).slice(0, 1));
       },
     };
     const run = syncAccount(userId, SMALL, { client: slow });

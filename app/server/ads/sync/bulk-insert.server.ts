@@ -1,0 +1,114 @@
+import { CompiledQuery, sql, type Kysely } from "kysely";
+import type { Database } from "../../db/schema";
+
+/**
+ * Where a sync writes while it runs: one staging table per synced table, in
+ * the sync's own connection (TEMP tables: private to that connection, without
+ * indexes, gone when it closes, and on SQLite in a separate file, so staging
+ * takes no lock on the database the pages read and write). Rows arrive in
+ * batches and go in with multi-row INSERTs through statements prepared once.
+ * At the end `switchOver` replaces the account's rows with the staged ones in
+ * one transaction, inside the database (INSERT … SELECT): the previous data
+ * stays in place, untouched, until that commit.
+ */
+
+export type Dialect = "sqlite" | "postgres";
+
+// Rows per INSERT: enough to amortise the round trip, small enough that the
+// statement (and SQLite's prepared form of it) stays small.
+const ROWS_PER_STATEMENT = 200;
+// pg's limit on parameters per statement.
+const PG_MAX_PARAMS = 65_535;
+
+const stageName = (table: string) => `stage_${table}`;
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+export interface Stager {
+  /** Appends rows (values in `columns` order) to the table's staging copy. */
+  append(table: string, columns: readonly string[], rows: unknown[][]): Promise<void>;
+  /** Empties one table's staging copy (a stream that starts over). */
+  reset(table: string): Promise<void>;
+  /** Rows staged per table so far. */
+  counts(): Record<string, number>;
+}
+
+export async function createStager(conn: Kysely<Database>, dialect: Dialect, tables: readonly string[]): Promise<Stager> {
+  const counts: Record<string, number> = Object.fromEntries(tables.map((t) => [t, 0]));
+  if (dialect === "sqlite") {
+    // Staged rows in a file, not in memory: the largest accounts stage over a million rows.
+    await sql`PRAGMA temp_store = FILE`.execute(conn);
+  }
+  for (const table of tables) {
+    const stage = quote(stageName(table));
+    await sql.raw(`DROP TABLE IF EXISTS ${dialect === "postgres" ? "pg_temp." : "temp."}${stage}`).execute(conn);
+    await sql
+      .raw(
+        dialect === "postgres"
+          ? `CREATE TEMP TABLE ${stage} (LIKE ${quote(table)} INCLUDING DEFAULTS)`
+          : `CREATE TEMP TABLE ${stage} AS SELECT * FROM main.${quote(table)} WHERE 0`,
+      )
+      .execute(conn);
+  }
+
+  const statements = new Map<string, string>();
+  const statementFor = (table: string, columns: readonly string[], count: number) => {
+    const key = `${table}:${count}`;
+    let text = statements.get(key);
+    if (!text) {
+      const width = columns.length;
+      const tuples: string[] = [];
+      for (let r = 0; r < count; r++) {
+        const marks: string[] = [];
+        for (let c = 0; c < width; c++) marks.push(dialect === "postgres" ? `$${r * width + c + 1}` : "?");
+        tuples.push(`(${marks.join(",")})`);
+      }
+      text = `insert into ${quote(stageName(table))} (${columns.map(quote).join(",")}) values ${tuples.join(",")}`;
+      statements.set(key, text);
+    }
+    return text;
+  };
+
+  return {
+    async append(table, columns, rows) {
+      if (rows.length === 0) return;
+      const width = columns.length;
+      const per = Math.max(1, Math.min(ROWS_PER_STATEMENT, Math.floor(PG_MAX_PARAMS / width)));
+      for (let i = 0; i < rows.length; i += per) {
+        const count = Math.min(per, rows.length - i);
+        const params = new Array<unknown>(count * width);
+        for (let r = 0; r < count; r++) {
+          const row = rows[i + r];
+          for (let c = 0; c < width; c++) params[r * width + c] = row[c];
+        }
+        await conn.executeQuery(CompiledQuery.raw(statementFor(table, columns, count), params));
+      }
+      counts[table] += rows.length;
+    },
+    async reset(table) {
+      await sql.raw(`DELETE FROM ${quote(stageName(table))}`).execute(conn);
+      counts[table] = 0;
+    },
+    counts: () => ({ ...counts }),
+  };
+}
+
+/**
+ * In one transaction: `claim` (false aborts: the sync lost its claim), then,
+ * per table, delete the account's rows and copy the staged ones in.
+ */
+export async function switchOver(
+  conn: Kysely<Database>,
+  tables: readonly string[],
+  customerId: string,
+  claim: (trx: Kysely<Database>) => Promise<boolean>,
+): Promise<boolean> {
+  return conn.transaction().execute(async (trx) => {
+    if (!(await claim(trx))) return false;
+    for (const table of tables) {
+      await sql`DELETE FROM ${sql.table(table)} WHERE customer_id = ${customerId}`.execute(trx);
+      // The staging table was made from this one (same columns, same order).
+      await sql.raw(`INSERT INTO ${quote(table)} SELECT * FROM ${quote(stageName(table))}`).execute(trx);
+    }
+    return true;
+  });
+}

@@ -1,0 +1,271 @@
+import { randomUUID } from "node:crypto";
+import { Worker } from "node:worker_threads";
+import { getDb, type DB } from "../../db/db.server";
+import type { AdsSyncStateTable } from "../../db/schema";
+import { getConfig } from "../../env.server";
+import { getAccount } from "../accounts.server";
+import { normalizeCustomerId, type AdsClient } from "../client.server";
+import { runSyncJob } from "./job.server";
+import {
+  FAILURE_COOLDOWN_MS,
+  getSyncState,
+  iso,
+  STALE_RUNNING_MS,
+  SyncAccessError,
+  type SyncState,
+} from "./state.server";
+import { STEPS, SYNC_STEP_COUNT } from "./streams.server";
+import type { FromWorker, JobInput, ToWorker } from "./worker.server";
+
+/**
+ * Starting syncs: one per account per process (callers join a running one),
+ * a claim in ads_sync_state against other processes, and the job itself in a
+ * worker thread so that parsing a million rows and writing them never holds
+ * up the requests this thread serves (docs/decisions, "sync in a worker").
+ */
+
+export interface SyncOptions {
+  db?: DB;
+  /** Clock, for tests. */
+  now?: () => Date;
+  /** Defaults to a client acting as the user's Google connection. An injected client runs the job in this thread. */
+  client?: AdsClient;
+  /** Called after every step, with the state as stored. */
+  onProgress?: (state: SyncState) => void | Promise<void>;
+}
+
+interface Run {
+  /** Settles once the run has claimed the account (or found it claimed elsewhere). */
+  claimed: Promise<void>;
+  done: Promise<SyncState>;
+}
+
+// One sync per account per process; other callers join it.
+const inflight = new Map<string, Run>();
+let stopping = false;
+
+async function requireAccount(userId: string, customerId: string, db: DB) {
+  const account = await getAccount(userId, customerId, db);
+  if (!account) throw new SyncAccessError(`Account ${customerId} is not one of this user's Google Ads accounts.`);
+  if (account.manager === 1) {
+    throw new SyncAccessError("A manager account has no campaigns of its own; choose one of its client accounts.");
+  }
+  return account;
+}
+
+/**
+ * Syncs the account now and resolves with the final state: status "ok", or
+ * "failed" with lastError saying which step failed and why (the previous data
+ * stays). A call while a sync of the same account runs in this process joins
+ * it; while one runs in another process, resolves at once with its state.
+ * Rejects only with SyncAccessError (the user cannot sync this account).
+ */
+export async function syncAccount(userId: string, customerId: string, opts: SyncOptions = {}): Promise<SyncState> {
+  const db = opts.db ?? getDb();
+  const cid = normalizeCustomerId(customerId);
+  await requireAccount(userId, cid, db);
+  return (inflight.get(cid) ?? launch(userId, cid, opts)).done;
+}
+
+/**
+ * Starts a background sync when the data is older than FRESH_FOR_MS (or was
+ * never synced), and returns the current state at once: a page renders what
+ * the database holds and can show progress while the sync runs.
+ */
+export async function ensureFresh(userId: string, customerId: string, opts: SyncOptions = {}): Promise<SyncState> {
+  const db = opts.db ?? getDb();
+  const now = opts.now ?? (() => new Date());
+  const cid = normalizeCustomerId(customerId);
+  await requireAccount(userId, cid, db);
+  const running = inflight.get(cid);
+  if (running) {
+    await running.claimed;
+    return getSyncState(cid, db, now());
+  }
+  const state = await getSyncState(cid, db, now());
+  if (state.status === "running" || state.fresh) return state;
+  if (
+    state.status === "failed" &&
+    state.finishedAt !== null &&
+    now().getTime() - Date.parse(state.finishedAt) < FAILURE_COOLDOWN_MS
+  ) {
+    return state;
+  }
+  const run = inflight.get(cid) ?? launch(userId, cid, opts);
+  await run.claimed;
+  return getSyncState(cid, db, now());
+}
+
+function launch(userId: string, customerId: string, opts: SyncOptions): Run {
+  let markClaimed!: () => void;
+  const claimed = new Promise<void>((resolve) => (markClaimed = resolve));
+  const done = runSync(userId, customerId, opts, markClaimed).finally(() => {
+    markClaimed();
+    inflight.delete(customerId);
+  });
+  // A background run (ensureFresh) may have no one awaiting it.
+  done.catch((error: unknown) => console.warn(`Sync of ${customerId} could not run: ${error instanceof Error ? error.message : String(error)}`));
+  const run: Run = { claimed, done };
+  inflight.set(customerId, run);
+  return run;
+}
+
+async function runSync(userId: string, customerId: string, opts: SyncOptions, markClaimed: () => void): Promise<SyncState> {
+  const db = opts.db ?? getDb();
+  const clock = opts.now ?? (() => new Date());
+  const runId = randomUUID();
+  const startedAt = iso(clock());
+
+  // Claim the account: a conditional update is atomic on both databases, so two
+  // processes can't both win, and a claim whose heartbeat stopped can be taken over.
+  await db
+    .insertInto("ads_sync_state")
+    .values({
+      customer_id: customerId,
+      status: "never",
+      run_id: null,
+      started_at: null,
+      finished_at: null,
+      heartbeat_at: null,
+      last_success_at: null,
+      last_error: null,
+      progress_done: 0,
+      progress_total: SYNC_STEP_COUNT,
+      current_step: null,
+      data_from: null,
+      data_to: null,
+      row_counts: null,
+      updated_at: startedAt,
+    })
+    .onConflict((oc) => oc.column("customer_id").doNothing())
+    .execute();
+  const staleBefore = iso(new Date(clock().getTime() - STALE_RUNNING_MS));
+  const claim = await db
+    .updateTable("ads_sync_state")
+    .set({
+      status: "running",
+      run_id: runId,
+      started_at: startedAt,
+      finished_at: null,
+      heartbeat_at: startedAt,
+      progress_done: 0,
+      progress_total: SYNC_STEP_COUNT,
+      current_step: STEPS[0].label,
+      updated_at: startedAt,
+    })
+    .where("customer_id", "=", customerId)
+    .where((eb) => eb.or([eb("status", "!=", "running"), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]))
+    .executeTakeFirst();
+  markClaimed();
+  if (Number(claim.numUpdatedRows) === 0) return getSyncState(customerId, db, clock());
+
+  const report = async () => {
+    if (opts.onProgress) await opts.onProgress(await getSyncState(customerId, db, clock()));
+  };
+  try {
+    if (opts.client) {
+      await runSyncJob({ userId, customerId, runId, clock, client: opts.client, onStep: report });
+    } else {
+      // A clock can't cross threads: an injected one (tests) is read once and held.
+      await runInWorker({ userId, customerId, runId, fixedNowMs: opts.now ? clock().getTime() : null, acks: !!opts.onProgress }, report);
+    }
+  } catch (error) {
+    // The job stores its own failures; this is the thread itself dying (out of memory, a bug, shutdown).
+    console.warn(`Sync of ${customerId} stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    const reason = stopping
+      ? "The sync stopped because the server shut down; the previous data is kept."
+      : "an internal error stopped the sync. It has been logged.";
+    await markFailed(db, customerId, runId, iso(clock()), reason).catch(() => undefined);
+  }
+  const state = await getSyncState(customerId, db, clock());
+  if (opts.onProgress && state.status !== "running") await opts.onProgress(state);
+  return state;
+}
+
+async function markFailed(db: DB, customerId: string, runId: string, at: string, reason: string) {
+  const values: Partial<AdsSyncStateTable> = {
+    status: "failed",
+    finished_at: at,
+    heartbeat_at: at,
+    updated_at: at,
+    last_error: reason,
+    current_step: null,
+  };
+  await db.updateTable("ads_sync_state").set(values).where("customer_id", "=", customerId).where("run_id", "=", runId).where("status", "=", "running").execute();
+}
+
+/** Where the worker's code is: beside this module in development and tests (run through tsx), beside the server bundle in a build. */
+function workerUrl(): URL {
+  const here = import.meta.url;
+  // Names in variables: Vite would otherwise take `new URL("…", import.meta.url)` for an asset to bundle.
+  const source = "./worker-dev.mjs";
+  const built = "./sync-worker.js";
+  return new URL(here.endsWith(".ts") ? source : built, here);
+}
+
+interface PendingJob {
+  onStep: () => Promise<void>;
+  acks: boolean;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+// One worker thread for every sync of the process: started on first use (its
+// modules take a moment to load), let go after a minute without syncs.
+const WORKER_IDLE_MS = 60_000;
+let worker: Worker | undefined;
+let idleTimer: NodeJS.Timeout | undefined;
+let nextJobId = 1;
+const jobs = new Map<number, PendingJob>();
+
+function syncWorker(): Worker {
+  clearTimeout(idleTimer);
+  if (worker) return worker;
+  const w = new Worker(workerUrl());
+  // Never the reason the process stays up (tests, shutdown).
+  w.unref();
+  w.on("message", (message: FromWorker) => {
+    const job = jobs.get(message.jobId);
+    if (!job) return;
+    if (message.type === "step") {
+      void job.onStep().finally(() => {
+        if (job.acks) w.postMessage({ type: "ack", jobId: message.jobId } satisfies ToWorker);
+      });
+      return;
+    }
+    jobs.delete(message.jobId);
+    if (message.type === "done") job.resolve();
+    else job.reject(new Error(message.message));
+    if (jobs.size === 0) idleTimer = setTimeout(() => void w.terminate(), WORKER_IDLE_MS).unref();
+  });
+  const fail = (error: Error) => {
+    if (worker === w) worker = undefined;
+    for (const job of jobs.values()) job.reject(error);
+    jobs.clear();
+  };
+  w.on("error", fail);
+  w.on("exit", (code) => fail(new Error(`the sync worker exited with code ${code}`)));
+  worker = w;
+  return w;
+}
+
+function runInWorker(input: Omit<JobInput, "config">, onStep: () => Promise<void>): Promise<void> {
+  const w = syncWorker();
+  const jobId = nextJobId++;
+  return new Promise<void>((resolve, reject) => {
+    jobs.set(jobId, { onStep, acks: input.acks, resolve, reject });
+    w.postMessage({ type: "run", jobId, input: { ...input, config: getConfig() } } satisfies ToWorker);
+  });
+}
+
+/**
+ * Shutdown: stops running syncs now (a sync can take minutes; the previous data
+ * stays, and the next page view starts a new one). Their state says why.
+ */
+export async function stopSyncs(): Promise<void> {
+  stopping = true;
+  const runs = [...inflight.values()].map((r) => r.done.catch(() => undefined));
+  clearTimeout(idleTimer);
+  await worker?.terminate();
+  await Promise.all(runs);
+}

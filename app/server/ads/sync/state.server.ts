@@ -1,0 +1,110 @@
+import type { AdsSyncStateTable } from "../../db/schema";
+import { getDb, type DB } from "../../db/db.server";
+import { normalizeCustomerId } from "../client.server";
+import { SYNC_STEP_COUNT } from "./streams.server";
+
+/**
+ * A sync's state as the pages show it (the progress bar, "last synced",
+ * the error), read from ads_sync_state, which also holds the claim that keeps
+ * one sync per account across processes.
+ */
+
+/** Days of daily metrics kept, ending yesterday in the account's time zone. */
+export const SYNC_DAYS = 90;
+/** The seed's cache time: data younger than this is served without a new sync. */
+export const FRESH_FOR_MS = 5 * 60_000;
+/** A "running" claim not refreshed for this long belongs to a sync that died (crash, restart). */
+export const STALE_RUNNING_MS = 15 * 60_000;
+/** After a failure, ensureFresh waits this long before trying again on its own, so page views don't hammer Google. */
+export const FAILURE_COOLDOWN_MS = 60_000;
+
+export type SyncStatus = AdsSyncStateTable["status"];
+
+export interface SyncState {
+  customerId: string;
+  status: SyncStatus;
+  startedAt: string | null;
+  finishedAt: string | null;
+  lastSuccessAt: string | null;
+  /** Why the last sync failed, naming the step, e.g. "Loading keywords failed: …". Cleared by a success. */
+  lastError: string | null;
+  progressDone: number;
+  progressTotal: number;
+  /** What a running sync is doing now, e.g. "Loading keywords". */
+  currentStep: string | null;
+  /** The daily-metrics window of the data in the tables. */
+  dataFrom: string | null;
+  dataTo: string | null;
+  /** Rows per table written by the last successful sync. */
+  rowCounts: Record<string, number> | null;
+  /** The last success is younger than FRESH_FOR_MS. */
+  fresh: boolean;
+}
+
+export const iso = (d: Date) => d.toISOString();
+
+export function toState(row: AdsSyncStateTable | undefined, customerId: string, now: Date): SyncState {
+  if (!row) {
+    return {
+      customerId,
+      status: "never",
+      startedAt: null,
+      finishedAt: null,
+      lastSuccessAt: null,
+      lastError: null,
+      progressDone: 0,
+      progressTotal: SYNC_STEP_COUNT,
+      currentStep: null,
+      dataFrom: null,
+      dataTo: null,
+      rowCounts: null,
+      fresh: false,
+    };
+  }
+  let status = row.status;
+  let lastError = row.last_error;
+  let currentStep = row.current_step;
+  if (status === "running" && isStale(row.heartbeat_at, now)) {
+    // Nobody will finish it: say so, rather than show a progress bar forever.
+    status = "failed";
+    lastError = "The last sync stopped before it finished (the server may have restarted).";
+    currentStep = null;
+  }
+  let rowCounts: Record<string, number> | null = null;
+  try {
+    rowCounts = row.row_counts ? (JSON.parse(row.row_counts) as Record<string, number>) : null;
+  } catch {
+    rowCounts = null;
+  }
+  return {
+    customerId,
+    status,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    lastSuccessAt: row.last_success_at,
+    lastError,
+    progressDone: row.progress_done,
+    progressTotal: row.progress_total,
+    currentStep,
+    dataFrom: row.data_from,
+    dataTo: row.data_to,
+    rowCounts,
+    fresh: row.last_success_at !== null && now.getTime() - Date.parse(row.last_success_at) < FRESH_FOR_MS,
+  };
+}
+
+function isStale(heartbeatAt: string | null, now: Date): boolean {
+  return heartbeatAt === null || now.getTime() - Date.parse(heartbeatAt) >= STALE_RUNNING_MS;
+}
+
+/** The account's sync state; status "never" when it was never synced. */
+export async function getSyncState(customerId: string, db: DB = getDb(), now: Date = new Date()): Promise<SyncState> {
+  const cid = normalizeCustomerId(customerId);
+  const row = await db.selectFrom("ads_sync_state").selectAll().where("customer_id", "=", cid).executeTakeFirst();
+  return toState(row, cid, now);
+}
+
+/** The user cannot sync this account (not theirs, or a manager without campaigns). */
+export class SyncAccessError extends Error {
+  name = "SyncAccessError";
+}
