@@ -1,5 +1,5 @@
 import { emptyMetrics } from "~/lib/metrics";
-import { getAccountSummary, listCampaigns, MAX_PAGE_SIZE, type CampaignRow } from "./ads/reports.server";
+import { getAccountSummary, listAllCampaigns, type CampaignRow } from "./ads/reports.server";
 import { ensureFresh, syncAccount } from "./ads/sync.server";
 import { apiRange, requireAccountOf, type ReportAccount } from "./reporting.server";
 
@@ -18,14 +18,7 @@ export async function campaignsForApi(userId: string, customerId: string, url: U
   const account = await requireAccountOf(userId, customerId);
   const range = apiRange(url, account);
   await ensureData(userId, account);
-  // Every campaign, in pages of the report's maximum: one query for most accounts.
-  const campaigns: CampaignRow[] = [];
-  for (let page = 1; ; page++) {
-    const list = await listCampaigns(account.customerId, range, { sort: "name", dir: "asc", page, pageSize: MAX_PAGE_SIZE });
-    if (list.page !== page) break;
-    campaigns.push(...list.rows);
-    if (campaigns.length >= list.total || list.rows.length === 0) break;
-  }
+  const campaigns = await listAllCampaigns(account.customerId, range);
   return {
     campaigns: campaigns.map((c) => ({
       id: c.id,

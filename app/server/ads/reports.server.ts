@@ -263,6 +263,32 @@ export async function listCampaigns(customerId: string, range: DateRange, opts: 
   return { rows: rows.map(campaignRowOf), total, totals, page, pageSize };
 }
 
+/**
+ * Every campaign of the account with its metrics over the range, by name: one
+ * query and one aggregation, for the API's whole-account answer (paging
+ * listCampaigns would aggregate the whole account once per page).
+ */
+export async function listAllCampaigns(customerId: string, range: DateRange): Promise<CampaignRow[]> {
+  const cid = normalizeCustomerId(customerId);
+  const rows = await getDb()
+    .selectFrom("ads_campaigns as c")
+    .leftJoin(campaignDailySums(cid, range).as("m"), "m.campaign_id", "c.id")
+    .where("c.customer_id", "=", cid)
+    .select([
+      "c.id",
+      "c.name",
+      "c.status",
+      "c.advertising_channel_type",
+      "c.bidding_strategy_type",
+      "c.budget_amount_micros",
+      ...metricColumnsOf("m"),
+    ])
+    .orderBy(sql`lower(${sql.ref("c.name")})`)
+    .orderBy("c.id")
+    .execute();
+  return rows.map(campaignRowOf);
+}
+
 // ---------------------------------------------------------------------------
 // Account summary and daily series
 

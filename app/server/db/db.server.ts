@@ -41,7 +41,41 @@ export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db:
   database.pragma("synchronous = NORMAL");
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), dialect };
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), dialect };
+}
+
+// Statements longer than this (multi-row INSERTs) are prepared each time: their prepared form is large.
+const CACHED_SQL_MAX_LENGTH = 8_000;
+const CACHED_STATEMENTS = 300;
+
+/**
+ * Kysely's SQLite driver prepares every query afresh; the app's queries are a
+ * fixed set of texts, so each is prepared once and reused (a small LRU keyed
+ * by SQL). better-sqlite3 frees a statement only when V8 collects it, so
+ * reuse also keeps native memory flat. A statement still being iterated is
+ * never handed out twice.
+ */
+function withStatementCache(database: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text: string) {
+      if (text.length > CACHED_SQL_MAX_LENGTH) return database.prepare(text);
+      const cached = cache.get(text);
+      if (cached && !cached.busy) {
+        // Most recently used last.
+        cache.delete(text);
+        cache.set(text, cached);
+        return cached;
+      }
+      const statement = database.prepare(text);
+      if (!cached) {
+        cache.set(text, statement);
+        if (cache.size > CACHED_STATEMENTS) cache.delete(cache.keys().next().value!);
+      }
+      return statement;
+    },
+  };
 }
 
 export async function migrateToLatest(db: DB) {
