@@ -15,6 +15,8 @@ import { signUpAndConnect } from "./http-client";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bareDir = path.join(root, "bench/bare");
+// The app build to measure: this checkout, or another (an earlier commit, for before/after figures).
+const appRoot = path.resolve(process.env.BENCH_APP_ROOT ?? root);
 
 export interface LoadResult {
   name: string;
@@ -47,9 +49,9 @@ export interface HttpBenchResult {
 // Processes
 
 export function ensureBuilds() {
-  if (!fs.existsSync(path.join(root, "build/server.js"))) {
+  if (!fs.existsSync(path.join(appRoot, "build/server.js"))) {
     console.error("building the app (npm run build)…");
-    execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+    execFileSync("npm", ["run", "build"], { cwd: appRoot, stdio: "inherit" });
   }
   if (!fs.existsSync(path.join(bareDir, "build/server/index.js"))) {
     console.error("building the bare React Router app (bench/bare)…");
@@ -101,8 +103,8 @@ function stopper(child: ChildProcess, dataDir?: string) {
 export async function startProduct(port: number, extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Server> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-bench-http-"));
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "build/server.js")], {
-    cwd: root,
+  const child = spawn(process.execPath, [...nodeArgs, path.join(appRoot, "build/server.js")], {
+    cwd: appRoot,
     env: {
       PATH: process.env.PATH,
       NODE_ENV: "production",
@@ -193,7 +195,7 @@ export async function initialJs(base: string, pathname: string) {
   let zod = false;
   const serverOnly: string[] = [];
   for (const file of files) {
-    const text = fs.readFileSync(path.join(root, "build/client", file));
+    const text = fs.readFileSync(path.join(appRoot, "build/client", file));
     bytes += gzipSync(text, { level: 9 }).length;
     const source = text.toString();
     // zod 4's core registers this global; its error class names survive minification.

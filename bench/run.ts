@@ -7,6 +7,7 @@
 //   BENCH_ONLY=http,sync,reads       run only these parts (default: all)
 //   BENCH_SECONDS=10                 seconds per page under load (50 connections)
 //   BENCH_RATE=20                    requests/s per endpoint while the big account syncs
+//   BENCH_APP_ROOT=<dir>             measure the build in another checkout (before/after figures)
 // The HTTP parts need a build (`npm run build`; run here when build/ is missing).
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";

@@ -1,8 +1,9 @@
 import { z } from "zod";
 
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./auth-limits";
+
 // Shared by the forms, the route actions and the JSON API, so a rule is stated once.
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 256;
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
 
 export const EmailSchema = z
   .string({ error: "Email is required" })

@@ -5,7 +5,7 @@ import { commitSessionCookie, requireAnonymous } from "~/server/auth/session.ser
 import { register, signIn } from "~/server/auth/credentials.server";
 import { handoffHeader } from "~/server/auth/token-handoff.server";
 import { HttpError } from "~/server/http/errors.server";
-import { PASSWORD_MIN_LENGTH } from "~/lib/auth-schemas";
+import { PASSWORD_MIN_LENGTH } from "~/lib/auth-limits";
 import type { Route } from "./+types/login";
 
 export function meta() {
