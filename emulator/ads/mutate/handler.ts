@@ -7,6 +7,7 @@
 // trivially side-effect free, and partial failure applies exactly the
 // operations whose plan succeeded.
 
+import { eastAsianWidth } from "get-east-asian-width";
 import { GoogleAdsFailureError, type GoogleAdsErrorEntry } from "../contract";
 import type { Account, AdsStore } from "../store/store";
 import type { AdGroupAdData, AdTextAsset, CampaignData, EntityStatus, MatchType } from "../store/types";
@@ -208,11 +209,23 @@ function positiveMicros(v: unknown, path: PathElement[]): number {
   return n;
 }
 
-function textLength(v: unknown, max: number, path: PathElement[]): string {
+function textLength(v: unknown, max: number, path: PathElement[], measure: (s: string) => number = (s) => [...s].length): string {
   const s = str(v, path);
   if (s.trim() === "") fail({ stringLengthError: "EMPTY" }, MSG.EMPTY, path);
-  if ([...s].length > max) fail({ stringLengthError: "TOO_LONG" }, `${MSG.TOO_LONG} The maximum length is ${max}.`, path, { stringValue: s });
+  if (measure(s) > max) fail({ stringLengthError: "TOO_LONG" }, `${MSG.TOO_LONG} The maximum length is ${max}.`, path, { stringValue: s });
   return s;
+}
+
+/**
+ * How Google measures ad text: a keyword-insertion tag ({KeyWord:Default}) counts its default
+ * text, and a double-width (CJK, full-width) character counts 2, which halves the limits.
+ */
+function adTextWidth(s: string): number {
+  let width = 0;
+  for (const ch of s.replace(/\{(?:keyword|Keyword|KeyWord|KEYWord|KeyWORD):([^{}]*)\}/g, "$1").normalize("NFC")) {
+    width += eastAsianWidth(ch.codePointAt(0)!) === 2 ? 2 : 1;
+  }
+  return width;
 }
 
 function keywordText(v: unknown, path: PathElement[]): string {
@@ -733,15 +746,15 @@ function planCreate(ctx: OpContext, res: Record<string, unknown>, p: PathElement
         return list.map((h, i) => {
           const ip: PathElement[] = [...at("ad", "responsiveSearchAd"), [field, i]];
           if (!isObject(h)) fail({ fieldError: "REQUIRED" }, MSG.REQUIRED, ip);
-          const text = textLength(h.text, maxLen, [...ip, "text"]);
+          const text = textLength(h.text, maxLen, [...ip, "text"], adTextWidth);
           if (h.pinnedField === undefined) return { text };
           return { text, pinnedField: enumValue<NonNullable<AdTextAsset["pinnedField"]>>(h.pinnedField, pins, [...ip, "pinnedField"]) };
         });
       };
       const headlines = assets("headlines", 3, 15, 30, PIN_HEADLINE);
       const descriptions = assets("descriptions", 2, 4, 90, PIN_DESCRIPTION);
-      const path1 = rsa.path1 === undefined || rsa.path1 === "" ? undefined : textLength(rsa.path1, 15, at("ad", "responsiveSearchAd", "path1"));
-      const path2 = rsa.path2 === undefined || rsa.path2 === "" ? undefined : textLength(rsa.path2, 15, at("ad", "responsiveSearchAd", "path2"));
+      const path1 = rsa.path1 === undefined || rsa.path1 === "" ? undefined : textLength(rsa.path1, 15, at("ad", "responsiveSearchAd", "path1"), adTextWidth);
+      const path2 = rsa.path2 === undefined || rsa.path2 === "" ? undefined : textLength(rsa.path2, 15, at("ad", "responsiveSearchAd", "path2"), adTextWidth);
       if (path2 !== undefined && path1 === undefined) fail({ adError: "CANNOT_SET_PATH2_WITHOUT_PATH1" }, "path2 cannot be set without path1.", at("ad", "responsiveSearchAd", "path2"));
       const adId = store.allocateId();
       const agId = adGroup.name.split("/").pop();

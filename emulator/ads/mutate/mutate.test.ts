@@ -191,6 +191,13 @@ describe("per-service mutate", () => {
     expect(errorOf(gone)[0].errorCode).toEqual({ adGroupAdError: "CANNOT_OPERATE_ON_REMOVED_ADGROUPAD" });
   });
 
+  it("measures RSA text as Google does: keyword insertion counts its default, double-width characters count 2", async () => {
+    const g = await enabledAdGroup();
+    const headlines = [{ text: "{KeyWord:Ultralight Tents} for Hikers" }, { text: "日本製の軽量防水ハイキング靴" }, { text: "Shop Tents" }];
+    const r = await mutate("adGroupAds", { validateOnly: true, operations: [{ create: rsa(g.adGroup.resourceName, { headlines }) }] });
+    expect(r.status, r.text).toBe(200);
+  });
+
   it("answers 501 for collections the emulator does not write", async () => {
     const r = await mutate("assets", { operations: [{ create: {} }] });
     expect(r.status).toBe(501);
@@ -232,6 +239,8 @@ describe("validation error codes", () => {
     ["status REMOVED via update", () => ["campaigns", { update: { resourceName: campaign, status: "REMOVED" }, updateMask: "status" }], { operationAccessDeniedError: "CREATE_AS_REMOVED_NOT_PERMITTED" }, ["operations", "update", "status"]],
     ["no operation", () => ["campaigns", {}], { requestError: "OPERATION_REQUIRED" }, ["operations"]],
     ["headline 31 chars", () => ["adGroupAds", { create: rsa(ag, { headlines: [{ text: "h".repeat(31) }, { text: "b" }, { text: "c" }] }) }], { stringLengthError: "TOO_LONG" }, ["operations", "create", "ad", "responsive_search_ad", "headlines", "text"]],
+    ["headline of 16 double-width characters (32 wide)", () => ["adGroupAds", { create: rsa(ag, { headlines: [{ text: "日本製の軽量防水ハイキングブーツ" }, { text: "b" }, { text: "c" }] }) }], { stringLengthError: "TOO_LONG" }, ["operations", "create", "ad", "responsive_search_ad", "headlines", "text"]],
+    ["keyword insertion whose default is 31 wide", () => ["adGroupAds", { create: rsa(ag, { headlines: [{ text: `{KeyWord:${"h".repeat(31)}}` }, { text: "b" }, { text: "c" }] }) }], { stringLengthError: "TOO_LONG" }, ["operations", "create", "ad", "responsive_search_ad", "headlines", "text"]],
     ["description 91 chars", () => ["adGroupAds", { create: rsa(ag, { descriptions: [{ text: "d".repeat(91) }, { text: "b" }] }) }], { stringLengthError: "TOO_LONG" }, ["operations", "create", "ad", "responsive_search_ad", "descriptions", "text"]],
     ["path1 16 chars", () => ["adGroupAds", { create: rsa(ag, { path1: "p".repeat(16) }) }], { stringLengthError: "TOO_LONG" }, ["operations", "create", "ad", "responsive_search_ad", "path1"]],
     ["path2 without path1", () => ["adGroupAds", { create: rsa(ag, { path1: "" }) }], { adError: "CANNOT_SET_PATH2_WITHOUT_PATH1" }, ["operations", "create", "ad", "responsive_search_ad", "path2"]],
