@@ -5,6 +5,7 @@ import {
   blocksGeneratedLine,
   autofixLine,
   duplicateKey,
+  editorialFix,
   estimateStrength,
   isNearDuplicate,
   lintLine,
@@ -230,5 +231,21 @@ describe("estimateStrength", () => {
     const pinned = estimateStrength({ ...goodAd, headlines: goodAd.headlines.map((h, i) => (i === 0 ? { ...h, pinnedField: "HEADLINE_1" } : h)) }, ["hiking boots", "trail"]);
     expect(pinned.score).toBeLessThan(full.score);
     expect(pinned.reasons.join(" ")).toMatch(/Unpin/);
+  });
+});
+
+describe("editorialFix (generated lines)", () => {
+  it.each<[string, LineKind, string]>([
+    ["HIKING BOOTS ON SALE", "headline", "Hiking Boots On Sale"],
+    ["Waterproof Boots!", "headline", "Waterproof Boots"],
+    ["Great Boots!!  ", "headline", "Great Boots"],
+    ["FREE Shipping on USA Orders", "headline", "Free Shipping on USA Orders"],
+    ["Boots for the trail! Order today.", "description", "Boots for the trail! Order today."],
+    ["Tough boots , built to last", "description", "Tough boots, built to last"],
+  ])("%s → %s", (raw, kind, fixed) => {
+    expect(editorialFix(raw, kind)).toBe(fixed);
+  });
+  it("leaves what it cannot fix to the gate", () => {
+    expect(lintLine(editorialFix("Great! Boots", "headline"), "headline").map((i) => i.code)).toContain("EXCLAMATION_IN_HEADLINE");
   });
 });

@@ -67,6 +67,22 @@ export function autofixLine(text: string): string {
     .trim();
 }
 
+/**
+ * The editorial fixes that keep the meaning, for generated lines: a headline's "!" dropped,
+ * a shouted word or line put in title case (acronyms kept), then autofixLine.
+ */
+export function editorialFix(text: string, kind: LineKind): string {
+  let t = autofixLine(text);
+  if (kind === "headline") t = t.replace(/\s*!+$/, "");
+  const cased = t.replace(/[^\p{Lu}\p{Ll}]/gu, "");
+  const wholeLine = cased.length >= 4 && cased === cased.toUpperCase();
+  t = t.replace(/[\p{L}\p{N}]+/gu, (w) => {
+    if (ACRONYMS.has(w) || !/^\p{Lu}+$/u.test(w)) return w;
+    return wholeLine || w.length >= 3 ? w[0] + w.slice(1).toLowerCase() : w;
+  });
+  return autofixLine(t);
+}
+
 // Acronyms and forms that are capitals by nature, not shouting.
 const ACRONYMS = new Set([
   "ASAP", "USA", "UK", "EU", "US", "FAQ", "PDF", "SEO", "SEM", "PPC", "CRM", "ERP", "API", "AI", "HR", "IT", "TV",

@@ -1,6 +1,6 @@
 import { generateText, NoObjectGeneratedError, Output, type LanguageModel } from "ai";
 import { z } from "zod";
-import { autofixLine, blocksGeneratedLine, estimateStrength, isNearDuplicate, lintLine, lintRsa, withDkiDefaults } from "~/lib/ad-lint";
+import { blocksGeneratedLine, editorialFix, estimateStrength, isNearDuplicate, lintLine, lintRsa, withDkiDefaults } from "~/lib/ad-lint";
 import { RSA_DESCRIPTIONS_MAX, RSA_DESCRIPTIONS_MIN, RSA_HEADLINES_MAX, RSA_HEADLINES_MIN } from "~/lib/ad-limits";
 import { generateTemplateRsa, regenerateTemplateLine, toPath, type ExistingAsset, type GeneratedRsa } from "~/lib/rsa-templates";
 
@@ -100,7 +100,8 @@ class Selection {
 
   /** Why a line can't be used (null: it can). */
   check(raw: string, kind: Kind, others: string[] = this.list(kind)): { text: string; reason: string | null } {
-    const text = autofixLine(String(raw ?? ""));
+    // The trivially fixable first: spaces, doubled punctuation, a headline's "!", shouting.
+    const text = editorialFix(String(raw ?? ""), kind);
     // Keyword insertion is the advertiser's choice (rsa.md §1): generated lines are plain text.
     if (/[{}]/.test(text)) return { text, reason: "keyword insertion ({KeyWord:…}) is left to the advertiser; write plain text" };
     const blocking = lintLine(text, kind, { claimSources: this.sources }).filter(blocksGeneratedLine);
