@@ -48,9 +48,9 @@ export default defineConfig({
       : undefined,
   },
   projects: [
-    { name: "chromium", use: { ...devices["Desktop Chrome"] }, testIgnore: /revocation\.spec\.ts|assistant-model\.spec\.ts/ },
-    // The assistant with a (fake) model configured: its own server.
-    { name: "assistant-model", use: { ...devices["Desktop Chrome"], baseURL: MODEL_BASE_URL }, testMatch: /assistant-model\.spec\.ts/ },
+    { name: "chromium", use: { ...devices["Desktop Chrome"] }, testIgnore: /revocation\.spec\.ts|-model\.spec\.ts/ },
+    // The assistant and the ad generator with a (fake) model configured: its own server.
+    { name: "assistant-model", use: { ...devices["Desktop Chrome"], baseURL: MODEL_BASE_URL }, testMatch: /-model\.spec\.ts/ },
     // Revokes the shared demo Google user's grants: only once everything else is done.
     { name: "revocation", use: { ...devices["Desktop Chrome"] }, testMatch: /revocation\.spec\.ts/, dependencies: ["chromium"] },
   ],

@@ -147,6 +147,32 @@ export async function startFakeOpenAI(opts: { port?: number; pieceDelayMs?: numb
       res.writeHead(429, { "Content-Type": "application/json" }).end(JSON.stringify({ error: { message: "Rate limit reached", type: "rate_limit_error" } }));
       return;
     }
+    // The ad generator: one non-streamed JSON answer (structured output), good lines and a few
+    // the app must refuse (a made-up discount, shouting, a headline too long).
+    if (body.stream !== true && /You write Google Ads responsive search ad assets/.test(textOf(body.messages.find((m) => m.role === "system")))) {
+      const repair = /Write exactly/.test(question);
+      const content = JSON.stringify(
+        repair
+          ? { headlines: ["Zip Up and Sleep Tight", "Light to Carry on Trails"], descriptions: ["Soft linings and snug hoods keep young campers warm from dusk until breakfast."], path1: "", path2: "" }
+          : {
+              headlines: ["Made for Happy Campers", "Warm Nights Under Canvas", "Packs Small, Sleeps Warm", "Save 60% on Every Bag", "HUGE WINTER BLOWOUT", "Sleeping Bags Built for Every Single Camping Trip"],
+              descriptions: ["Warm, light sleeping bags sized for young campers, for tents, cabins and sleepovers.", "Half price on all bags this week only!!"],
+              path1: "sleeping-bags",
+              path2: "kids",
+            },
+      );
+      res.writeHead(200, { "Content-Type": "application/json" }).end(
+        JSON.stringify({
+          id: `chatcmpl-${Date.now()}`,
+          object: "chat.completion",
+          created: Math.floor(Date.now() / 1000),
+          model: body.model,
+          choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+          usage: { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: 120, total_tokens: Math.ceil(raw.length / 4) + 120 },
+        }),
+      );
+      return;
+    }
     const offered = new Set((body.tools ?? []).map((t) => t.function.name));
     const steps = plan(question, offered);
     const results: unknown[] = [];
