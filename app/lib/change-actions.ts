@@ -104,6 +104,13 @@ const AdText = (kind: "headline" | "description", empty: string, max: number, to
       }
     })
     .describe(`At most ${max} width units (a double-width character counts 2; {KeyWord:Default} counts its default) and Google's editorial rules`);
+/** Negatives by "parentId~criterionId": an ad group's or a campaign's (campaign negatives are campaign criteria). */
+export const RemoveNegativesInput = z.object({
+  customerId: CustomerId,
+  level: z.enum(["ad_group", "campaign"], { error: "Level must be ad_group or campaign" }),
+  ids: items(z.string().describe("Negative id parentId~criterionId: adGroupId~… or campaignId~…, per level"), "Choose at least one negative keyword"),
+});
+
 export const Headline = z.object({
   text: AdText("headline", "Headline is empty", HEADLINE_MAX, `Headlines can be at most ${HEADLINE_MAX} characters`),
   pin: z.enum(HEADLINE_PINS).optional(),
@@ -173,6 +180,9 @@ export const ActionInput = z
     RemoveKeywordsInput.omit({ customerId: true })
       .extend({ type: z.literal("remove_keywords") })
       .describe("Remove keywords (a revert re-creates them)"),
+    RemoveNegativesInput.omit({ customerId: true })
+      .extend({ type: z.literal("remove_negatives") })
+      .describe("Remove negative keywords of ad groups or campaigns (a revert re-creates them)"),
     RsaShape.extend({ type: z.literal("create_rsa") })
       .refine(path2NeedsPath1, PATH2_ERROR)
       .superRefine(rsaGate)

@@ -10,13 +10,17 @@ import {
   CompositeId,
   CreateRsaInput,
   RemoveKeywordsInput,
+  RemoveNegativesInput,
   StatusChangeInput,
+  type Action,
 } from "~/lib/change-actions";
 import { getDb, type DB } from "../db/db.server";
 import type { ChangeOperation, ChangeResourceKind, ChangeSetSource } from "../db/schema";
 import { getConfig } from "../env.server";
 import { HttpError, validationError } from "../http/errors.server";
 import { resourceName, type Fields } from "./kinds.server";
+
+export type { Action };
 
 /** One change before it is stored: what the user sees and the exact operation Google will get. */
 export interface DraftChange {
@@ -33,6 +37,8 @@ export interface DraftChange {
 export interface ProposeMeta {
   source?: ChangeSetSource;
   sourceDetail?: string;
+  /** The recommendation this change set comes from (with source "rule"); see ChangeSetsTable.recommendation_id. */
+  recommendationId?: string;
   title?: string;
   /** Default true: every change applies or none does. */
   atomic?: boolean;
@@ -276,6 +282,50 @@ async function addNegativeDrafts(db: DB, customerId: string, input: z.output<typ
   }));
 }
 
+async function removeNegativeDrafts(db: DB, customerId: string, input: z.output<typeof RemoveNegativesInput>): Promise<DraftChange[]> {
+  const out: DraftChange[] = [];
+  for (const [i, id] of input.ids.entries()) {
+    const [parent, crit] = CompositeId.safeParse(id).success ? id.split("~") : [];
+    if (input.level === "ad_group") {
+      const row = parent
+        ? await db
+            .selectFrom("ads_keywords")
+            .select("negative")
+            .where("customer_id", "=", customerId)
+            .where("ad_group_id", "=", parent)
+            .where("criterion_id", "=", crit)
+            .executeTakeFirst()
+        : undefined;
+      if (!row || row.negative !== 1) notFound(`ids.${i}`, "Negative keyword");
+      out.push(...(await statusDrafts(db, customerId, { customerId, kind: "keyword", ids: [id], status: "REMOVED" }, `ids.${i}`)));
+      continue;
+    }
+    const row = parent
+      ? await db
+          .selectFrom("ads_campaign_negative_keywords")
+          .innerJoin("ads_campaigns", (j) => j.onRef("ads_campaigns.customer_id", "=", "ads_campaign_negative_keywords.customer_id").onRef("ads_campaigns.id", "=", "ads_campaign_negative_keywords.campaign_id"))
+          .select(["ads_campaign_negative_keywords.text", "ads_campaign_negative_keywords.match_type", "ads_campaigns.name"])
+          .where("ads_campaign_negative_keywords.customer_id", "=", customerId)
+          .where("ads_campaign_negative_keywords.campaign_id", "=", parent)
+          .where("ads_campaign_negative_keywords.criterion_id", "=", crit)
+          .executeTakeFirst()
+      : undefined;
+    if (!row) notFound(`ids.${i}`, "Negative keyword");
+    const rn = resourceName(customerId, "campaign_negative_keyword", id);
+    out.push({
+      kind: "campaign_negative_keyword",
+      operation: "remove",
+      resourceName: rn,
+      label: `Remove negative keyword “${row.text}” (${row.match_type.toLowerCase()}) from campaign “${row.name}”`,
+      // Enough to re-create it if the removal is reverted.
+      before: { status: "ENABLED", campaign: resourceName(customerId, "campaign", parent), text: row.text, matchType: row.match_type },
+      after: { status: "REMOVED" },
+      op: { remove: rn },
+    });
+  }
+  return out;
+}
+
 async function rsaDrafts(db: DB, customerId: string, input: z.output<typeof CreateRsaInput>): Promise<DraftChange[]> {
   const name = await adGroupName(db, customerId, input.adGroupId, "adGroupId");
   const adGroup = resourceName(customerId, "ad_group", input.adGroupId);
@@ -310,6 +360,8 @@ async function draftsFor(db: DB, customerId: string, action: z.output<typeof Act
       return addNegativeDrafts(db, customerId, { ...action, customerId });
     case "remove_keywords":
       return statusDrafts(db, customerId, { kind: "keyword", ids: action.ids, status: "REMOVED", customerId });
+    case "remove_negatives":
+      return removeNegativeDrafts(db, customerId, { ...action, customerId });
     case "create_rsa":
       return rsaDrafts(db, customerId, { ...action, customerId });
   }
@@ -341,6 +393,7 @@ export async function storeChangeSet(
         atomic: meta.atomic === false ? 0 : 1,
         needs_confirmation: large ? 1 : 0,
         revert_of: meta.revertOf ?? null,
+        recommendation_id: meta.recommendationId ?? null,
         created_at: now,
         validated_at: null,
         approved_at: null,

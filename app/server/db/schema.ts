@@ -259,6 +259,12 @@ export interface ChangeSetsTable {
   approved_at: string | null;
   applied_at: string | null;
   error: string | null;
+  /**
+   * The recommendation (recommendations.id) this change set was made from, or
+   * null. With `source` it is the change set's origin: "rule" + this id for a
+   * recommendation's Apply, "assistant" for the assistant's proposals.
+   */
+  recommendation_id: string | null;
 }
 
 export interface ChangesTable {
@@ -326,6 +332,47 @@ export interface ChatMessagesTable {
   output_tokens: number | null;
   total_tokens: number | null;
   created_at: string;
+// ---- Recommendations engine (0030_recommendations)
+
+export type RecommendationStatus = "open" | "dismissed" | "snoozed" | "applied";
+
+export interface RecommendationsTable {
+  id: string;
+  customer_id: string;
+  /** Stable across runs: rule type + resource. */
+  key: string;
+  type: string;
+  title: string;
+  status: RecommendationStatus;
+  /** 1 when the last run found it. */
+  present: number;
+  confidence: number;
+  impact_amount: number;
+  impact_json: string;
+  evidence_json: string;
+  actions_json: string;
+  resources_json: string;
+  dismissed_reason: string | null;
+  snoozed_until: string | null;
+  status_changed_at: string | null;
+  first_seen_at: string;
+  last_seen_at: string;
+}
+
+export interface OptimizerRunsTable {
+  customer_id: string;
+  ran_at: string;
+  synced_at: string | null;
+  duration_ms: number;
+  score_json: string;
+}
+
+export interface AccountTargetsTable {
+  customer_id: string;
+  target_cpa_micros: number | null;
+  target_roas: number | null;
+  updated_at: string;
+  updated_by: string | null;
 }
 
 export interface Database {
@@ -350,6 +397,9 @@ export interface Database {
   history_imports: HistoryImportsTable;
   chats: ChatsTable;
   chat_messages: ChatMessagesTable;
+  recommendations: RecommendationsTable;
+  optimizer_runs: OptimizerRunsTable;
+  account_targets: AccountTargetsTable;
 }
 
 export type User = Selectable<UsersTable>;

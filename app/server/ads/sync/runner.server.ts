@@ -3,6 +3,7 @@ import { Worker } from "node:worker_threads";
 import { getDb, type DB } from "../../db/db.server";
 import type { AdsSyncStateTable } from "../../db/schema";
 import { getConfig } from "../../env.server";
+import { runOptimizerAfterSync } from "../../optimizer/run.server";
 import { getAccount } from "../accounts.server";
 import { normalizeCustomerId, type AdsClient } from "../client.server";
 import { runSyncJob } from "./job.server";
@@ -177,6 +178,9 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
       : "an internal error stopped the sync. It has been logged.";
     await markFailed(db, customerId, runId, iso(clock()), reason).catch(() => undefined);
   }
+  // Recommendations follow the data: the engine reads the tables this run just wrote (only if it succeeded).
+  const mine = await db.selectFrom("ads_sync_state").select(["status", "run_id"]).where("customer_id", "=", customerId).executeTakeFirst();
+  if (mine?.status === "ok" && mine.run_id === runId) await runOptimizerAfterSync(customerId, db, clock());
   const state = await getSyncState(customerId, db, clock());
   if (opts.onProgress && state.status !== "running") await opts.onProgress(state);
   return state;

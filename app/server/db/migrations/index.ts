@@ -5,6 +5,7 @@ import * as m0003 from "./0003_ads_data";
 import * as m0004 from "./0004_change_sets";
 import * as m0010 from "./0010_one_open_revert";
 import * as m0050 from "./0050_chats";
+import * as m0030 from "./0030_recommendations";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "0004_change_sets": m0004,
   "0010_one_open_revert": m0010,
   "0050_chats": m0050,
+  "0030_recommendations": m0030,
 };

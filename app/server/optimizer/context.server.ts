@@ -1,0 +1,171 @@
+import { formatMoney } from "~/lib/format";
+import { addDays, addTotals, EMPTY_TOTALS, MIN_AGE_DAYS, type AccountData, type AdGroupRow, type CampaignRow, type KeywordRow, type Totals } from "./data.server";
+import { probBelow, ratePosterior } from "./stats.server";
+import type { Evidence, Figure, Target } from "./types.server";
+
+// What every rule shares: lookups, the target each campaign is judged
+// against, the break-even test, and the safety guards.
+
+export interface Context {
+  data: AccountData;
+  campaigns: Map<string, CampaignRow>;
+  adGroups: Map<string, AdGroupRow>;
+  keywordsByAdGroup: Map<string, KeywordRow[]>;
+  account: Totals;
+  /** Null when the account has no basis for a target (no conversions and none set). */
+  targetOf(campaignId: string): Target | null;
+  /** Conversion-based rules are off: the account spends but records no conversions (tracking is likely broken). */
+  trackingSuspect: boolean;
+  money(units: number): string;
+}
+
+/** Conversions a campaign needs before its own average can stand in for a target. */
+const MIN_CONVERSIONS_FOR_ASSUMED = 10;
+
+const rate = (t: Totals) => (t.clicks > 0 ? t.conversions / t.clicks : 0);
+export const cpaOf = (t: Totals) => (t.conversions > 0 ? t.cost / t.conversions : null);
+export const roasOf = (t: Totals) => (t.cost > 0 ? t.value / t.cost : null);
+
+export function buildContext(data: AccountData): Context {
+  const campaigns = new Map(data.campaigns.map((c) => [c.id, c]));
+  const adGroups = new Map(data.adGroups.map((g) => [g.id, g]));
+  const keywordsByAdGroup = new Map<string, KeywordRow[]>();
+  for (const k of data.keywords) {
+    const list = keywordsByAdGroup.get(k.adGroupId);
+    if (list) list.push(k);
+    else keywordsByAdGroup.set(k.adGroupId, [k]);
+  }
+  let account = EMPTY_TOTALS;
+  let last30 = EMPTY_TOTALS;
+  for (const c of data.campaigns) {
+    account = addTotals(account, c.m.all);
+    last30 = addTotals(last30, c.m.last30);
+  }
+  const money = (units: number) => formatMoney(Math.round(units * 1e6), data.currencyCode);
+
+  const assumedCpa = cpaOf(account);
+  const userCpa = data.accountTargets.cpaMicros !== null ? data.accountTargets.cpaMicros / 1e6 : null;
+  const userRoas = data.accountTargets.roas;
+  const targetOf = (campaignId: string): Target | null => {
+    const c = campaigns.get(campaignId);
+    if (c?.targetRoas) return { metric: "roas", value: c.targetRoas, source: "bidding strategy" };
+    if (c?.targetCpaMicros) return { metric: "cpa", value: c.targetCpaMicros / 1e6, source: "bidding strategy" };
+    if (userRoas) return { metric: "roas", value: userRoas, source: "account setting" };
+    if (userCpa) return { metric: "cpa", value: userCpa, source: "account setting" };
+    // Assumed: the campaign's own 90-day CPA (its parent level, research §0.2), else the account's.
+    // Per campaign, so a cheap brand campaign does not make every other campaign look wasteful.
+    const own = c && c.m.all.conversions >= MIN_CONVERSIONS_FOR_ASSUMED ? cpaOf(c.m.all) : null;
+    if (own) return { metric: "cpa", value: own, source: "assumed target" };
+    if (assumedCpa) return { metric: "cpa", value: assumedCpa, source: "assumed target" };
+    return null;
+  };
+  return {
+    data,
+    campaigns,
+    adGroups,
+    keywordsByAdGroup,
+    account,
+    targetOf,
+    trackingSuspect: last30.cost > 0 && last30.conversions === 0,
+    money,
+  };
+}
+
+export function targetLabel(t: Target, money: (n: number) => string): string {
+  const what = t.metric === "cpa" ? `target CPA ${money(t.value)}` : `target ROAS ${Math.round(t.value * 100)} %`;
+  if (t.source === "bidding strategy") return `${what} (from the campaign's bidding strategy)`;
+  if (t.source === "account setting") return `${what} (set in Settings for this account)`;
+  return `${what} (assumed target: the 90-day average of the campaign, or of the account for small campaigns; no target is set)`;
+}
+
+/** The rate of the nearest parent with clicks: ad group, else campaign, else account. */
+export function parentRate(ctx: Context, campaignId: string, adGroupId?: string): number {
+  const g = adGroupId ? ctx.adGroups.get(adGroupId) : undefined;
+  if (g && g.m.all.clicks >= 100 && g.m.all.conversions > 0) return rate(g.m.all);
+  const c = ctx.campaigns.get(campaignId);
+  if (c && c.m.all.clicks >= 100 && c.m.all.conversions > 0) return rate(c.m.all);
+  return rate(ctx.account);
+}
+
+/** Average order value of the campaign (else the account), for value goals. */
+function orderValue(ctx: Context, campaignId: string): number | null {
+  const c = ctx.campaigns.get(campaignId);
+  if (c && c.m.all.conversions >= 5 && c.m.all.value > 0) return c.m.all.value / c.m.all.conversions;
+  return ctx.account.conversions > 0 && ctx.account.value > 0 ? ctx.account.value / ctx.account.conversions : null;
+}
+
+/**
+ * Break-even conversion rate at the entity's own CPC (research §0.3):
+ * CPC / target CPA, or CPC · target ROAS / AOV for value goals.
+ */
+export function breakEvenRate(ctx: Context, t: Totals, target: Target, campaignId: string): number | null {
+  if (t.clicks <= 0) return null;
+  const cpc = t.cost / t.clicks;
+  if (target.metric === "cpa") return Math.min(1, cpc / target.value);
+  const aov = orderValue(ctx, campaignId);
+  return aov ? Math.min(1, (cpc * target.value) / aov) : null;
+}
+
+export interface RateTest {
+  /** P(true rate < break-even): confidence the entity misses target. */
+  qBelow: number;
+  breakEven: number;
+  posteriorRate: number;
+  prior: number;
+}
+
+export function testAgainstTarget(ctx: Context, t: Totals, target: Target, campaignId: string, adGroupId?: string): RateTest | null {
+  const breakEven = breakEvenRate(ctx, t, target, campaignId);
+  if (breakEven === null) return null;
+  const prior = parentRate(ctx, campaignId, adGroupId);
+  const post = ratePosterior(t.clicks, t.conversions, prior);
+  return { qBelow: probBelow(post, breakEven), breakEven, posteriorRate: post.mean, prior };
+}
+
+/** Whether an entity's results meet the target: the engine never proposes pausing or excluding it. */
+export function meetsTarget(t: Totals, target: Target): boolean {
+  if (t.conversions <= 0) return false;
+  if (target.metric === "cpa") return t.cost / t.conversions <= target.value;
+  return t.cost > 0 && t.value / t.cost >= target.value;
+}
+
+/** Younger than MIN_AGE_DAYS (first traffic, or the campaign's start) at the end of the data: too young to judge. */
+export function isYoung(ctx: Context, firstDate: string | null, campaignId: string): boolean {
+  const limit = addDays(ctx.data.period.dataTo, -(MIN_AGE_DAYS - 1));
+  const start = ctx.campaigns.get(campaignId)?.startDate ?? null;
+  if (start && start > limit) return true;
+  return firstDate !== null && firstDate > limit && firstDate > ctx.data.period.dataFrom;
+}
+
+/** Serving: enabled itself and in an enabled ad group and campaign of a Search campaign. */
+export function isLive(ctx: Context, campaignId: string, adGroupId?: string): boolean {
+  const c = ctx.campaigns.get(campaignId);
+  if (!c || c.status !== "ENABLED" || c.channel !== "SEARCH") return false;
+  if (adGroupId === undefined) return true;
+  const g = ctx.adGroups.get(adGroupId);
+  return !!g && g.status === "ENABLED";
+}
+
+export function evidenceBase(ctx: Context, from: string, to: string): Pick<Evidence, "dateRange" | "syncedAt"> {
+  return { dateRange: { from, to }, syncedAt: ctx.data.period.syncedAt };
+}
+
+export function judgedWindow(ctx: Context, w: "w30" | "w60" | "all"): { from: string; to: string } {
+  const p = ctx.data.period;
+  return { from: w === "w30" ? p.from30 : w === "w60" ? p.from60 : p.dataFrom, to: p.evalTo };
+}
+
+export function totalsFigures(t: Totals, prefix = ""): Figure[] {
+  return [
+    { name: `${prefix}impressions`, label: "Impressions", value: t.impressions, unit: "count" },
+    { name: `${prefix}clicks`, label: "Clicks", value: t.clicks, unit: "count" },
+    { name: `${prefix}cost`, label: "Cost", value: round2(t.cost), unit: "money" },
+    { name: `${prefix}conversions`, label: "Conversions", value: round2(t.conversions), unit: "count" },
+    { name: `${prefix}conversionsValue`, label: "Conversion value", value: round2(t.value), unit: "money" },
+  ];
+}
+
+export const round2 = (n: number) => Math.round(n * 100) / 100;
+export const pct = (n: number) => `${(n * 100).toFixed(1)} %`;
+/** Money in the change-set API's units: at most 2 decimals, at least 0.01. */
+export const apiMoney = (units: number) => Math.max(0.01, Math.round(units * 100) / 100);

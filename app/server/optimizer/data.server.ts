@@ -1,0 +1,408 @@
+import { sql, type AliasedRawBuilder } from "kysely";
+import type { DB } from "../db/db.server";
+
+// What the engine reads: the account's synced tables, aggregated in SQL into
+// per-entity totals over a few windows (one pass per table), never the daily
+// rows themselves — a 100,000-keyword account has ~450,000 keyword-days.
+
+/** Days at the end of the data the engine never judges: conversions keep arriving for days (research §0.5). */
+export const LAG_DAYS = 3;
+/** Entities whose first traffic is this recent are too young to judge. */
+export const MIN_AGE_DAYS = 7;
+
+export interface Totals {
+  impressions: number;
+  clicks: number;
+  /** Account currency units (not micros). */
+  cost: number;
+  conversions: number;
+  value: number;
+}
+
+export interface Windows {
+  /** The last 30 / 60 days of the judged window (which ends LAG_DAYS before the data does). */
+  w30: Totals;
+  w60: Totals;
+  /** The whole judged window. */
+  all: Totals;
+  /** The last 30 days of data, lag days included: what a month of impact is measured on. */
+  last30: Totals;
+  firstDate: string | null;
+  lastDate: string | null;
+}
+
+export interface Period {
+  /** First and last day of the synced data. */
+  dataFrom: string;
+  dataTo: string;
+  /** The judged window: dataFrom … dataTo − LAG_DAYS. */
+  evalTo: string;
+  from30: string;
+  from60: string;
+  last30From: string;
+  syncedAt: string | null;
+}
+
+export interface CampaignRow {
+  id: string;
+  name: string;
+  status: string;
+  channel: string;
+  bidding: string;
+  targetCpaMicros: number | null;
+  targetRoas: number | null;
+  budgetAmountMicros: number | null;
+  budgetShared: boolean;
+  startDate: string | null;
+  primaryStatus: string | null;
+  m: Windows;
+  /** Means over the last 14 days of data (null when Google reported none). */
+  searchIs: number | null;
+  budgetLostIs: number | null;
+  rankLostIs: number | null;
+}
+
+export interface AdGroupRow {
+  id: string;
+  campaignId: string;
+  name: string;
+  status: string;
+  cpcBidMicros: number | null;
+  targetCpaMicros: number | null;
+  m: Windows;
+}
+
+export interface KeywordRow {
+  adGroupId: string;
+  criterionId: string;
+  campaignId: string;
+  text: string;
+  matchType: string;
+  status: string;
+  cpcBidMicros: number | null;
+  effectiveCpcBidMicros: number | null;
+  qualityScore: number | null;
+  creative: string | null;
+  postClick: string | null;
+  predictedCtr: string | null;
+  servingStatus: string | null;
+  m: Windows;
+}
+
+export interface NegativeRow {
+  level: "ad_group" | "campaign";
+  /** Ad group id or campaign id. */
+  parentId: string;
+  campaignId: string;
+  criterionId: string;
+  text: string;
+  matchType: string;
+}
+
+export interface SearchTermRow {
+  campaignId: string;
+  adGroupId: string;
+  term: string;
+  status: string;
+  /** The keyword that matched it most (by clicks). */
+  keywordCriterionId: string | null;
+  keywordText: string | null;
+  m: Windows;
+}
+
+export interface AdRow {
+  adGroupId: string;
+  adId: string;
+  campaignId: string;
+  status: string;
+  type: string | null;
+  adStrength: string | null;
+  headlines: Array<{ text: string; assetPerformanceLabel?: string }>;
+  descriptions: Array<{ text: string; assetPerformanceLabel?: string }>;
+  m: Windows;
+}
+
+export interface AccountData {
+  customerId: string;
+  currencyCode: string;
+  period: Period;
+  campaigns: CampaignRow[];
+  adGroups: AdGroupRow[];
+  keywords: KeywordRow[];
+  negatives: NegativeRow[];
+  searchTerms: SearchTermRow[];
+  ads: AdRow[];
+  /** Resource names ("customers/…/adGroupCriteria/…" or "…/adGroups/…") whose bid changed recently, with when. */
+  recentBidChanges: Map<string, string>;
+  /** User-set targets for the account (/settings), if any. */
+  accountTargets: { cpaMicros: number | null; roas: number | null };
+}
+
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+export function makePeriod(dataFrom: string, dataTo: string, syncedAt: string | null): Period {
+  const evalTo = addDays(dataTo, -LAG_DAYS);
+  const clamp = (d: string) => (d < dataFrom ? dataFrom : d);
+  return { dataFrom, dataTo, evalTo, from30: clamp(addDays(evalTo, -29)), from60: clamp(addDays(evalTo, -59)), last30From: clamp(addDays(dataTo, -29)), syncedAt };
+}
+
+const METRICS = ["impressions", "clicks", "cost_micros", "conversions", "conversions_value"] as const;
+const WINDOWS = ["w30", "w60", "all", "l30"] as const;
+
+/** SUM(CASE …) columns for every metric × window, plus first/last traffic day. */
+function windowColumns(p: Period): AliasedRawBuilder<unknown, string>[] {
+  const bounds: Record<(typeof WINDOWS)[number], [string, string]> = {
+    w30: [p.from30, p.evalTo],
+    w60: [p.from60, p.evalTo],
+    all: [p.dataFrom, p.evalTo],
+    l30: [p.last30From, p.dataTo],
+  };
+  const cols: AliasedRawBuilder<unknown, string>[] = [];
+  for (const w of WINDOWS) {
+    const [from, to] = bounds[w];
+    for (const m of METRICS) {
+      cols.push(sql`SUM(CASE WHEN date BETWEEN ${from} AND ${to} THEN ${sql.ref(m)} ELSE 0 END)`.as(`${w}_${m}`));
+    }
+  }
+  cols.push(sql`MIN(CASE WHEN impressions > 0 THEN date END)`.as("first_date"));
+  cols.push(sql`MAX(CASE WHEN impressions > 0 THEN date END)`.as("last_date"));
+  return cols;
+}
+
+type Agg = Record<string, unknown>;
+const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
+
+function windowsOf(r: Agg): Windows {
+  const t = (w: string): Totals => ({
+    impressions: num(r[`${w}_impressions`]),
+    clicks: num(r[`${w}_clicks`]),
+    cost: num(r[`${w}_cost_micros`]) / 1e6,
+    conversions: num(r[`${w}_conversions`]),
+    value: num(r[`${w}_conversions_value`]),
+  });
+  return { w30: t("w30"), w60: t("w60"), all: t("all"), last30: t("l30"), firstDate: (r.first_date as string | null) ?? null, lastDate: (r.last_date as string | null) ?? null };
+}
+
+export const EMPTY_TOTALS: Totals = { impressions: 0, clicks: 0, cost: 0, conversions: 0, value: 0 };
+export const EMPTY_WINDOWS: Windows = { w30: EMPTY_TOTALS, w60: EMPTY_TOTALS, all: EMPTY_TOTALS, last30: EMPTY_TOTALS, firstDate: null, lastDate: null };
+
+export function addTotals(a: Totals, b: Totals): Totals {
+  return { impressions: a.impressions + b.impressions, clicks: a.clicks + b.clicks, cost: a.cost + b.cost, conversions: a.conversions + b.conversions, value: a.value + b.value };
+}
+
+function addWindows(a: Windows, b: Windows): Windows {
+  const min = (x: string | null, y: string | null) => (x === null ? y : y === null ? x : x < y ? x : y);
+  const max = (x: string | null, y: string | null) => (x === null ? y : y === null ? x : x > y ? x : y);
+  return {
+    w30: addTotals(a.w30, b.w30),
+    w60: addTotals(a.w60, b.w60),
+    all: addTotals(a.all, b.all),
+    last30: addTotals(a.last30, b.last30),
+    firstDate: min(a.firstDate, b.firstDate),
+    lastDate: max(a.lastDate, b.lastDate),
+  };
+}
+
+function parseAssets(json: string): Array<{ text: string; assetPerformanceLabel?: string }> {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? (v as Array<{ text: string; assetPerformanceLabel?: string }>) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Null when the account was never synced. */
+export async function loadAccountData(db: DB, customerId: string, currencyCode: string, now: Date = new Date()): Promise<AccountData | null> {
+  const state = await db.selectFrom("ads_sync_state").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
+  if (!state?.data_from || !state.data_to) return null;
+  const period = makePeriod(state.data_from, state.data_to, state.last_success_at);
+  const cols = windowColumns(period);
+
+  const [campaigns, campaignAgg, isAgg, adGroups, adGroupAgg, keywords, keywordAgg, campaignNegatives, termAgg, ads, adAgg, targets] = await Promise.all([
+    db.selectFrom("ads_campaigns").selectAll().where("customer_id", "=", customerId).execute(),
+    db.selectFrom("ads_campaign_daily").select("campaign_id").select(cols).where("customer_id", "=", customerId).groupBy("campaign_id").execute(),
+    db
+      .selectFrom("ads_campaign_daily")
+      .select([
+        "campaign_id",
+        sql<number | null>`AVG(search_impression_share)`.as("is"),
+        sql<number | null>`AVG(search_budget_lost_impression_share)`.as("blis"),
+        sql<number | null>`AVG(search_rank_lost_impression_share)`.as("rlis"),
+      ])
+      .where("customer_id", "=", customerId)
+      .where("date", ">=", addDays(period.dataTo, -13))
+      .groupBy("campaign_id")
+      .execute(),
+    db.selectFrom("ads_ad_groups").selectAll().where("customer_id", "=", customerId).execute(),
+    db.selectFrom("ads_ad_group_daily").select("ad_group_id").select(cols).where("customer_id", "=", customerId).groupBy("ad_group_id").execute(),
+    db.selectFrom("ads_keywords").selectAll().where("customer_id", "=", customerId).execute(),
+    db
+      .selectFrom("ads_keyword_daily")
+      .select(["ad_group_id", "criterion_id"])
+      .select(cols)
+      .where("customer_id", "=", customerId)
+      .groupBy(["ad_group_id", "criterion_id"])
+      .execute(),
+    db.selectFrom("ads_campaign_negative_keywords").selectAll().where("customer_id", "=", customerId).execute(),
+    db
+      .selectFrom("ads_search_term_daily")
+      .select(["campaign_id", "ad_group_id", "search_term", "status", "keyword_criterion_id", "keyword_text"])
+      .select(cols)
+      .where("customer_id", "=", customerId)
+      .groupBy(["campaign_id", "ad_group_id", "search_term", "status", "keyword_criterion_id", "keyword_text"])
+      .execute(),
+    db.selectFrom("ads_ads").selectAll().where("customer_id", "=", customerId).execute(),
+    db.selectFrom("ads_ad_daily").select(["ad_group_id", "ad_id"]).select(cols).where("customer_id", "=", customerId).groupBy(["ad_group_id", "ad_id"]).execute(),
+    db.selectFrom("account_targets").selectAll().where("customer_id", "=", customerId).executeTakeFirst(),
+  ]);
+
+  const campaignM = new Map(campaignAgg.map((r) => [r.campaign_id, windowsOf(r as Agg)]));
+  const isM = new Map(isAgg.map((r) => [r.campaign_id, r]));
+  const agM = new Map(adGroupAgg.map((r) => [r.ad_group_id, windowsOf(r as Agg)]));
+  const kwM = new Map(keywordAgg.map((r) => [`${r.ad_group_id}~${r.criterion_id}`, windowsOf(r as Agg)]));
+  const adM = new Map(adAgg.map((r) => [`${r.ad_group_id}~${r.ad_id}`, windowsOf(r as Agg)]));
+  const nullable = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+  const terms = new Map<string, SearchTermRow & { topClicks: number }>();
+  for (const r of termAgg) {
+    const key = `${r.campaign_id}|${r.ad_group_id}|${r.search_term}`;
+    const m = windowsOf(r as Agg);
+    const prev = terms.get(key);
+    if (!prev) {
+      terms.set(key, {
+        campaignId: r.campaign_id,
+        adGroupId: r.ad_group_id,
+        term: r.search_term,
+        status: r.status,
+        keywordCriterionId: r.keyword_criterion_id,
+        keywordText: r.keyword_text,
+        m,
+        topClicks: m.all.clicks,
+      });
+      continue;
+    }
+    prev.m = addWindows(prev.m, m);
+    // A term the advertiser acted on stays acted on, whichever row says so.
+    if (prev.status === "NONE" && r.status !== "NONE") prev.status = r.status;
+    if (m.all.clicks > prev.topClicks) {
+      prev.topClicks = m.all.clicks;
+      prev.keywordCriterionId = r.keyword_criterion_id;
+      prev.keywordText = r.keyword_text;
+    }
+  }
+
+  const recentBidChanges = await loadRecentBidChanges(db, customerId, now);
+
+  return {
+    customerId,
+    currencyCode,
+    period,
+    campaigns: campaigns.map((c) => ({
+      id: c.id,
+      name: c.name,
+      status: c.status,
+      channel: c.advertising_channel_type,
+      bidding: c.bidding_strategy_type,
+      targetCpaMicros: nullable(c.target_cpa_micros),
+      targetRoas: nullable(c.target_roas),
+      budgetAmountMicros: nullable(c.budget_amount_micros),
+      budgetShared: c.budget_explicitly_shared === 1,
+      startDate: c.start_date,
+      primaryStatus: c.primary_status,
+      m: campaignM.get(c.id) ?? EMPTY_WINDOWS,
+      searchIs: nullable(isM.get(c.id)?.is),
+      budgetLostIs: nullable(isM.get(c.id)?.blis),
+      rankLostIs: nullable(isM.get(c.id)?.rlis),
+    })),
+    adGroups: adGroups.map((g) => ({
+      id: g.id,
+      campaignId: g.campaign_id,
+      name: g.name,
+      status: g.status,
+      cpcBidMicros: nullable(g.cpc_bid_micros),
+      targetCpaMicros: nullable(g.target_cpa_micros),
+      m: agM.get(g.id) ?? EMPTY_WINDOWS,
+    })),
+    keywords: keywords
+      .filter((k) => k.negative !== 1)
+      .map((k) => ({
+        adGroupId: k.ad_group_id,
+        criterionId: k.criterion_id,
+        campaignId: k.campaign_id,
+        text: k.text,
+        matchType: k.match_type,
+        status: k.status,
+        cpcBidMicros: nullable(k.cpc_bid_micros),
+        effectiveCpcBidMicros: nullable(k.effective_cpc_bid_micros),
+        qualityScore: nullable(k.quality_score),
+        creative: k.creative_quality_score,
+        postClick: k.post_click_quality_score,
+        predictedCtr: k.search_predicted_ctr,
+        servingStatus: k.system_serving_status,
+        m: kwM.get(`${k.ad_group_id}~${k.criterion_id}`) ?? EMPTY_WINDOWS,
+      })),
+    negatives: [
+      ...keywords
+        .filter((k) => k.negative === 1 && k.status !== "REMOVED")
+        .map((k): NegativeRow => ({ level: "ad_group", parentId: k.ad_group_id, campaignId: k.campaign_id, criterionId: k.criterion_id, text: k.text, matchType: k.match_type })),
+      ...campaignNegatives
+        .filter((n) => n.status !== "REMOVED")
+        .map((n): NegativeRow => ({ level: "campaign", parentId: n.campaign_id, campaignId: n.campaign_id, criterionId: n.criterion_id, text: n.text, matchType: n.match_type })),
+    ],
+    searchTerms: [...terms.values()].map(({ topClicks: _drop, ...t }) => t),
+    ads: ads.map((a) => ({
+      adGroupId: a.ad_group_id,
+      adId: a.ad_id,
+      campaignId: a.campaign_id,
+      status: a.status,
+      type: a.type,
+      adStrength: a.ad_strength,
+      headlines: parseAssets(a.headlines),
+      descriptions: parseAssets(a.descriptions),
+      m: adM.get(`${a.ad_group_id}~${a.ad_id}`) ?? EMPTY_WINDOWS,
+    })),
+    recentBidChanges,
+    accountTargets: { cpaMicros: nullable(targets?.target_cpa_micros), roas: nullable(targets?.target_roas) },
+  };
+}
+
+/** Days a bid must rest after a change before the engine moves it again (research K1). */
+export const BID_REST_DAYS = 14;
+
+/**
+ * Bid changes in the last BID_REST_DAYS, from our own applied change sets and
+ * from Google's change history (changes made elsewhere), by resource name.
+ */
+async function loadRecentBidChanges(db: DB, customerId: string, now: Date): Promise<Map<string, string>> {
+  const since = new Date(now.getTime() - BID_REST_DAYS * 86_400_000).toISOString();
+  const out = new Map<string, string>();
+  const ours = await db
+    .selectFrom("changes")
+    .innerJoin("change_sets", "change_sets.id", "changes.change_set_id")
+    .select(["changes.resource_name", "changes.applied_at", "changes.after_json"])
+    .where("change_sets.customer_id", "=", customerId)
+    .where("changes.status", "=", "applied")
+    .where("changes.applied_at", ">=", since)
+    .execute();
+  for (const r of ours) {
+    if (r.resource_name && r.applied_at && (r.after_json ?? "").includes("cpcBidMicros")) out.set(r.resource_name, r.applied_at);
+  }
+  const outside = await db
+    .selectFrom("history_imports")
+    .select(["resource_name", "changed_at", "changed_fields", "operation"])
+    .where("customer_id", "=", customerId)
+    .where("changed_at", ">=", since)
+    .execute();
+  for (const r of outside) {
+    if (/cpc_?bid_?micros/i.test(r.changed_fields ?? "") || r.operation === "CREATE") {
+      const prev = out.get(r.resource_name);
+      if (!prev || prev < r.changed_at) out.set(r.resource_name, r.changed_at);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,76 @@
+// How a negative keyword matches a search query (Google Ads Help 2453972):
+// broad = every word of the negative appears in the query, in any order;
+// phrase = the words appear contiguously in that order; exact = the query is
+// the negative. Negatives do not expand to close variants. Only the first 16
+// words of a query count.
+//
+// The engine judges a negative against a positive keyword by the query that
+// is the keyword's own text: if the negative blocks that query, it blocks the
+// keyword (fully for exact keywords, for most of its traffic otherwise). That
+// is stricter than Google's conflict script (which ignores a phrase negative
+// under a broad keyword) on purpose: the engine must never propose a negative
+// that silences a keyword the advertiser chose.
+
+export type MatchType = "EXACT" | "PHRASE" | "BROAD";
+
+export interface NegativeKeyword {
+  text: string;
+  matchType: string;
+}
+
+export function normalizeKeyword(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[+"[\]]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+export function tokens(text: string): string[] {
+  const t = normalizeKeyword(text);
+  return t === "" ? [] : t.split(" ");
+}
+
+function containsContiguous(haystack: string[], needle: string[]): boolean {
+  if (needle.length === 0 || needle.length > haystack.length) return false;
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** Whether the negative keeps an ad from showing for this query. */
+export function negativeBlocksQuery(negative: NegativeKeyword, query: string): boolean {
+  const q = tokens(query).slice(0, 16);
+  const n = tokens(negative.text);
+  if (n.length === 0 || q.length === 0) return false;
+  switch (negative.matchType) {
+    case "EXACT":
+      return n.length === q.length && n.every((w, i) => w === q[i]);
+    case "PHRASE":
+      return containsContiguous(q, n);
+    default: {
+      const set = new Set(q);
+      return n.every((w) => set.has(w));
+    }
+  }
+}
+
+/** Whether the negative blocks the positive keyword's own query (see the module note). */
+export function negativeBlocksKeyword(negative: NegativeKeyword, keywordText: string): boolean {
+  return negativeBlocksQuery(negative, keywordText);
+}
+
+/**
+ * Google's own conflict test for an existing negative against a positive
+ * keyword (its Negative Keyword Conflicts script): a negative stricter than the
+ * positive (phrase/exact under broad, exact under phrase) is not a conflict —
+ * it blocks a sliver of the keyword's traffic, not the keyword.
+ */
+export function negativeConflictsWithKeyword(negative: NegativeKeyword, keyword: { text: string; matchType: string }): boolean {
+  const stricter =
+    keyword.matchType === "BROAD" ? negative.matchType !== "BROAD" : keyword.matchType === "PHRASE" ? negative.matchType === "EXACT" : false;
+  if (stricter) return false;
+  return negativeBlocksQuery(negative, keyword.text);
+}

@@ -1,0 +1,209 @@
+// @vitest-environment node
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_RICH_CUSTOMER_ID, DEMO_SMALL_CUSTOMER_ID } from "../../../emulator/ads";
+import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { connectDemoUser, startEmulator, type RunningEmulator } from "../ads/emulator-harness.server";
+import { syncAccount } from "../ads/sync.server";
+import { listRecommendations } from "./service.server";
+import type { Recommendation, RecommendationType } from "./types.server";
+
+// Every planted finding of the demo account (emulator/ads/demo/PLANTED.md),
+// found by the engine after a real sync through the emulator, as the right
+// `type`, with evidence that matches the synced rows.
+
+const TODAY = "2026-11-22";
+const NOW = new Date(`${TODAY}T15:00:00Z`);
+const RICH = DEMO_RICH_CUSTOMER_ID;
+
+let emu: RunningEmulator;
+let ctx: TestContext;
+let recs: Recommendation[];
+
+beforeAll(async () => {
+  emu = await startEmulator({ storeOptions: { today: TODAY } });
+  ctx = await setupTestEnvironment(emu.env);
+  const userId = await connectDemoUser(emu.baseUrl);
+  const state = await syncAccount(userId, RICH, { now: () => NOW });
+  expect(state.status).toBe("ok");
+  recs = (await listRecommendations(ctx.db, RICH, { now: NOW })).recommendations;
+}, 300_000);
+
+afterAll(async () => {
+  await ctx?.cleanup();
+  await emu?.close();
+});
+
+const ofType = (type: RecommendationType) => recs.filter((r) => r.type === type);
+const about = (type: RecommendationType, resourceId: string) => ofType(type).find((r) => r.resources.some((x) => x.id === resourceId));
+const figure = (r: Recommendation, name: string) => r.evidence.figures.find((f) => f.name === name)?.value;
+
+/** The keyword's totals straight from the synced rows, over the evidence's own date range. */
+async function keywordTotals(id: string, range: { from: string; to: string }) {
+  const [ag, crit] = id.split("~");
+  const row = await ctx.db
+    .selectFrom("ads_keyword_daily")
+    .select([sql<number>`COALESCE(SUM(clicks), 0)`.as("clicks"), sql<number>`COALESCE(SUM(cost_micros), 0)`.as("cost"), sql<number>`COALESCE(SUM(conversions), 0)`.as("conv")])
+    .where("customer_id", "=", RICH)
+    .where("ad_group_id", "=", ag)
+    .where("criterion_id", "=", crit)
+    .where("date", ">=", range.from)
+    .where("date", "<=", range.to)
+    .executeTakeFirstOrThrow();
+  return { clicks: Number(row.clicks), cost: Number(row.cost) / 1e6, conversions: Number(row.conv) };
+}
+
+describe("planted findings of the demo account", () => {
+  it("P1: keywords that spend without converting → wasted_keyword, paused, evidence = the synced rows", async () => {
+    for (const id of ["140000000032~300000000697", "140000000129~300000003683", "140000000164~300000004663", "140000000261~300000007681", "140000000288~300000008653"]) {
+      const r = about("wasted_keyword", id);
+      expect(r, id).toBeDefined();
+      expect(r!.confidence).toBeGreaterThanOrEqual(0.95);
+      expect(r!.confidenceLabel).toBe("Strong");
+      expect(r!.actions).toEqual([{ type: "status", kind: "keyword", ids: [id], status: "PAUSED" }]);
+      const real = await keywordTotals(id, r!.evidence.dateRange);
+      expect(figure(r!, "clicks")).toBe(real.clicks);
+      expect(figure(r!, "cost")).toBeCloseTo(real.cost, 2);
+      expect(figure(r!, "conversions")).toBe(0);
+      // Never judged on the last 3 days.
+      expect(r!.evidence.dateRange.to).toBe("2026-11-18");
+      expect(r!.evidence.syncedAt).toBeTruthy();
+      expect(r!.impact.kind).toBe("cost_saved");
+      expect(r!.impact.monthly).toBeGreaterThan(0);
+    }
+  });
+
+  it("P2: junk search terms → wasted_search_term or a failing n-gram (“free” in 3+ campaigns), with their evidence", () => {
+    const terms = ["free camping sites near me", "how to set up a tent", "free tent giveaway", "boot repair near me", "cowboy boots", "used climbing rope", "climbing rope swing", "dog sleeping bag", "free sleeping bag", "camp stove recall", "free backpack"];
+    const grams = ofType("negative_ngram");
+    const covered = terms.filter((t) => about("wasted_search_term", t) || grams.some((g) => g.resources[0].id.split(" ").every((w) => t.split(" ").includes(w))));
+    // The rest are below the significance gate (45–70 clicks against a ~1.7 % break-even rate):
+    // reported by nothing, on purpose (docs/decisions: recommendations engine).
+    expect(covered, JSON.stringify(covered)).toContain("camp stove recall");
+    expect(covered.length, JSON.stringify(covered)).toBeGreaterThanOrEqual(4);
+    for (const t of terms) {
+      const r = about("wasted_search_term", t);
+      if (!r) continue;
+      expect(figure(r, "conversions")).toBe(0);
+      expect(r.confidence).toBeGreaterThanOrEqual(0.9);
+      expect(r.actions[0]).toMatchObject({ type: "add_negatives", level: "ad_group", keywords: [{ text: t, matchType: "EXACT" }] });
+    }
+    const free = grams.find((r) => r.resources[0].id === "free");
+    expect(free, "the n-gram “free”").toBeDefined();
+    expect(figure(free!, "conversions")).toBe(0);
+    expect(Number(figure(free!, "campaignCount"))).toBeGreaterThanOrEqual(3);
+    expect(free!.actions.length).toBeGreaterThanOrEqual(3);
+    for (const a of free!.actions) expect(a).toMatchObject({ type: "add_negatives", level: "campaign", keywords: [{ text: "free", matchType: "PHRASE" }] });
+  });
+
+  it("P3: Search | Climbing Gear → budget_limited with a capped raise and the gain stated", () => {
+    const r = about("budget_limited", "17000000035");
+    expect(r).toBeDefined();
+    expect(r!.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(Number(figure(r!, "budgetLostImpressionShare"))).toBeGreaterThan(40);
+    expect(r!.evidence.target).toMatchObject({ metric: "roas", value: 3, source: "bidding strategy" });
+    const action = r!.actions[0] as { type: string; campaignId: string; amount: number };
+    expect(action.type).toBe("budget");
+    expect(action.campaignId).toBe("17000000035");
+    const budget = Number(figure(r!, "dailyBudget"));
+    expect(action.amount).toBeGreaterThan(budget);
+    expect(action.amount).toBeLessThanOrEqual(budget * 1.25 + 0.01);
+    expect(r!.impact.kind).toBe("value_gained");
+    expect(r!.impact.monthly).toBeGreaterThan(0);
+    expect(ofType("budget_limited").map((x) => x.resources[0].id)).toEqual(["17000000035"]);
+  });
+
+  it("P4: duplicate keywords → duplicate_keyword pausing one twin; layered match types are not duplicates", () => {
+    const pairs = [
+      ["140000000105~300000002832", "140000000121~300000003473"],
+      ["140000000024~300000000280", "140000000035~300000000942"],
+      ["140000000148~300000004189", "140000000156~300000004582"],
+    ];
+    for (const [a, b] of pairs) {
+      const r = about("duplicate_keyword", a);
+      expect(r, a).toBeDefined();
+      expect(r!.resources.map((x) => x.id)).toContain(b);
+      const paused = (r!.actions[0] as { ids: string[] }).ids;
+      expect(paused).toHaveLength(1);
+      expect([a, b]).toContain(paused[0]);
+    }
+    expect(ofType("duplicate_keyword")).toHaveLength(3);
+  });
+
+  it("P5: poor ads → weak_ad linking to the ad generator for that ad group", () => {
+    for (const id of ["140000000078~650000000172", "140000000269~650000000549", "140000000288~650000000611"]) {
+      const r = about("weak_ad", id);
+      expect(r, id).toBeDefined();
+      expect(figure(r!, "adStrength")).toBe("Poor");
+      expect(Number(figure(r!, "lowAssets"))).toBeGreaterThanOrEqual(3);
+      expect(r!.actions).toEqual([]);
+      expect(r!.links[0].href).toBe(`/ad-generator?campaignId=${r!.resources.find((x) => x.kind === "campaign")!.id}&adGroupId=${id.split("~")[0]}`);
+    }
+  });
+
+  it("P6: low quality score with spend → low_quality_score with the three components", () => {
+    const boots = about("low_quality_score", "140000000137~300000003885");
+    expect(boots).toBeDefined();
+    expect(figure(boots!, "qualityScore")).toBe(2);
+    for (const c of ["searchPredictedCtr", "creativeQualityScore", "postClickQualityScore"]) expect(figure(boots!, c)).toBe("Below average");
+    for (const id of ["140000000070~300000001887", "140000000059~300000001432"]) {
+      const r = about("low_quality_score", id);
+      expect(r, id).toBeDefined();
+      expect(figure(r!, "qualityScore")).toBe(3);
+    }
+  });
+
+  it("P7: bids far off target → bid_adjustment (Trail Shoes' bid −20 %; Camp Stoves' target override)", () => {
+    const trail = ofType("bid_adjustment").find((r) => r.resources[0].id === "140000000129");
+    expect(trail).toBeDefined();
+    expect(trail!.actions).toEqual([{ type: "bid", kind: "ad_group", items: [{ id: "140000000129", cpc: 4.64 }] }]);
+    const stoves = ofType("bid_adjustment").find((r) => r.resources[0].id === "140000000277");
+    expect(stoves).toBeDefined();
+    expect(figure(stoves!, "adGroupTargetCpa")).toBe(95);
+    expect(figure(stoves!, "campaignTargetCpa")).toBe(24);
+  });
+
+  it("P8: a paused keyword that converted below target → paused_converting (enable)", () => {
+    const r = about("paused_converting", "140000000156~300000004372");
+    expect(r).toBeDefined();
+    expect(figure(r!, "conversions")).toBe(27);
+    expect(r!.actions).toEqual([{ type: "status", kind: "keyword", ids: ["140000000156~300000004372"], status: "ENABLED" }]);
+  });
+
+  it("P9: a campaign negative blocking an enabled keyword → blocked_keyword removing the negative", () => {
+    const r = about("blocked_keyword", "140000000261~300000007595");
+    expect(r).toBeDefined();
+    expect(figure(r!, "keywordImpressions")).toBe(0);
+    expect(r!.actions[0]).toMatchObject({ type: "remove_negatives", level: "campaign" });
+    expect(ofType("blocked_keyword")).toHaveLength(1);
+  });
+
+  it("P10: a converting term → harvest_search_term (exact keyword in its ad group)", () => {
+    const r = about("harvest_search_term", "4 person instant tent with screen room");
+    expect(r).toBeDefined();
+    expect(Number(figure(r!, "conversions"))).toBeGreaterThanOrEqual(5);
+    expect(r!.actions[0]).toMatchObject({ type: "add_keywords", keywords: [{ text: "4 person instant tent with screen room", matchType: "EXACT" }] });
+  });
+
+  it("P12: a term already excluded gets no negative", () => {
+    expect(about("wasted_search_term", "tent rental near me")).toBeUndefined();
+    expect(ofType("negative_ngram").find((r) => r.resources[0].id === "rental")).toBeUndefined();
+  });
+
+  it("every recommendation has the contract's fields, and the list is sorted by impact", () => {
+    for (const r of recs) {
+      expect(r.id).toMatch(/^[0-9a-f]{24}$/);
+      expect(r.title.length).toBeGreaterThan(10);
+      expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+      expect(r.confidence).toBeLessThanOrEqual(1);
+      expect(r.evidence.dateRange.to <= "2026-11-21").toBe(true);
+      expect(r.resources.length).toBeGreaterThan(0);
+      expect(r.impact.assumption.length).toBeGreaterThan(10);
+    }
+  });
+
+  it("the small bakery account has no plants and gets few or no findings", async () => {
+    const small = await listRecommendations(ctx.db, DEMO_SMALL_CUSTOMER_ID, { now: NOW });
+    expect(small.recommendations).toEqual([]);
+  });
+});

@@ -1,0 +1,109 @@
+import type { Action } from "../changes/propose.server";
+
+// The shape of a recommendation, as the engine produces it, the database
+// stores it and the JSON API returns it.
+
+/** The rules' `type`s: a contract of the API, the screens and the checks. */
+export const RECOMMENDATION_TYPES = [
+  "wasted_keyword",
+  "wasted_search_term",
+  "negative_ngram",
+  "harvest_search_term",
+  "budget_limited",
+  "bid_adjustment",
+  "low_quality_score",
+  "weak_ad",
+  "duplicate_keyword",
+  "paused_converting",
+  "blocked_keyword",
+] as const;
+export type RecommendationType = (typeof RECOMMENDATION_TYPES)[number];
+
+export type TargetSource = "bidding strategy" | "account setting" | "assumed target";
+
+export interface Target {
+  metric: "cpa" | "roas";
+  /** CPA in account currency units; ROAS as a ratio (3 = 300 %). */
+  value: number;
+  source: TargetSource;
+}
+
+export interface ResourceRef {
+  kind: "campaign" | "ad_group" | "keyword" | "negative_keyword" | "campaign_negative_keyword" | "search_term" | "ad";
+  /** The id the change-set API uses (keywords and ads: "adGroupId~id"). */
+  id: string;
+  name: string;
+  resourceName?: string;
+}
+
+export interface Figure {
+  name: string;
+  label: string;
+  value: number | string | null;
+  unit?: "money" | "count" | "percent" | "ratio" | "text";
+}
+
+export interface Evidence {
+  /** One plain-English sentence. */
+  summary: string;
+  dateRange: { from: string; to: string };
+  syncedAt: string | null;
+  figures: Figure[];
+  target: (Target & { label: string }) | null;
+  test: { name: string; result: string; confidence: number | null } | null;
+  notes: string[];
+}
+
+export interface Impact {
+  kind: "cost_saved" | "conversions_gained" | "value_gained" | "none";
+  /** Per month: currency units for cost/value, conversions for conversions. */
+  monthly: number;
+  /** Conversions the change could cost (the downside of a saving), per month. */
+  riskConversions: number | null;
+  assumption: string;
+}
+
+export interface Link {
+  label: string;
+  href: string;
+}
+
+/** What a rule emits (before it is stored). */
+export interface Finding {
+  key: string;
+  type: RecommendationType;
+  title: string;
+  resources: ResourceRef[];
+  /** 0–1; shown as Strong (≥ 0.95) or Likely (≥ 0.90). Facts (a duplicate, a conflict) are 1. */
+  confidence: number;
+  impact: Impact;
+  /** The impact in account currency, for sorting across kinds. */
+  sortAmount: number;
+  evidence: Evidence;
+  /** Exactly the change-set API's actions (POST /api/v1/accounts/{id}/change-sets); empty when nothing is automatic. */
+  actions: Action[];
+  links: Link[];
+}
+
+export type RecommendationStatus = "open" | "dismissed" | "snoozed" | "applied";
+
+/** A stored recommendation as the API and the screens see it. */
+export interface Recommendation {
+  id: string;
+  type: RecommendationType;
+  title: string;
+  status: RecommendationStatus;
+  confidence: number;
+  confidenceLabel: "Strong" | "Likely";
+  impact: Impact & { currencyCode: string };
+  evidence: Evidence;
+  actions: Action[];
+  resources: ResourceRef[];
+  links: Link[];
+  dismissedReason: string | null;
+  snoozedUntil: string | null;
+  /** The change set its Apply created (the latest), if any. */
+  changeSetId: string | null;
+  firstSeenAt: string;
+  lastSeenAt: string;
+}
