@@ -39,9 +39,9 @@ describe("the generated OpenAPI document", () => {
   });
 
   it("takes the item limit from the one constant", () => {
-    // Every list of an action is capped by it (the RSA's 15 headlines and 4 descriptions are Google's own limits).
+    // Every list of an action is capped by it (the RSA's 15 headlines and 4 descriptions are Google's own limits). Six lists: status ids, bid items, keywords, negatives, removed keywords, removed negatives.
     const limits = [...JSON.stringify(components.Action).matchAll(/"maxItems":(\d+)/g)].map((m) => Number(m[1])).filter((n) => n > 15);
-    expect(limits).toHaveLength(5);
+    expect(limits).toHaveLength(6);
     expect(new Set(limits)).toEqual(new Set([MAX_CHANGE_ITEMS]));
     expect((components.ProposeChangeSet.properties as Record<string, Schema>).actions.maxItems).toBe(MAX_CHANGE_ITEMS);
   });

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { ActionInput } from "~/lib/change-actions";
+
+const ACTION_TYPES = ActionInput.options.map((o) => o.shape.type.value) as [string, ...string[]];
 import { DismissInput, RECOMMENDATION_STATUSES, SnoozeInput } from "../optimizer/service.server";
 import { RECOMMENDATION_TYPES } from "../optimizer/types.server";
 import { ChangeSet } from "./change-sets.server";
@@ -45,7 +47,9 @@ export const Recommendation = z.object({
     test: z.object({ name: z.string(), result: z.string(), confidence: z.number().nullable() }).nullable(),
     notes: z.array(z.string()),
   }),
-  actions: z.array(ActionInput).describe("Exactly the change-set API's actions; empty when nothing is changed automatically"),
+  actions: z
+    .array(z.looseObject({ type: z.enum(ACTION_TYPES) }))
+    .describe("Exactly the change-set API's actions (components/schemas/Action), ready for POST /accounts/{customerId}/change-sets; empty when nothing is changed automatically"),
   resources: z.array(
     z.object({
       kind: z.enum(["campaign", "ad_group", "keyword", "negative_keyword", "campaign_negative_keyword", "search_term", "ad"]),

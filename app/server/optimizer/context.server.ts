@@ -1,5 +1,5 @@
 import { formatMoney } from "~/lib/format";
-import { addDays, addTotals, EMPTY_TOTALS, MIN_AGE_DAYS, type AccountData, type AdGroupRow, type CampaignRow, type KeywordRow, type Totals } from "./data.server";
+import { addDays, addTotals, EMPTY_TOTALS, MIN_AGE_DAYS, type AccountData, type AdGroupRow, type CampaignRow, type KeywordRow, type NegativeRow, type SearchTermRow, type Totals } from "./data.server";
 import { probBelow, ratePosterior } from "./stats.server";
 import type { Evidence, Figure, Target } from "./types.server";
 
@@ -11,6 +11,14 @@ export interface Context {
   campaigns: Map<string, CampaignRow>;
   adGroups: Map<string, AdGroupRow>;
   keywordsByAdGroup: Map<string, KeywordRow[]>;
+  keywordsByCampaign: Map<string, KeywordRow[]>;
+  /** By "adGroupId~criterionId". */
+  keywordById: Map<string, KeywordRow>;
+  /** Search terms by ad group id and by campaign id. */
+  termsByAdGroup: Map<string, SearchTermRow[]>;
+  termsByCampaign: Map<string, SearchTermRow[]>;
+  /** Existing negatives by "ad_group:<id>" / "campaign:<id>". */
+  negativesByParent: Map<string, NegativeRow[]>;
   account: Totals;
   /** Null when the account has no basis for a target (no conversions and none set). */
   targetOf(campaignId: string): Target | null;
@@ -29,12 +37,11 @@ export const roasOf = (t: Totals) => (t.cost > 0 ? t.value / t.cost : null);
 export function buildContext(data: AccountData): Context {
   const campaigns = new Map(data.campaigns.map((c) => [c.id, c]));
   const adGroups = new Map(data.adGroups.map((g) => [g.id, g]));
-  const keywordsByAdGroup = new Map<string, KeywordRow[]>();
-  for (const k of data.keywords) {
-    const list = keywordsByAdGroup.get(k.adGroupId);
-    if (list) list.push(k);
-    else keywordsByAdGroup.set(k.adGroupId, [k]);
-  }
+  const keywordsByAdGroup = groupBy(data.keywords, (k) => k.adGroupId);
+  const keywordsByCampaign = groupBy(data.keywords, (k) => k.campaignId);
+  const termsByAdGroup = groupBy(data.searchTerms, (t) => t.adGroupId);
+  const termsByCampaign = groupBy(data.searchTerms, (t) => t.campaignId);
+  const negativesByParent = groupBy(data.negatives, (n) => `${n.level}:${n.parentId}`);
   let account = EMPTY_TOTALS;
   let last30 = EMPTY_TOTALS;
   for (const c of data.campaigns) {
@@ -64,11 +71,27 @@ export function buildContext(data: AccountData): Context {
     campaigns,
     adGroups,
     keywordsByAdGroup,
+    keywordsByCampaign,
+    keywordById: new Map(data.keywords.map((k) => [`${k.adGroupId}~${k.criterionId}`, k])),
+    termsByAdGroup,
+    termsByCampaign,
+    negativesByParent,
     account,
     targetOf,
     trackingSuspect: last30.cost > 0 && last30.conversions === 0,
     money,
   };
+}
+
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
 }
 
 export function targetLabel(t: Target, money: (n: number) => string): string {

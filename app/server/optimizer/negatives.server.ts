@@ -26,9 +26,17 @@ export function normalizeKeyword(text: string): string {
     .trim();
 }
 
+// The engine matches the same texts against each other many times per run.
+const tokenCache = new Map<string, string[]>();
+
 export function tokens(text: string): string[] {
+  let hit = tokenCache.get(text);
+  if (hit) return hit;
+  if (tokenCache.size > 500_000) tokenCache.clear();
   const t = normalizeKeyword(text);
-  return t === "" ? [] : t.split(" ");
+  hit = t === "" ? [] : t.split(" ");
+  tokenCache.set(text, hit);
+  return hit;
 }
 
 function containsContiguous(haystack: string[], needle: string[]): boolean {
@@ -50,10 +58,8 @@ export function negativeBlocksQuery(negative: NegativeKeyword, query: string): b
       return n.length === q.length && n.every((w, i) => w === q[i]);
     case "PHRASE":
       return containsContiguous(q, n);
-    default: {
-      const set = new Set(q);
-      return n.every((w) => set.has(w));
-    }
+    default:
+      return n.every((w) => q.includes(w));
   }
 }
 

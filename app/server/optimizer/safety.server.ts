@@ -1,5 +1,4 @@
 import { meetsTarget, type Context } from "./context.server";
-import type { NegativeRow, SearchTermRow } from "./data.server";
 import { negativeBlocksKeyword, negativeBlocksQuery, type NegativeKeyword } from "./negatives.server";
 import type { Finding, Target } from "./types.server";
 
@@ -17,20 +16,16 @@ export interface Scope {
   parentId: string;
 }
 
-function inScope(ctx: Context, scope: Scope, campaignId: string, adGroupId: string): boolean {
-  return scope.level === "campaign" ? campaignId === scope.parentId : adGroupId === scope.parentId;
-}
-
 /** Enabled keywords (in live ad groups) the negative would block. */
 export function blockedKeywords(ctx: Context, negative: NegativeKeyword, scope: Scope) {
-  return ctx.data.keywords.filter(
-    (k) => k.status === "ENABLED" && inScope(ctx, scope, k.campaignId, k.adGroupId) && ctx.adGroups.get(k.adGroupId)?.status === "ENABLED" && negativeBlocksKeyword(negative, k.text),
-  );
+  const inScope = (scope.level === "campaign" ? ctx.keywordsByCampaign : ctx.keywordsByAdGroup).get(scope.parentId) ?? [];
+  return inScope.filter((k) => k.status === "ENABLED" && ctx.adGroups.get(k.adGroupId)?.status === "ENABLED" && negativeBlocksKeyword(negative, k.text));
 }
 
 /** Search terms with conversions (any status, whole synced window) the negative would block. */
-export function blockedConvertingTerms(ctx: Context, negative: NegativeKeyword, scope: Scope, terms: SearchTermRow[] = ctx.data.searchTerms) {
-  return terms.filter((t) => t.m.all.conversions > 0 && inScope(ctx, scope, t.campaignId, t.adGroupId) && negativeBlocksQuery(negative, t.term));
+export function blockedConvertingTerms(ctx: Context, negative: NegativeKeyword, scope: Scope) {
+  const inScope = (scope.level === "campaign" ? ctx.termsByCampaign : ctx.termsByAdGroup).get(scope.parentId) ?? [];
+  return inScope.filter((t) => t.m.all.conversions > 0 && negativeBlocksQuery(negative, t.term));
 }
 
 /** Why a proposed negative is unsafe, or null when it is safe. */
@@ -43,10 +38,10 @@ export function negativeProblem(ctx: Context, negative: NegativeKeyword, scope: 
 }
 
 /** Whether a search term is already kept out by an existing negative of its ad group or campaign. */
-export function alreadyExcluded(negatives: NegativeRow[], t: { campaignId: string; adGroupId: string; term: string }): boolean {
-  return negatives.some(
-    (n) => ((n.level === "ad_group" && n.parentId === t.adGroupId) || (n.level === "campaign" && n.parentId === t.campaignId)) && negativeBlocksQuery(n, t.term),
-  );
+export function alreadyExcluded(ctx: Context, t: { campaignId: string; adGroupId: string; term: string }): boolean {
+  const own = ctx.negativesByParent.get(`ad_group:${t.adGroupId}`) ?? [];
+  const campaign = ctx.negativesByParent.get(`campaign:${t.campaignId}`) ?? [];
+  return own.some((n) => negativeBlocksQuery(n, t.term)) || campaign.some((n) => negativeBlocksQuery(n, t.term));
 }
 
 /**
@@ -56,7 +51,7 @@ export function alreadyExcluded(negatives: NegativeRow[], t: { campaignId: strin
 export function enforceSafety(ctx: Context, findings: Finding[]): { kept: Finding[]; dropped: Array<{ key: string; reason: string }> } {
   const kept: Finding[] = [];
   const dropped: Array<{ key: string; reason: string }> = [];
-  const kwByKey = new Map(ctx.data.keywords.map((k) => [`${k.adGroupId}~${k.criterionId}`, k]));
+  const kwByKey = ctx.keywordById;
   for (const f of findings) {
     let reason: string | null = null;
     for (const a of f.actions) {

@@ -234,11 +234,12 @@ export function blockedKeywords(ctx: Context): Finding[] {
   const range = judgedWindow(ctx, "all");
   for (const k of ctx.data.keywords) {
     if (k.status !== "ENABLED" || !isLive(ctx, k.campaignId, k.adGroupId)) continue;
-    for (const n of ctx.data.negatives) {
-      const inScope = n.level === "ad_group" ? n.parentId === k.adGroupId : n.parentId === k.campaignId;
-      if (!inScope || !negativeConflictsWithKeyword(n, k)) continue;
+    const scoped = [...(ctx.negativesByParent.get(`ad_group:${k.adGroupId}`) ?? []), ...(ctx.negativesByParent.get(`campaign:${k.campaignId}`) ?? [])];
+    for (const n of scoped) {
+      if (!negativeConflictsWithKeyword(n, k)) continue;
       // The negative is right when the searches it keeps out failed before it was added.
-      const kept = ctx.data.searchTerms.filter((t) => (n.level === "ad_group" ? t.adGroupId === n.parentId : t.campaignId === n.parentId) && t.status !== "NONE" && t.status !== "ADDED" && negativeBlocksQuery(n, t.term));
+      const terms = (n.level === "ad_group" ? ctx.termsByAdGroup : ctx.termsByCampaign).get(n.parentId) ?? [];
+      const kept = terms.filter((t) => t.status !== "NONE" && t.status !== "ADDED" && negativeBlocksQuery(n, t.term));
       const keptTotals = kept.reduce((s, t) => addTotals(s, t.m.all), EMPTY_TOTALS);
       const target = ctx.targetOf(k.campaignId);
       const costUnit = target ? costPerTargetConversion(ctx, target, k.campaignId) : null;

@@ -20,7 +20,7 @@ export function judgeableTerms(ctx: Context): SearchTermRow[] {
       t.status === "NONE" &&
       isLive(ctx, t.campaignId, t.adGroupId) &&
       !isYoung(ctx, t.m.firstDate, t.campaignId) &&
-      !alreadyExcluded(ctx.data.negatives, t),
+      !alreadyExcluded(ctx, t),
   );
 }
 
@@ -134,7 +134,7 @@ export function harvestSearchTerms(ctx: Context, terms = judgeableTerms(ctx)): F
     if (!test) continue;
     const confidence = 1 - test.qBelow;
     if (confidence < HARVEST_CONFIDENCE) continue;
-    const source = t.keywordCriterionId ? ctx.data.keywords.find((k) => k.adGroupId === t.adGroupId && k.criterionId === t.keywordCriterionId) : undefined;
+    const source = t.keywordCriterionId ? ctx.keywordById.get(`${t.adGroupId}~${t.keywordCriterionId}`) : undefined;
     const bidMicros = source?.effectiveCpcBidMicros ?? source?.cpcBidMicros ?? ctx.adGroups.get(t.adGroupId)?.cpcBidMicros ?? null;
     const cpc = isManualCpc(ctx, t.campaignId) && bidMicros ? apiMoney(bidMicros / 1e6) : undefined;
     const costUnit = costPerTargetConversion(ctx, target, t.campaignId) ?? 0;
