@@ -332,6 +332,8 @@ export interface ChatMessagesTable {
   output_tokens: number | null;
   total_tokens: number | null;
   created_at: string;
+}
+
 // ---- Recommendations engine (0030_recommendations)
 
 export type RecommendationStatus = "open" | "dismissed" | "snoozed" | "applied";
