@@ -4,6 +4,8 @@ import { type RouteConfig, index, layout, prefix, route } from "@react-router/de
 export default [
   route("login", "routes/login.tsx"),
   route("logout", "routes/logout.tsx"),
+  // The link in the address-confirmation email (asks for the account's password).
+  route("verify-email", "routes/verify-email.tsx"),
   layout("routes/app-layout.tsx", [
     index("routes/home.tsx"),
     route("dashboard", "routes/dashboard.tsx"),

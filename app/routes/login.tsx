@@ -29,13 +29,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const clientIp = context.clientIp ?? "unknown";
   try {
     if (intent === "register") {
-      const user = await register(input, clientIp);
-      return data<ActionResult>({
-        intent,
-        ok: true,
-        message: "Account created. You can now sign in.",
-        email: user.email,
-      });
+      const registered = await register(input, clientIp);
+      // The same words whether or not the address already had an account (issue 9 point 9).
+      return data<ActionResult>({ intent, ok: true, message: REGISTERED_MESSAGE, email: registered.email });
     }
     const { session } = await signIn(input, request, clientIp);
     // The token reaches the browser's mirror (seed §3) through a one-load
@@ -52,6 +48,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
 }
+
+export const REGISTERED_MESSAGE =
+  "Check your email: we sent a message to this address. A new account can sign in right away; the link in the message confirms the address.";
 
 const FALLBACK = { login: "Login failed", register: "Registration failed" } as const;
 

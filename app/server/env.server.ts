@@ -33,6 +33,13 @@ const schema = z.object({
   /** Retired keys kept for decryption while data is re-encrypted: "1:<key>,2:<key>". */
   ENCRYPTION_OLD_KEYS: z.string().optional(),
   TRUST_PROXY: trustProxySchema.default(false),
+  /** Outgoing mail (address confirmation): smtp://user:pass@host:587 or smtps://…; unset: the mail is written to the server log. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "must look like smtp://user:password@host:587 or smtps://…")
+    .optional(),
+  /** The From: of outgoing mail. Default: Ads AI Manager <no-reply@APP_URL's host>. */
+  MAIL_FROM: z.string().min(3).optional(),
   /** Larger request bodies are refused with 413 before anything reads them. */
   MAX_BODY_BYTES: positiveInt.default(1_048_576),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

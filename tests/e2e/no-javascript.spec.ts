@@ -10,7 +10,7 @@ test("register, sign in, use every screen and log out without JavaScript", async
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("status")).toContainText("Account created");
+  await expect(page.getByRole("status")).toContainText("Check your email");
 
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill("wrong-password");

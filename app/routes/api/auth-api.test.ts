@@ -83,11 +83,13 @@ describe("JSON auth API", () => {
     }
   });
 
-  it("401 {detail} for wrong credentials and 409 for a duplicate", async () => {
+  it("401 {detail} for wrong credentials; a duplicate registration answers exactly like a new one", async () => {
     const bad = await read(await loginAction(args(post("auth/login", JSON.stringify({ email: "api@example.com", password: "wrong-password" })))));
     expect(bad).toEqual({ status: 401, body: { detail: "Invalid email or password" } });
     const dup = await read(await registerAction(args(post("auth/register", JSON.stringify({ email: "api@example.com", password: "whatever12" })))));
-    expect(dup.status).toBe(409);
+    const fresh = await read(await registerAction(args(post("auth/register", JSON.stringify({ email: "api-new@example.com", password: "whatever12" })))));
+    expect(dup).toEqual({ status: 201, body: { email: "api@example.com" } });
+    expect(fresh).toEqual({ status: 201, body: { email: "api-new@example.com" } });
   });
 
   it("415 when the body is not JSON", async () => {

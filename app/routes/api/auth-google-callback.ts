@@ -27,10 +27,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   headers.append("Set-Cookie", await clearReturnTo());
 
   let userId: string;
+  let tookOver = false;
   try {
     const signIn = await authenticateWithGoogle(request);
     try {
-      ({ userId } = await completeGoogleSignIn(signIn, current?.user.id ?? null));
+      ({ userId, tookOver } = await completeGoogleSignIn(signIn, current?.user.id ?? null));
     } catch (error) {
       await revokeGoogleToken(signIn.tokens.refreshToken ?? signIn.tokens.accessToken);
       throw error;
@@ -54,6 +55,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     headers.append(
       "Set-Cookie",
       await toastHeader({ type: "error", message: `Signed in, but your Google Ads accounts could not be loaded: ${accounts.error}` }),
+    );
+  } else if (tookOver) {
+    console.warn(`Google sign-in took over an unconfirmed password account (user ${userId}): its password, sessions and API tokens were revoked`);
+    headers.append(
+      "Set-Cookie",
+      await toastHeader({ type: "success", message: "Signed in with Google. A password set on this address without confirming it was removed, with its sessions." }),
     );
   } else if (current) {
     headers.append("Set-Cookie", await toastHeader({ type: "success", message: "Google Ads connected" }));

@@ -21,13 +21,13 @@ export default defineArea({
   paths: {
     "/auth/register": {
       post: {
-        summary: "Create an account (does not sign in)",
+        summary:
+          "Create an account (does not sign in). Answers the same whether or not the address already has an account; a confirmation link (or, for an existing account, a note) is mailed to the address",
         auth: false,
         body: RegisterSchema,
         responses: {
-          201: ok("Created", UserBody),
+          201: ok("Registration received", UserBody),
           400: errorResponse("Invalid email or password"),
-          409: errorResponse("Email already registered"),
           415: NOT_JSON,
           429: TOO_MANY,
         },

@@ -8,6 +8,8 @@ import {
   recordFailedAttempt,
   slowDownIfGuessedAt,
 } from "./rate-limit.server";
+import { getDb } from "../db/db.server";
+import { markEmailVerified, readVerificationToken, sendAlreadyRegistered, sendConfirmation } from "./email-verification.server";
 import { createSession, type CreatedSession } from "./session.server";
 import { AuthError, registerUser, verifyLogin } from "./users.server";
 import type { User } from "../db/schema";
@@ -62,11 +64,58 @@ export async function signIn(
   });
 }
 
-export async function register(input: AuthInput, clientIp: string): Promise<User> {
+/**
+ * Registration answers the same whether or not the address already has an
+ * account (issue 9 point 9): `{ email }`. The difference only reaches the
+ * address's mailbox: a confirmation link for a new account, a note (and, for
+ * an account never confirmed, a fresh link) for an existing one.
+ */
+export async function register(input: AuthInput, clientIp: string): Promise<{ email: string }> {
   return guard(async () => {
     await consumeIpAttempt(clientIp);
     const parsed = RegisterSchema.safeParse(await readInput(input));
     if (!parsed.success) throw validationError(parsed.error);
-    return registerUser(parsed.data.email, parsed.data.password);
+    const { email, password } = parsed.data;
+    try {
+      const user = await registerUser(email, password);
+      void sendConfirmation(user);
+    } catch (error) {
+      if (!(error instanceof AuthError) || error.status !== 409) throw error;
+      const existing = await getDb().selectFrom("users").select(["id", "email", "password_hash", "email_verified_at"]).where("email", "=", email).executeTakeFirst();
+      // A fresh link only helps whoever knows that account's password: confirming asks for it.
+      if (existing?.password_hash && !existing.email_verified_at) void sendConfirmation(existing);
+      else void sendAlreadyRegistered(email);
+    }
+    return { email };
+  });
+}
+
+export const CONFIRM_LINK_INVALID = "This confirmation link is invalid or has expired. Register again with the same address to get a new one.";
+
+/**
+ * The confirmation page's form: the link's token plus the account's password
+ * (so only the person who registered can prove the address for it), under
+ * the same limits as sign-in.
+ */
+export async function confirmEmail(token: unknown, password: unknown, clientIp: string): Promise<{ email: string }> {
+  return guard(async () => {
+    await consumeIpAttempt(clientIp);
+    const claim = readVerificationToken(token);
+    if (!claim) throw new HttpError(400, CONFIRM_LINK_INVALID);
+    const parsed = LoginSchema.shape.password.safeParse(password);
+    if (!parsed.success) throw new HttpError(400, "Password is required", { password: "Password is required" });
+    await assertPairNotLocked(claim.email, clientIp);
+    await slowDownIfGuessedAt(claim.email);
+    try {
+      await verifyLogin(claim.email, parsed.data);
+    } catch (error) {
+      if (error instanceof AuthError) {
+        await recordFailedAttempt(claim.email, clientIp);
+        throw new HttpError(401, "That is not this account's password", { password: "That is not this account's password" });
+      }
+      throw error;
+    }
+    if (!(await markEmailVerified(claim.userId, claim.email))) throw new HttpError(400, CONFIRM_LINK_INVALID);
+    return { email: claim.email };
   });
 }

@@ -32,7 +32,9 @@ export async function getConnection(userId: string, db: DB = getDb()) {
 /**
  * Finds or creates the user for a completed Google sign-in and stores the
  * tokens. Signing in with Google identifies the user by the Google email
- * (linking an existing account only when Google has verified that email).
+ * (joining an existing account only when Google has verified that email; a
+ * password account whose address was never proved is taken over: its
+ * password and every session and API token are revoked).
  * With `currentUserId` (a signed-in user connecting Google Ads) the Google
  * account is linked to that user instead, whatever its email: several app
  * users may connect the same Google account.
@@ -41,29 +43,44 @@ export async function completeGoogleSignIn(
   signIn: GoogleSignIn,
   currentUserId: string | null,
   db: DB = getDb(),
-): Promise<{ userId: string; connectionId: string }> {
+): Promise<{ userId: string; connectionId: string; tookOver: boolean }> {
   const { profile, tokens } = signIn;
   const now = new Date().toISOString();
   return db.transaction().execute(async (trx) => {
     let userId: string;
+    let tookOver = false;
     if (currentUserId) {
       userId = currentUserId;
     } else {
-      const byEmail = await trx.selectFrom("users").select(["id", "password_hash"]).where("email", "=", profile.email).executeTakeFirst();
+      const byEmail = await trx
+        .selectFrom("users")
+        .select(["id", "password_hash", "email_verified_at"])
+        .where("email", "=", profile.email)
+        .executeTakeFirst();
       if (byEmail) {
-        // An existing password account is linked only when Google vouches for the address.
+        // An existing password account is joined only when Google vouches for the address.
         if (byEmail.password_hash && !profile.emailVerified) {
           throw new GoogleSignInError(
             "Google has not verified this email address, so it can't be linked to the existing account with the same email.",
             tokens.accessToken,
           );
         }
+        if (byEmail.password_hash && !byEmail.email_verified_at) {
+          // Pre-hijacking (issue 9 point 1): whoever set this password never proved
+          // the address; Google just did. The proved owner takes the account over and
+          // everything the unproved password handed out dies with it.
+          await trx.deleteFrom("sessions").where("user_id", "=", byEmail.id).execute();
+          await trx.updateTable("users").set({ password_hash: null, email_verified_at: now, updated_at: now }).where("id", "=", byEmail.id).execute();
+          tookOver = true;
+        } else if (!byEmail.email_verified_at) {
+          await trx.updateTable("users").set({ email_verified_at: now, updated_at: now }).where("id", "=", byEmail.id).execute();
+        }
         userId = byEmail.id;
       } else {
         userId = randomUUID();
         await trx
           .insertInto("users")
-          .values({ id: userId, email: profile.email, password_hash: null, active_customer_id: null, created_at: now, updated_at: now })
+          .values({ id: userId, email: profile.email, password_hash: null, email_verified_at: now, active_customer_id: null, created_at: now, updated_at: now })
           .execute();
       }
     }
@@ -97,7 +114,7 @@ export async function completeGoogleSignIn(
         .values({ id: connectionId, user_id: userId, created_at: now, accounts_error: null, accounts_synced_at: null, ...values })
         .execute();
     }
-    return { userId, connectionId };
+    return { userId, connectionId, tookOver };
   });
 }
 

@@ -97,6 +97,7 @@ async function findSession(db: DB, column: "id" | "token_hash", value: string): 
       "users.id",
       "users.email",
       "users.password_hash",
+      "users.email_verified_at",
       "users.active_customer_id",
       "users.created_at",
       "users.updated_at",

@@ -15,15 +15,21 @@ export class AuthError extends Error {
 }
 
 
-/** Creates a password account. The email must already be normalised (see EmailSchema). */
+/**
+ * Creates a password account (its address unproved until confirmed). The
+ * email must already be normalised (see EmailSchema). The password is hashed
+ * before the address is looked up, so an existing address answers no faster.
+ */
 export async function registerUser(email: string, password: string, db: DB = getDb()): Promise<User> {
+  const passwordHash = await hashPassword(password);
   const existing = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
   if (existing) throw new AuthError("An account with this email already exists", 409);
   const now = new Date().toISOString();
   const user: User = {
     id: randomUUID(),
     email,
-    password_hash: await hashPassword(password),
+    password_hash: passwordHash,
+    email_verified_at: null,
     active_customer_id: null,
     created_at: now,
     updated_at: now,

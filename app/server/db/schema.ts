@@ -7,6 +7,8 @@ export interface UsersTable {
   id: string;
   email: string;
   password_hash: string | null;
+  /** When the owner proved the address (confirmation link, or Google's verified email); null: unproved. */
+  email_verified_at: string | null;
   active_customer_id: string | null;
   created_at: string;
   updated_at: string;

@@ -4,6 +4,7 @@ import * as m0002 from "./0002_google";
 import * as m0003 from "./0003_ads_data";
 import * as m0004 from "./0004_change_sets";
 import * as m0010 from "./0010_one_open_revert";
+import * as m0011 from "./0011_email_verified";
 import * as m0050 from "./0050_chats";
 import * as m0030 from "./0030_recommendations";
 
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   "0003_ads_data": m0003,
   "0004_change_sets": m0004,
   "0010_one_open_revert": m0010,
+  "0011_email_verified": m0011,
   "0050_chats": m0050,
   "0030_recommendations": m0030,
 };

@@ -1,0 +1,91 @@
+import { data, Form } from "react-router";
+import { CONFIRM_LINK_INVALID, confirmEmail } from "~/server/auth/credentials.server";
+import { readVerificationToken } from "~/server/auth/email-verification.server";
+import { HttpError } from "~/server/http/errors.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/verify-email";
+
+// The address-confirmation link's page: the account's password proves that the
+// person following the link is the one who registered (issue 9 point 1).
+
+export function meta() {
+  return [{ title: "Confirm your email · Google Ads AI Manager" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const claim = readVerificationToken(token);
+  return data(claim ? { token, email: claim.email, invalid: null } : { token: "", email: null, invalid: CONFIRM_LINK_INVALID }, {
+    headers: { "Cache-Control": "no-store" },
+  });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  try {
+    await confirmEmail(form.get("token"), form.get("password"), context.clientIp ?? "unknown");
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return data({ detail: error.detail, fieldErrors: error.fieldErrors ?? {} }, { status: error.status, headers: error.headers });
+  }
+  return redirectWithToast("/login", { type: "success", message: "Email address confirmed. You can sign in." });
+}
+
+export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
+  const error = actionData?.fieldErrors?.password ?? null;
+  const formError = actionData && !actionData.fieldErrors?.password ? actionData.detail : null;
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-blue-50 to-indigo-100 p-4">
+      <div className="w-full max-w-md rounded-2xl bg-white p-8 shadow-xl">
+        <h1 className="text-2xl font-bold text-gray-900">Confirm your email address</h1>
+        {loaderData.invalid ? (
+          <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+            {loaderData.invalid}
+          </p>
+        ) : (
+          <>
+            <p className="mt-2 text-gray-600">
+              Enter the password of the account for <strong>{loaderData.email}</strong> to confirm that this address is yours.
+            </p>
+            {formError ? (
+              <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+                {formError}
+              </p>
+            ) : null}
+            <Form method="post" className="mt-6 space-y-4" noValidate>
+              <input type="hidden" name="token" value={loaderData.token} />
+              <div>
+                <label htmlFor="verify-password" className="block text-sm font-medium text-gray-700">
+                  Password
+                </label>
+                <input
+                  id="verify-password"
+                  name="password"
+                  type="password"
+                  autoComplete="current-password"
+                  required
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? "verify-password-error" : undefined}
+                  className="mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 shadow-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500 aria-[invalid]:border-red-500"
+                />
+                {error ? (
+                  <p id="verify-password-error" className="mt-1 text-sm text-red-600">
+                    {error}
+                  </p>
+                ) : null}
+              </div>
+              <button type="submit" className="w-full rounded-lg bg-gray-900 px-4 py-2.5 font-semibold text-white hover:bg-gray-800">
+                Confirm email address
+              </button>
+            </Form>
+          </>
+        )}
+        <p className="mt-6 text-center text-sm">
+          <a href="/login" className="font-semibold text-blue-600 hover:underline">
+            Back to sign in
+          </a>
+        </p>
+      </div>
+    </main>
+  );
+}

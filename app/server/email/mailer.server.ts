@@ -1,0 +1,42 @@
+import nodemailer from "nodemailer";
+import { getConfig } from "../env.server";
+
+/**
+ * Outgoing mail through the SMTP server in SMTP_URL (nodemailer). A
+ * self-hoster without one still gets every message: it is written to the
+ * server log, links included, so they can be followed by hand.
+ */
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+let transport: ReturnType<typeof nodemailer.createTransport> | undefined;
+
+function mailFrom() {
+  const config = getConfig();
+  return config.MAIL_FROM ?? `Ads AI Manager <no-reply@${new URL(config.APP_URL).hostname}>`;
+}
+
+export async function sendMail(mail: Mail): Promise<void> {
+  const config = getConfig();
+  if (!config.SMTP_URL) {
+    console.log(`Email to ${mail.to} (SMTP_URL is not set, so it is written here instead)\nSubject: ${mail.subject}\n\n${mail.text}\n`);
+    return;
+  }
+  transport ??= nodemailer.createTransport(config.SMTP_URL);
+  await transport.sendMail({ from: mailFrom(), to: mail.to, subject: mail.subject, text: mail.text });
+}
+
+/** Sends without making the caller wait or fail: a mail server outage is logged, the request answers as usual. */
+export function sendMailInBackground(mail: Mail): Promise<void> {
+  return sendMail(mail).catch((error: unknown) => {
+    console.warn(`Could not send the email "${mail.subject}" to ${mail.to}: ${error instanceof Error ? error.message : String(error)}`);
+  });
+}
+
+export function resetMailerForTests() {
+  transport?.close();
+  transport = undefined;
+}

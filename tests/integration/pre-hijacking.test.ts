@@ -1,0 +1,164 @@
+// @vitest-environment node
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL } from "../../emulator/ads";
+import { createEmulator, type Emulator } from "../../emulator/server";
+import { googleEnvFor } from "~/server/ads/emulator-harness.server";
+import { loader as callbackLoader } from "~/routes/api/auth-google-callback";
+import { loader as startLoader } from "~/routes/api/auth-google";
+import { action as verifyAction, loader as verifyLoader } from "~/routes/verify-email";
+import { register, signIn } from "~/server/auth/credentials.server";
+import { getBearerSession } from "~/server/auth/session.server";
+import { HttpError } from "~/server/http/errors.server";
+import { setupTestEnvironment, type TestContext } from "../setup/test-db";
+
+/**
+ * Issue 9 point 1, account pre-hijacking: someone registers the victim's
+ * address with their own password before the victim ever signs in with
+ * Google. The victim's verified Google identity must never join that account
+ * while the password's owner has not proved the address.
+ */
+const APP = "http://localhost:3000";
+let server: http.Server;
+let emulator: Emulator;
+let base: string;
+let t: TestContext;
+
+beforeAll(async () => {
+  emulator = createEmulator({
+    dataSource: createAdsDataSource(createDemoStore()),
+    clientId: "test-client.apps.googleusercontent.com",
+    clientSecret: "test-secret",
+    logger: { info() {}, warn() {}, error() {} },
+  });
+  server = http.createServer((req, res) => emulator.handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  t = await setupTestEnvironment({
+    GOOGLE_CLIENT_ID: "test-client.apps.googleusercontent.com",
+    GOOGLE_CLIENT_SECRET: "test-secret",
+    ...googleEnvFor(base),
+    APP_URL: APP,
+  });
+});
+afterAll(async () => {
+  await t.cleanup();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+beforeEach(async () => {
+  for (const table of ["ads_accounts", "google_connections", "sessions", "users"] as const) await t.db.deleteFrom(table).execute();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const args = (request: Request) => ({ request, params: {}, context: { clientIp: "203.0.113.1" } }) as any;
+
+/** The victim's browser signing in with Google (the emulator's demo user, whose email Google has verified). */
+async function signInWithGoogle(): Promise<{ location: URL; userId: string | undefined }> {
+  const cookies = new Map<string, string>();
+  const take = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const i = pair.indexOf("=");
+      cookies.set(pair.slice(0, i).trim(), pair.slice(i + 1));
+    }
+  };
+  const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  const start = (await startLoader(args(new Request(`${APP}/api/v1/auth/google`)))) as Response;
+  take(start);
+  const authUrl = new URL(start.headers.get("Location")!);
+  const form = new URLSearchParams(authUrl.searchParams);
+  form.set("action", "allow");
+  form.append("granted_scope", "https://www.googleapis.com/auth/adwords");
+  const consent = await fetch(`${base}/o/oauth2/v2/auth`, { method: "POST", body: form, redirect: "manual" });
+  const back = (await callbackLoader(args(new Request(consent.headers.get("Location")!, { headers: { Cookie: cookie() } })))) as Response;
+  const location = new URL(back.headers.get("Location")!, APP);
+  const token = location.searchParams.get("token");
+  const session = token ? await getBearerSession(bearer(token)) : null;
+  return { location, userId: session?.user.id };
+}
+
+const bearer = (token: string) => new Request(`${APP}/api/v1/auth/me`, { headers: { Authorization: `Bearer ${token}` } });
+const login = (password: string) => signIn({ email: DEMO_USER_EMAIL, password }, new Request(`${APP}/login`, { method: "POST" }), "198.51.100.7");
+const userRow = () => t.db.selectFrom("users").selectAll().where("email", "=", DEMO_USER_EMAIL).executeTakeFirst();
+
+/** Registers with a password and returns the confirmation link the server would mail (SMTP_URL unset: it is logged). */
+async function registerAndCaptureLink(password: string): Promise<string> {
+  const log = vi.spyOn(console, "log").mockImplementation(() => {});
+  try {
+    await register({ email: DEMO_USER_EMAIL, password }, "198.51.100.7");
+    await vi.waitFor(() => expect(log.mock.calls.flat().join("\n")).toMatch(/verify-email\?token=/));
+    return /(http:\/\/localhost:3000\/verify-email\?token=\S+)/.exec(log.mock.calls.flat().join("\n"))![1];
+  } finally {
+    log.mockRestore();
+  }
+}
+
+async function confirm(link: string, password: string): Promise<Response | { data: { detail: string; fieldErrors: Record<string, string> }; init: ResponseInit }> {
+  const token = new URL(link).searchParams.get("token")!;
+  const body = new URLSearchParams({ token, password });
+  return verifyAction(args(new Request(`${APP}/verify-email`, { method: "POST", body }))) as never;
+}
+
+describe("account pre-hijacking", () => {
+  it("a verified Google sign-in takes over an unconfirmed password account: the squatter's password, sessions and tokens die", async () => {
+    await registerAndCaptureLink("attacker-password");
+    const attacker = await login("attacker-password");
+    expect(await getBearerSession(bearer(attacker.session.accessToken))).not.toBeNull();
+
+    const victim = await signInWithGoogle();
+    expect(victim.location.pathname).toBe("/dashboard");
+    const row = await userRow();
+    expect(victim.userId).toBe(row!.id);
+
+    // Everything the unproved password handed out is gone…
+    expect(await getBearerSession(bearer(attacker.session.accessToken))).toBeNull();
+    const refused = await login("attacker-password").catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(HttpError);
+    expect((refused as HttpError).status).toBe(401);
+    // …and the address now counts as proved, by Google.
+    expect(row).toMatchObject({ password_hash: null, email_verified_at: expect.any(String) });
+    expect(await t.db.selectFrom("sessions").select("id").where("user_id", "=", row!.id).execute()).toHaveLength(1);
+  });
+
+  it("a password account whose owner confirmed the address (link + password) is joined and keeps its password", async () => {
+    const link = await registerAndCaptureLink("owner-password");
+    const page = await verifyLoader(args(new Request(link)));
+    expect((page as unknown as { data: { email: string } }).data.email).toBe(DEMO_USER_EMAIL);
+    const done = (await confirm(link, "owner-password")) as Response;
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe("/login");
+    const owner = await login("owner-password");
+
+    const google = await signInWithGoogle();
+    expect(google.userId).toBe(owner.user.id);
+    expect(await getBearerSession(bearer(owner.session.accessToken))).not.toBeNull();
+    await expect(login("owner-password")).resolves.toBeTruthy();
+  });
+
+  it("the confirmation link alone proves nothing: a wrong password or a forged token confirms no one", async () => {
+    const link = await registerAndCaptureLink("squatter-password");
+    const wrong = (await confirm(link, "victim-guess")) as { data: { fieldErrors: Record<string, string> }; init: ResponseInit };
+    expect(wrong.init.status).toBe(401);
+    expect(wrong.data.fieldErrors.password).toBe("That is not this account's password");
+    const forged = (await confirm(`${link.slice(0, -3)}abc`, "squatter-password")) as { data: { detail: string }; init: ResponseInit };
+    expect(forged.init.status).toBe(400);
+    expect((await userRow())!.email_verified_at).toBeNull();
+    // So the victim's Google sign-in still takes the account over.
+    await signInWithGoogle();
+    expect((await userRow())!.password_hash).toBeNull();
+  });
+
+  it("registration answers the same for a taken address (issue 9 point 9)", async () => {
+    await registerAndCaptureLink("first-password");
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      expect(await register({ email: DEMO_USER_EMAIL.toUpperCase(), password: "second-password" }, "198.51.100.8")).toEqual({ email: DEMO_USER_EMAIL });
+      expect(await register({ email: "someone-new@example.com", password: "second-password" }, "198.51.100.8")).toEqual({ email: "someone-new@example.com" });
+    } finally {
+      log.mockRestore();
+    }
+    expect(await t.db.selectFrom("users").select("id").where("email", "=", DEMO_USER_EMAIL).execute()).toHaveLength(1);
+  });
+});
