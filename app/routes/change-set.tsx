@@ -179,7 +179,9 @@ function Verdict({ cs }: { cs: Route.ComponentProps["loaderData"]["changeSet"] }
       tone = "bg-red-50 text-red-900";
       break;
     case "applying":
-      text = "Being applied. If the server stopped, it is settled against Google's live state on restart.";
+      text =
+        "Settling with Google… The outcome of these changes is being confirmed from Google's live state, retried in the background until Google answers. Reload this page to see it.";
+      tone = "bg-amber-50 text-amber-900";
       break;
     case "applied":
       text = `Applied at Google: ${counts.applied} ${counts.applied === 1 ? "change" : "changes"}.`;

@@ -1,6 +1,6 @@
 import { stopSyncs } from "./ads/sync.server";
 import { CALLBACK_PATH } from "./auth/google-oauth.server";
-import { reconcileInFlight } from "./changes/pipeline.server";
+import { startSettling, stopSettling } from "./changes/settler.server";
 import { closeDb, getDb, migrateToLatest, pingDb } from "./db/db.server";
 import { EMULATOR_MOUNT_PATH, getConfig } from "./env.server";
 import { baseSecurityHeaders, isCrossSiteRequest } from "./http/security.server";
@@ -14,12 +14,9 @@ export async function boot() {
   const config = getConfig();
   await migrateToLatest(getDb());
   // Changes a previous process left mid-apply are settled against Google's live
-  // state. Not awaited: reconcile waits for in-flight requests to settle, and
-  // startup must not hang on it.
-  reconcileInFlight().then(
-    (r) => r.sets > 0 && console.log(`Reconciled ${r.sets} in-flight change sets: ${r.applied} applied, ${r.failed} failed`),
-    (error) => console.warn(`Reconciling in-flight changes failed: ${error instanceof Error ? error.message : String(error)}`),
-  );
+  // state, in the background and retried until Google answers (startup must not
+  // hang on it, and an outage at start must not leave them "applying" for good).
+  startSettling();
   return {
     port: config.PORT,
     host: config.HOST,
@@ -38,6 +35,7 @@ export async function boot() {
     health: () => pingDb(),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     shutdown: async () => {
+      stopSettling();
       await stopSyncs();
       await closeDb();
     },

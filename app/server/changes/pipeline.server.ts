@@ -2,6 +2,7 @@ import { getDb, type DB } from "../db/db.server";
 import type { Change, ChangeSet, ChangeStatus } from "../db/schema";
 import { getConfig } from "../env.server";
 import { isUniqueViolation } from "../db/unique-violation.server";
+import { kickSettling } from "./settler.server";
 import { getConnection } from "../auth/google-connection.server";
 import { adsClientFor } from "../ads/accounts.server";
 import { AdsOutcomeUnknownError, GoogleAdsApiError, type AdsClient } from "../ads/client.server";
@@ -344,7 +345,16 @@ async function applyNow(userId: string, id: string, opts: ApplyOptions): Promise
       if (atomic) stopReason = `Not sent: an earlier part of this change set failed (${message})`;
     }
   }
-  if (unknown) await reconcileSet(db, id);
+  if (unknown) {
+    try {
+      await reconcileSet(db, id);
+    } catch (error) {
+      // Google is not answering even reads: the set stays "applying" ("Settling with
+      // Google…" on its page) and the background settler keeps trying.
+      console.warn(`Settling change set ${id} right after apply failed, retrying in the background: ${error instanceof Error ? error.message : String(error)}`);
+      kickSettling();
+    }
+  }
   await finishSet(db, id);
   const detail = await loadSet(db, userId, id);
   await applyToReadModel(db, set.customer_id, detail.changes);

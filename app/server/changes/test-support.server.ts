@@ -31,6 +31,8 @@ export interface WritableEmulatorOptions {
   dropAbandoned?: () => boolean;
   /** true: apply the mutate, then hang up instead of answering (the caller cannot know it was applied). */
   cutOffAnswer?: () => boolean;
+  /** true: Google is down: every Ads API request gets 503 UNAVAILABLE (OAuth still answers). */
+  adsDown?: () => boolean;
 }
 
 export async function startWritableEmulator(opts: WritableEmulatorOptions = {}): Promise<WritableEmulator> {
@@ -42,6 +44,11 @@ export async function startWritableEmulator(opts: WritableEmulatorOptions = {}):
   });
   let mutates = 0;
   const server = http.createServer((req, res) => {
+    if (opts.adsDown?.() && /^\/v\d+\//.test(req.url ?? "")) {
+      res.writeHead(503, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ error: { code: 503, message: "The service is currently unavailable.", status: "UNAVAILABLE" } }));
+      return;
+    }
     if (!/:mutate$/.test(req.url ?? "")) return emulator.handler(req, res);
     mutates += 1;
     if (opts.cutOffAnswer?.()) {
