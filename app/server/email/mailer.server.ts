@@ -4,7 +4,8 @@ import { getConfig } from "../env.server";
 /**
  * Outgoing mail through the SMTP server in SMTP_URL (nodemailer). A
  * self-hoster without one still gets every message: it is written to the
- * server log, links included, so they can be followed by hand.
+ * server log (LOG_LEVEL info, the default, or debug), links included, so they
+ * can be followed by hand.
  */
 export interface Mail {
   to: string;
@@ -22,6 +23,7 @@ function mailFrom() {
 export async function sendMail(mail: Mail): Promise<void> {
   const config = getConfig();
   if (!config.SMTP_URL) {
+    if (config.LOG_LEVEL !== "info" && config.LOG_LEVEL !== "debug") return;
     console.log(`Email to ${mail.to} (SMTP_URL is not set, so it is written here instead)\nSubject: ${mail.subject}\n\n${mail.text}\n`);
     return;
   }
