@@ -24,6 +24,11 @@ function metricsOf(row: Record<(typeof METRICS)[number], unknown>): Metrics {
   };
 }
 
+/** "%term%" for LIKE, the text's own % and _ taken literally (ESCAPE '!'). */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+}
+
 export type RowSort = "cost" | "clicks" | "conversions" | "impressions";
 const SORT_COLUMN: Record<RowSort, (typeof METRICS)[number]> = {
   cost: "cost_micros",
@@ -49,7 +54,7 @@ export interface AccountKeyword {
 export async function accountKeywords(
   customerId: string,
   range: DateRange,
-  opts: { campaignId?: string; sort: RowSort; limit: number; minCostMicros?: number; nonConvertingOnly?: boolean },
+  opts: { campaignId?: string; sort: RowSort; limit: number; minCostMicros?: number; nonConvertingOnly?: boolean; contains?: string },
 ): Promise<{ rows: AccountKeyword[]; truncated: boolean }> {
   const db = getDb();
   let daily = db
@@ -85,6 +90,7 @@ export async function accountKeywords(
   if (opts.campaignId) q = q.where("k.campaign_id", "=", opts.campaignId);
   if (opts.minCostMicros) q = q.where(sql`COALESCE(${sql.ref("m.cost_micros")}, 0)`, ">=", opts.minCostMicros);
   if (opts.nonConvertingOnly) q = q.where(sql`COALESCE(${sql.ref("m.conversions")}, 0)`, "=", 0);
+  if (opts.contains) q = q.where(sql`lower(${sql.ref("k.text")})`, "like", sql`${containsPattern(opts.contains)} ESCAPE '!'`);
   const rows = await q
     .orderBy(sql`COALESCE(${sql.ref(`m.${SORT_COLUMN[opts.sort]}`)}, 0)`, "desc")
     .orderBy("k.criterion_id")
@@ -121,7 +127,7 @@ export interface AccountSearchTerm {
 export async function accountSearchTerms(
   customerId: string,
   range: DateRange,
-  opts: { campaignId?: string; sort: RowSort; limit: number; minCostMicros?: number; nonConvertingOnly?: boolean },
+  opts: { campaignId?: string; sort: RowSort; limit: number; minCostMicros?: number; nonConvertingOnly?: boolean; contains?: string },
 ): Promise<{ rows: AccountSearchTerm[]; truncated: boolean }> {
   const db = getDb();
   let inner = db
@@ -154,6 +160,7 @@ export async function accountSearchTerms(
     ]);
   if (opts.minCostMicros) q = q.where("m.cost_micros", ">=", opts.minCostMicros);
   if (opts.nonConvertingOnly) q = q.where("m.conversions", "=", 0);
+  if (opts.contains) q = q.where(sql`lower(${sql.ref("m.search_term")})`, "like", sql`${containsPattern(opts.contains)} ESCAPE '!'`);
   const rows = await q
     .orderBy(sql.ref(`m.${SORT_COLUMN[opts.sort]}`), "desc")
     .orderBy("m.search_term")

@@ -1,6 +1,7 @@
 import type { EvidenceCell, ProposalOutput, ToolEvidence } from "~/lib/chat";
 import { formatMoney } from "~/lib/format";
 import { KEYWORD_INVALID_CHARS, KEYWORD_MAX_CHARS, KEYWORD_MAX_WORDS, keywordWordCount } from "~/lib/ad-limits";
+import { getDb } from "../db/db.server";
 import { openAssistantProposal } from "./account-data.server";
 import { toolRunners, ToolRefusal, type ToolContext, type ToolRunners } from "./tools.server";
 
@@ -25,12 +26,29 @@ export interface AnalystAnswer {
   text: string;
 }
 
-export type Intent = "waste" | "performance" | "next" | "search_terms" | "budgets" | "keywords" | "history" | "overview";
+export type Intent =
+  | "pause_keyword"
+  | "add_negative"
+  | "raise_budget"
+  | "waste"
+  | "performance"
+  | "next"
+  | "search_terms"
+  | "budgets"
+  | "keywords"
+  | "history"
+  | "paused"
+  | "campaign"
+  | "overview";
 
 export const NO_MODEL_NOTE =
   "_No AI model is configured, so the built-in analyst answered from your account's data. To chat with a model, set `AI_MODEL` (for example `openai:gpt-4.1-mini`, or `openai-compatible:qwen3:8b` with `AI_BASE_URL` for a local Ollama) and `AI_API_KEY`, then restart; [Settings](/settings) shows the model in use._";
 
 const INTENTS: Array<[Intent, RegExp]> = [
+  ["pause_keyword", /\bpause\b.*\bkeyword/i],
+  ["add_negative", /\b(add|exclude|block)\b.*\bnegative|\bexclude\b.*search term/i],
+  ["raise_budget", /\b(raise|increase)\b.*\bbudget/i],
+  ["paused", /\bpaused\b/i],
   ["waste", /wast|burn|throw|money|without (a |any )?conver|no conver|zero conver|non.?convert|inefficien|bleed|useless/i],
   ["next", /\bnext\b|should i|recommend|suggest|improve|optimi[sz]|priorit|to.?do|action|fix/i],
   ["search_terms", /search.?term|quer(y|ies)|searched|people (type|search)|negative/i],
@@ -172,7 +190,14 @@ async function performance(w: Writer, parts: string[]) {
   if (zero.length) parts.push(`Spending with no conversions: ${zero.map((r) => `**${r.name}** (${w.money(r.cost)})`).join(", ")}.`);
 }
 
-async function budgets(w: Writer, parts: string[], withProposal: boolean) {
+/** "by 10%" → 10, within the 50% a single step may move; 20 when none is given. */
+function percentIn(question: string): number {
+  const m = /(\d{1,3}(?:\.\d+)?)\s*%/.exec(question);
+  const p = m ? Number(m[1]) : 20;
+  return Math.min(50, Math.max(1, p));
+}
+
+async function budgets(w: Writer, parts: string[], withProposal: boolean, percent = 20) {
   const campaigns = (await w.call("list_campaigns", { status: "ENABLED", sort: "cost", limit: 50 })) as ToolEvidence;
   const limited = campaigns.rows
     .filter((r) => num(r.budgetLostIS) >= 10 && num(r.conversions) > 0)
@@ -191,10 +216,10 @@ async function budgets(w: Writer, parts: string[], withProposal: boolean) {
   );
   const top = limited[0];
   if (!withProposal || top.dailyBudget === null || num(top.dailyBudget) <= 0) return;
-  const next = Math.round(num(top.dailyBudget) * 1.2 * 100) / 100;
-  const title = `Raise the daily budget of ${top.name} from ${w.money(top.dailyBudget)} to ${w.money(next)} (+20%)`.slice(0, 200);
+  const next = Math.round(num(top.dailyBudget) * (1 + percent / 100) * 100) / 100;
+  const title = `Raise the daily budget of ${top.name} from ${w.money(top.dailyBudget)} to ${w.money(next)} (+${percent}%)`.slice(0, 200);
   parts.push(
-    `**${top.name}** loses ${num(top.budgetLostIS).toFixed(1)}% of its impressions to its budget while converting; a 20% step is a measured test.`,
+    `**${top.name}** loses ${num(top.budgetLostIS).toFixed(1)}% of its impressions to its budget while converting; a ${percent}% step is a measured test.`,
     proposalLine(await w.propose(title, [{ type: "budget", campaignId: String(top.id), amount: next }]), `raises its budget to ${w.money(next)} a day`),
   );
 }
@@ -246,11 +271,127 @@ async function history(w: Writer, parts: string[]) {
   );
 }
 
+/** A campaign the question names (by id, or by the part of its name after "Search | "). */
+async function mentionedCampaign(ctx: ToolContext, question: string): Promise<{ id: string; name: string } | null> {
+  const rows = await getDb().selectFrom("ads_campaigns").select(["id", "name"]).where("customer_id", "=", ctx.account.customerId).execute();
+  const q = question.toLowerCase();
+  const byId = rows.find((r) => new RegExp(`\\b${r.id}\\b`).test(q));
+  if (byId) return byId;
+  const byName = rows
+    .map((r) => ({ r, key: r.name.replace(/^[^|]*\|\s*/, "").toLowerCase().trim() }))
+    .filter(({ key }) => key.length >= 4 && q.includes(key))
+    .sort((a, b) => b.key.length - a.key.length)[0];
+  return byName?.r ?? null;
+}
+
+/** "mention free", "containing 'rental'": the word to look for in search terms. */
+function containedWord(question: string): string | null {
+  const m = /\b(?:mention(?:s|ing)?|contain(?:s|ing)?|with the word|including)\s+["“']?([\p{L}\p{N}][\p{L}\p{N} -]{0,40}?)["”']?\s*\??$/iu.exec(question.trim());
+  return m ? m[1].trim() : null;
+}
+
+async function campaign(w: Writer, parts: string[], target: { id: string; name: string }) {
+  const out = (await w.call("get_campaign", { campaignId: target.id })) as ToolEvidence & { campaign: Row };
+  const c = out.campaign;
+  parts.push(
+    `**${c.name}** (${String(c.status).toLowerCase()}, ${String(c.bidding).replace(/_/g, " ").toLowerCase()}) in ${out.summary.replace(/^Read [^,]*(, [^,]*)*?, /, "")}: ` +
+      `cost ${w.money(c.cost)}, ${num(c.clicks).toLocaleString("en-US")} clicks, ${num(c.conversions).toLocaleString("en-US")} conversions, ` +
+      `cost per conversion ${c.costPerConversion === null ? "—" : w.money(c.costPerConversion)}` +
+      `${c.dailyBudget === null ? "" : `, daily budget ${w.money(c.dailyBudget)}`}` +
+      `${c.budgetLostImpressionShare === null ? "" : `, ${num(c.budgetLostImpressionShare).toFixed(1)}% of impressions lost to the budget`}.`,
+  );
+  const groups = out.rows.filter((r) => num(r.cost) > 0);
+  if (groups.length) {
+    parts.push(
+      "**Ad groups by cost**:",
+      table(
+        ["Ad group", "Cost", "Conv.", "Cost / conv.", "Max. CPC"],
+        groups.slice(0, 6).map((r) => [String(r.name), w.money(r.cost), String(r.conversions), r.costPerConversion === null ? "—" : w.money(r.costPerConversion), r.cpcBid === null ? "—" : w.money(r.cpcBid)]),
+      ),
+    );
+  }
+  if (num(c.cost) > 0 && num(c.conversions) === 0) parts.push("It spends without converting: check its search terms (“what is wasting money?”) before it spends more.");
+}
+
+async function paused(w: Writer, parts: string[]) {
+  const list = (await w.call("list_campaigns", { status: "PAUSED", sort: "cost", limit: 20 })) as ToolEvidence;
+  if (list.rows.length === 0) {
+    parts.push("No campaign is paused.");
+    return;
+  }
+  parts.push(`**Paused campaigns**: ${list.rows.map((r) => `**${r.name}**${num(r.cost) > 0 ? ` (${w.money(r.cost)} before it was paused, ${r.conversions} conv.)` : ""}`).join(", ")}.`);
+}
+
+async function containing(w: Writer, parts: string[], word: string) {
+  const terms = (await w.call("get_search_terms", { contains: word, limit: 15, sort: "cost" })) as ToolEvidence;
+  if (terms.rows.length === 0) {
+    parts.push(`No search term with traffic contains “${word}” in this period.`);
+    return;
+  }
+  const cost = terms.rows.reduce((s, r) => s + num(r.cost), 0);
+  const conv = terms.rows.reduce((s, r) => s + num(r.conversions), 0);
+  parts.push(
+    `**Search terms containing “${word}”**: ${terms.rows.length}${terms.truncated ? "+" : ""}, costing ${w.money(cost)} for ${conv} conversions.`,
+    table(
+      ["Search term", "Campaign", "Cost", "Conv."],
+      terms.rows.slice(0, 8).map((r) => [String(r.searchTerm), String(r.campaign), w.money(r.cost), String(r.conversions)]),
+    ),
+  );
+  if (conv === 0 && usableNegative(word)) parts.push(`None of them converted: “${word}” is a candidate for a phrase-match negative keyword.`);
+}
+
+async function pauseWorstKeyword(w: Writer, parts: string[]) {
+  const rows = (await w.call("get_keywords", { nonConvertingOnly: true, limit: 5, sort: "cost" })) as ToolEvidence;
+  const worst = rows.rows.find((r) => r.status === "ENABLED") ?? rows.rows[0];
+  if (!worst) {
+    parts.push("No keyword spent money without converting in this period; nothing to pause.");
+    return;
+  }
+  parts.push(`The keyword that wastes the most is **“${worst.keyword}”** (${String(worst.matchType).toLowerCase()}, ${worst.campaign}): ${w.money(worst.cost)} and ${worst.clicks} clicks without a conversion.`);
+  const title = `Pause keyword “${worst.keyword}” (${String(worst.matchType).toLowerCase()}) in ${worst.campaign}`.slice(0, 200);
+  parts.push(proposalLine(await w.propose(title, [{ type: "status", kind: "keyword", ids: [String(worst.id)], status: "PAUSED" }]), "pauses it"));
+}
+
+async function addWorstNegative(w: Writer, parts: string[]) {
+  const terms = (await w.call("get_search_terms", { nonConvertingOnly: true, limit: 10, sort: "cost" })) as ToolEvidence;
+  const worst = terms.rows.find((r) => usableNegative(String(r.searchTerm)));
+  if (!worst) {
+    parts.push("No search term spent money without converting in this period; there is nothing to exclude.");
+    return;
+  }
+  parts.push(`The worst non-converting search term is **“${worst.searchTerm}”** (${worst.campaign}): ${w.money(worst.cost)} and ${worst.clicks} clicks without a conversion.`);
+  const title = `Exclude “${worst.searchTerm}” (exact) in ${worst.campaign}`.slice(0, 200);
+  const action = { type: "add_negatives", level: "campaign", parentId: String(worst.campaignId), keywords: [{ text: String(worst.searchTerm), matchType: "EXACT" }] };
+  parts.push(proposalLine(await w.propose(title, [action]), "adds it as an exact-match negative keyword"));
+}
+
 export async function analystAnswer(ctx: ToolContext, question: string): Promise<AnalystAnswer> {
   const w = new Writer(toolRunners(ctx), ctx);
-  const intent = classify(question);
+  let intent = classify(question);
   const parts: string[] = [];
-  switch (intent) {
+  // A named campaign narrows a general question to that campaign.
+  const target = ["performance", "overview", "budgets", "keywords", "waste"].includes(intent) ? await mentionedCampaign(ctx, question) : null;
+  if (target && (intent === "performance" || intent === "overview" || /worth|doing|perform|ad groups?|tell me/i.test(question))) intent = "campaign";
+  const word = intent === "search_terms" || intent === "overview" || intent === "waste" ? containedWord(question) : null;
+  switch (word ? "containing" : intent) {
+    case "containing":
+      await containing(w, parts, word!);
+      break;
+    case "campaign":
+      await campaign(w, parts, target!);
+      break;
+    case "paused":
+      await paused(w, parts);
+      break;
+    case "pause_keyword":
+      await pauseWorstKeyword(w, parts);
+      break;
+    case "add_negative":
+      await addWorstNegative(w, parts);
+      break;
+    case "raise_budget":
+      await budgets(w, parts, true, percentIn(question));
+      break;
     case "waste":
       await waste(w, parts, true);
       break;

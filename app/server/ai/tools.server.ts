@@ -68,6 +68,7 @@ export const GetKeywordsInput = z
     sort: Sort,
     minCost: z.number().min(0).max(1_000_000).optional().describe("Only rows that cost at least this much (account currency)"),
     nonConvertingOnly: z.boolean().default(false),
+    contains: z.string().trim().min(1).max(50).optional().describe("Only rows whose text contains this (case-insensitive), e.g. free"),
     limit: Limit(100, 25),
   })
   .strict();
@@ -277,6 +278,7 @@ export function toolRunners(ctx: ToolContext) {
         limit: parsed.limit,
         minCostMicros: parsed.minCost ? Math.round(parsed.minCost * 1_000_000) : undefined,
         nonConvertingOnly: parsed.nonConvertingOnly,
+        contains: parsed.contains,
       });
       return evidence(
         ctx,
@@ -317,6 +319,7 @@ export function toolRunners(ctx: ToolContext) {
         limit: parsed.limit,
         minCostMicros: parsed.minCost ? Math.round(parsed.minCost * 1_000_000) : undefined,
         nonConvertingOnly: parsed.nonConvertingOnly,
+        contains: parsed.contains,
       });
       return evidence(
         ctx,
