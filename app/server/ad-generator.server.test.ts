@@ -232,6 +232,12 @@ describe("the page's form posts", () => {
     expect(after[3]).not.toBe(lines.headline[3]);
     expect(after.filter((_, i) => i !== 3)).toEqual(lines.headline.filter((_, i) => i !== 3));
 
+    // A bad final URL on the result form is refused next to it; the lines stay.
+    const badUrl = await read(await pageAction(args(pagePost({ ...brief, adGroupId, ...lines, finalUrl: "example dot com", intent: "use", targetAdGroupId: adGroupId }))));
+    expect(badUrl.status).toBe(400);
+    expect((badUrl.body.errors as Record<string, string>).finalUrl).toMatch(/http\(s\) address/);
+    expect((badUrl.body.result as { headlines: unknown[] }).headlines).toHaveLength(15);
+
     const broken = { ...lines, headline: lines.headline.map((h, i) => (i === 2 ? "BUY NOW!!" : h)) };
     const sets = (await t.db.selectFrom("change_sets").select("id").execute()).length;
     const use = await read(await pageAction(args(pagePost({ ...brief, adGroupId, ...broken, intent: "use", targetAdGroupId: adGroupId }))));

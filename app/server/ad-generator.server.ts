@@ -129,7 +129,8 @@ export async function adGeneratorPage(user: User, url: URL) {
 
 type Parsed = { ok: true; form: GeneratorForm; values: BriefValues } | { ok: false; values: BriefValues; errors: Record<string, string> };
 
-function parseBrief(formData: FormData): Parsed {
+/** The brief as posted; `finalUrl` is checked only where it is used (generate; use checks its own). */
+function parseBrief(formData: FormData, checkFinalUrl: boolean): Parsed {
   const values = briefValues(formData);
   const parsed = GeneratorFormSchema.safeParse({
     product: str(formData, "product"),
@@ -139,7 +140,7 @@ function parseBrief(formData: FormData): Parsed {
     adGroupId: str(formData, "adGroupId"),
     keywords: str(formData, "keywords"),
     facts: str(formData, "facts"),
-    finalUrl: str(formData, "finalUrl"),
+    finalUrl: checkFinalUrl ? str(formData, "finalUrl") : "",
   });
   if (parsed.success) return { ok: true, form: parsed.data, values };
   const errors: Record<string, string> = {};
@@ -203,7 +204,7 @@ export async function adGeneratorAction(user: User, formData: FormData) {
   const intent = str(formData, "regenerate") ? "regenerate" : str(formData, "intent") || "generate";
   const account = await activeAccountOf(user);
   const model = configuredModel();
-  const parsed = parseBrief(formData);
+  const parsed = parseBrief(formData, intent === "generate");
   if (!parsed.ok) return data<GeneratorActionData>({ values: parsed.values, errors: parsed.errors }, { status: 400 });
   const { form, values } = parsed;
 
@@ -260,6 +261,7 @@ export async function adGeneratorAction(user: User, formData: FormData) {
     const adLevel = lint.ad.find((x) => x.severity === "error");
     if (!/^\d{1,19}$/.test(target) || !(await adGroupContext(account.customerId, target))) errors.targetAdGroupId = "Choose the ad group this ad goes into";
     if (!values.finalUrl.trim()) errors.finalUrl = "Add the final URL (the landing page) before using the ad";
+    else if (!/^https?:\/\/[^\s/$.?#][^\s]*$/i.test(values.finalUrl.trim())) errors.finalUrl = "Final URL must be an http(s) address, like https://example.com/boots";
     if (Object.keys(errors).length > 0 || adLevel) {
       return data<GeneratorActionData>(
         { values, errors, formError: adLevel?.message ?? "Fix the marked lines first.", result: sameAd([], postedSource) },

@@ -76,6 +76,7 @@ test("generate for a demo ad group, edit a line, use it in the campaign, apply, 
 
   // Use in campaign → the review page with Google's validateOnly verdict.
   await expect(ad.getByLabel("Ad group for this ad")).toHaveValue(KIDS_AD_GROUP);
+  await expect(ad.getByLabel("Landing page (final URL)")).toHaveValue(/^https:\/\//);
   await ad.getByRole("button", { name: "Use in campaign" }).click();
   await expect(page).toHaveURL(/\/changes\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("New responsive search ad");

@@ -195,7 +195,7 @@ export function RsaResult({
           Check lines
         </button>
       )}
-      {(["product", "targetAudience", "tone", "adType", "adGroupId", "keywords", "facts", "finalUrl"] as const).map((k) => (
+      {(["product", "targetAudience", "tone", "adType", "adGroupId", "keywords", "facts"] as const).map((k) => (
         <input key={k} type="hidden" name={k} value={values[k]} />
       ))}
       <input type="hidden" name="source" value={result.source} />
@@ -267,10 +267,13 @@ export function RsaResult({
               ))}
             </select>
             <FieldError id="targetAdGroupId-error" message={errors.targetAdGroupId} />
-            <p className="mt-2 text-xs text-gray-600">
-              Final URL: {values.finalUrl ? <span className="font-mono">{values.finalUrl}</span> : <em>none yet; add it in the form and generate again</em>}
-            </p>
-            <FieldError id="finalUrl-use-error" message={errors.finalUrl} />
+            <label htmlFor="useFinalUrl" className="mt-2 block text-sm font-medium text-gray-800">
+              Landing page (final URL)
+            </label>
+            <input id="useFinalUrl" name="finalUrl" type="url" defaultValue={values.finalUrl} placeholder="https://example.com/boots" onKeyDown={noEnter}
+              className="mt-1 block w-full rounded-md border border-gray-300 px-2 py-1 text-sm aria-[invalid=true]:border-red-600"
+              aria-invalid={errors.finalUrl ? true : undefined} aria-describedby={errors.finalUrl ? "useFinalUrl-error" : undefined} />
+            <FieldError id="useFinalUrl-error" message={errors.finalUrl} />
             <p className="mt-2 text-xs text-gray-600">This creates a change set for review; nothing is sent to Google until you Apply it.</p>
             <button type="submit" name="intent" value="use" disabled={busy}
               className="mt-2 rounded-lg bg-blue-600 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-50">

@@ -273,6 +273,7 @@ export async function generateAdCopy(brief: AdCopyBrief, grounding: AdCopyGround
       }
     } catch (error) {
       if (options.abortSignal?.aborted) throw error;
+      console.warn(`Ad copy: the model failed, templates used instead: ${error instanceof Error ? error.message : String(error)}`);
       notices.push(`The AI model could not be reached (${error instanceof Error ? error.message.slice(0, 200) : "unknown error"}), so templates wrote what was missing.`);
     }
   }
