@@ -7,7 +7,7 @@ import { test } from "./fixtures";
 // typed, Use in campaign → review with Google's verdict → Apply → the ad in the Ads tab; then
 // reverted, so the shared emulator account ends as it began.
 
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: 360_000 });
 
 const KIDS_AD_GROUP = "140000000078"; // Kids Sleeping Bags (PLANTED.md P5: the weak ad)
 const CAMPAIGN = "Search | Sleeping Bags";
@@ -86,8 +86,11 @@ test("generate for a demo ad group, edit a line, use it in the campaign, apply, 
   await page.getByRole("button", { name: "Apply", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: /Applied at Google: 1 change/ })).toBeVisible();
 
-  await openCampaignAds(page);
-  await expect(page.getByText("Cosy Bags for Young Campers").first()).toBeVisible();
+  // The new ad arrives with the sync the apply started.
+  await expect(async () => {
+    await openCampaignAds(page);
+    await expect(page.getByText("Cosy Bags for Young Campers").first()).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 180_000 }); // a sync of the rich account takes minutes on a loaded machine
 
   // Leave the shared demo account as it was: revert (removes the ad) and apply.
   await page.goto(review);
