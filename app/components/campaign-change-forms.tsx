@@ -118,12 +118,40 @@ function MatchTypeSelect({ id, defaultValue = "PHRASE", error }: { id: string; d
   );
 }
 
-function AdGroupSelect({ id, options, error, name = "adGroupId" }: { id: string; options: Array<{ id: string; name: string }>; error?: string; name?: string }) {
+function AdGroupSelect({
+  id,
+  options,
+  error,
+  name = "adGroupId",
+  placeholder,
+  value,
+}: {
+  id: string;
+  options: Array<{ id: string; name: string }>;
+  error?: string;
+  name?: string;
+  /** An empty first choice ("Choose an ad group…"): the person must pick one, nothing is preselected. */
+  placeholder?: string;
+  /** The choice submitted last time, so a refused form comes back as it was. */
+  value?: string;
+}) {
   return (
     <Labeled label="Ad group">
       {(controlId) => (
         <>
-          <select id={controlId} name={name} className={`mt-0.5 max-w-xs ${inputClass}`} {...errorProps(id, error)}>
+          <select
+            id={controlId}
+            name={name}
+            required={placeholder !== undefined}
+            defaultValue={value ?? (placeholder !== undefined ? "" : undefined)}
+            className={`mt-0.5 max-w-xs ${inputClass}`}
+            {...errorProps(id, error)}
+          >
+            {placeholder !== undefined ? (
+              <option value="" disabled>
+                {placeholder}
+              </option>
+            ) : null}
             {options.map((g) => (
               <option key={g.id} value={g.id}>
                 {g.name}
@@ -150,7 +178,13 @@ export function AddKeywordsForm({ adGroups, currency }: { adGroups: Array<{ id: 
       <FormError message={fieldless} />
       <input type="hidden" name="intent" value="add_keywords" />
       <div className="flex flex-col gap-3">
-        <AdGroupSelect id="add-keywords-adgroup-error" options={adGroups} error={errors.adGroupId} />
+        <AdGroupSelect
+          id="add-keywords-adgroup-error"
+          options={adGroups}
+          error={errors.adGroupId}
+          placeholder="Choose an ad group…"
+          value={values.adGroupId?.[0]}
+        />
         <label className="flex flex-col text-xs font-medium text-gray-600">
           Keywords
           <textarea name="keywords" rows={4} defaultValue={values.keywords?.[0]} className={`mt-0.5 ${inputClass}`} aria-describedby="add-keywords-hint" {...errorProps("add-keywords-error", errors.keywords)} />

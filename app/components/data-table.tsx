@@ -17,6 +17,8 @@ export interface Column<Row> {
   cell: (row: Row) => ReactNode;
   /** The totals row's cell; omitted columns stay empty there. */
   total?: ReactNode;
+  /** A short text column (type, bidding) that may wrap onto two lines in small print, to leave room for the numbers. */
+  narrow?: boolean;
 }
 
 export interface TableSort {
@@ -51,19 +53,35 @@ export function DataTable<Row>({
 }) {
   // The totals label sits under the row names, not in a leading checkbox column.
   const labelAt = Math.max(0, columns.findIndex((c) => c.rowHeader));
+  // The columns up to the row's name stay in view while the numbers scroll
+  // sideways (a phone, or many columns): a leading checkbox column is w-10.
+  const stickyClass = (i: number, bg: string) => {
+    if (i > labelAt) return "";
+    const left = i === 0 ? "left-0" : "left-10";
+    const edge = i === labelAt ? "shadow-[inset_-1px_0_0_#e5e7eb]" : "";
+    return `sticky ${left} z-10 ${bg} ${edge} ${i < labelAt ? "w-10 min-w-10" : ""}`;
+  };
+  const cellClass = (col: Column<Row>) =>
+    col.rowHeader
+      ? "min-w-[9rem] max-w-[16rem] whitespace-normal break-words md:min-w-[12rem]"
+      : col.narrow
+        ? "min-w-[5.5rem] max-w-[8rem] whitespace-normal text-xs leading-tight"
+        : "whitespace-nowrap";
   return (
-    <div className="overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
+    <div className="max-w-full overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm" data-testid="table-scroll">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-gray-50">
           <tr>
-            {columns.map((col) => {
+            {columns.map((col, i) => {
               const active = sort?.key === col.key;
               const ariaSort = active ? (sort.dir === "asc" ? "ascending" : "descending") : undefined;
               const align = col.numeric ? "text-right" : "text-left";
+              // Headers may wrap ("Conv. value/cost" on two lines): the cells' numbers set the width.
+              const base = `px-2.5 py-2 align-bottom font-semibold leading-tight text-gray-700 ${align} ${stickyClass(i, "bg-gray-50")}`;
               if (!sort || !col.sortable) {
                 return (
-                  <th key={col.key} scope="col" className={`whitespace-nowrap px-3 py-2 font-semibold text-gray-700 ${align}`}>
+                  <th key={col.key} scope="col" className={base}>
                     {col.header ?? col.label}
                   </th>
                 );
@@ -71,11 +89,11 @@ export function DataTable<Row>({
               const firstDir: SortDir = col.numeric ? "desc" : "asc";
               const nextDir: SortDir = active ? (sort.dir === "asc" ? "desc" : "asc") : firstDir;
               return (
-                <th key={col.key} scope="col" aria-sort={ariaSort} className={`whitespace-nowrap px-3 py-2 font-semibold text-gray-700 ${align}`}>
+                <th key={col.key} scope="col" aria-sort={ariaSort} className={base}>
                   <Link
                     to={sort.href(col.key, nextDir)}
                     preventScrollReset
-                    className={`inline-flex items-center gap-1 hover:text-blue-700 ${active ? "text-blue-700" : ""}`}
+                    className={`inline-flex items-end gap-1 hover:text-blue-700 ${active ? "text-blue-700" : ""}`}
                   >
                     {col.label}
                     <span aria-hidden="true" className="text-xs">
@@ -96,9 +114,9 @@ export function DataTable<Row>({
             </tr>
           ) : (
             rows.map((row) => (
-              <tr key={rowKey(row)} className="hover:bg-gray-50">
-                {columns.map((col) => {
-                  const className = `whitespace-nowrap px-3 py-2 ${col.numeric ? "text-right tabular-nums" : "text-left"}`;
+              <tr key={rowKey(row)} className="group">
+                {columns.map((col, i) => {
+                  const className = `px-2.5 py-2 group-hover:bg-gray-50 ${cellClass(col)} ${col.numeric ? "text-right tabular-nums" : "text-left"} ${stickyClass(i, "bg-white")}`;
                   return col.rowHeader ? (
                     <th key={col.key} scope="row" className={`${className} font-medium text-gray-900`}>
                       {col.cell(row)}
@@ -118,11 +136,14 @@ export function DataTable<Row>({
             <tr data-testid="totals-row">
               {columns.map((col, i) =>
                 i === labelAt ? (
-                  <th key={col.key} scope="row" className="whitespace-nowrap px-3 py-2 text-left text-gray-900">
+                  <th key={col.key} scope="row" className={`px-2.5 py-2 text-left text-gray-900 ${cellClass(col)} ${stickyClass(i, "bg-gray-50")}`}>
                     {totalsLabel}
                   </th>
                 ) : (
-                  <td key={col.key} className={`whitespace-nowrap px-3 py-2 text-gray-900 ${col.numeric ? "text-right tabular-nums" : "text-left"}`}>
+                  <td
+                    key={col.key}
+                    className={`whitespace-nowrap px-2.5 py-2 text-gray-900 ${col.numeric ? "text-right tabular-nums" : "text-left"} ${stickyClass(i, "bg-gray-50")}`}
+                  >
                     {col.total ?? null}
                   </td>
                 ),

@@ -1,4 +1,5 @@
-import { Form, Link, NavLink } from "react-router";
+import { useEffect, useRef } from "react";
+import { Form, Link, NavLink, useLocation } from "react-router";
 import { clearAuthState } from "~/lib/auth-storage";
 import { formatCustomerId } from "~/lib/format";
 
@@ -10,21 +11,65 @@ const NAV = [
   { to: "/history", label: "History", icon: "M12 8v4l3 3M21 12a9 9 0 1 1-3-6.7L21 8M21 3v5h-5" },
 ];
 
-export function Sidebar({
-  email,
-  activeAccount,
-}: {
+interface SidebarProps {
   email: string;
   activeAccount: { customerId: string; name: string } | null;
-}) {
+}
+
+/**
+ * The navigation, in two shapes: a fixed sidebar from `md` up, and below it a
+ * top bar whose menu is a `<details>` disclosure, so it opens and closes
+ * without JavaScript. Only one of the two is displayed at a time (the other is
+ * `display: none`, so it is out of the accessibility tree as well).
+ */
+export function Sidebar(props: SidebarProps) {
   return (
-    <aside className="flex w-64 shrink-0 flex-col border-r border-gray-200 bg-white">
-      <div className="border-b border-gray-200 px-6 py-5">
-        <p className="text-lg font-bold text-gray-900">Ads AI Manager</p>
-        <p className="mt-0.5 truncate text-xs text-gray-500" title={email}>
-          {email}
-        </p>
+    <>
+      <MobileMenu {...props} />
+      <aside className="hidden w-56 shrink-0 flex-col border-r border-gray-200 bg-white md:flex xl:w-64">
+        <div className="border-b border-gray-200 px-6 py-5">
+          <p className="text-lg font-bold text-gray-900">Ads AI Manager</p>
+          <p className="mt-0.5 truncate text-xs text-gray-500" title={props.email}>
+            {props.email}
+          </p>
+        </div>
+        <NavContents {...props} />
+      </aside>
+    </>
+  );
+}
+
+function MobileMenu(props: SidebarProps) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+  // With JavaScript, a client-side navigation keeps the document: close the menu
+  // once a link in it has been followed (without JavaScript the page reloads closed).
+  useEffect(() => {
+    if (ref.current) ref.current.open = false;
+  }, [location.pathname, location.search]);
+  return (
+    <details ref={ref} className="group sticky top-0 z-30 border-b border-gray-200 bg-white md:hidden" data-testid="mobile-menu">
+      <summary className="flex cursor-pointer list-none items-center justify-between px-4 py-3 [&::-webkit-details-marker]:hidden">
+        <span className="text-base font-bold text-gray-900">Ads AI Manager</span>
+        <span className="flex items-center gap-2 rounded-md border border-gray-300 px-3 py-1.5 text-sm font-medium text-gray-700">
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth={2}>
+            <path strokeLinecap="round" d="M4 7h16M4 12h16M4 17h16" className="group-open:hidden" />
+            <path strokeLinecap="round" d="M6 6l12 12M18 6 6 18" className="hidden group-open:block" />
+          </svg>
+          Menu
+        </span>
+      </summary>
+      <div className="border-t border-gray-100 pb-2">
+        <p className="truncate px-6 pt-3 text-xs text-gray-500">{props.email}</p>
+        <NavContents {...props} />
       </div>
+    </details>
+  );
+}
+
+function NavContents({ activeAccount }: SidebarProps) {
+  return (
+    <>
       <nav aria-label="Main" className="flex-1 space-y-1 px-3 py-4">
         {NAV.map((item) => (
           <NavLink
@@ -66,6 +111,6 @@ export function Sidebar({
           </button>
         </Form>
       </div>
-    </aside>
+    </>
   );
 }

@@ -10,8 +10,11 @@ import { SyncStatus } from "~/components/sync-status";
 import { PageHeader, Notice } from "~/components/ui";
 import { formatDecimal, formatEnum, formatInteger, formatMoney, formatPercent } from "~/lib/format";
 import { averageCpc, conversionValuePerCost, costPerConversion, ctr, type Metrics } from "~/lib/metrics";
-import { currentPath, hrefWith } from "~/lib/query";
+import { currentPath, hrefWith, keptParams } from "~/lib/query";
 import { DETAIL_TABS, presetLinks, rangeFormHidden, rangeOnly, type DetailTab } from "~/lib/report-query";
+import { DETAIL_SEARCH_LABELS, DETAIL_SORT_KEYS, DETAIL_STATUS_FILTERS, DETAIL_STATUS_LABELS, detailDefaultDir, TABLE_KEYS, type DetailStatusFilter } from "~/lib/detail-query";
+import { Pagination } from "~/components/pagination";
+import { csvHref, DownloadCsv, PageSizeLinks, SearchBox, StatusFilter } from "~/components/table-tools";
 import { requireUser } from "~/server/auth/session.server";
 import { proposeAction } from "~/server/change-pages.server";
 import { campaignDetailPage } from "~/server/report-pages.server";
@@ -34,7 +37,6 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 type Data = Route.ComponentProps["loaderData"];
-type Detail = Data["detail"];
 
 const TAB_LABELS: Record<DetailTab, string> = {
   adgroups: "Ad groups",
@@ -82,24 +84,33 @@ export default function CampaignDetailPage({ loaderData: data }: Route.Component
       </div>
       <MetricSummary metrics={campaign.metrics} currency={currency} />
       {data.tabNotice ? <Notice>{data.tabNotice}</Notice> : null}
-      <nav aria-label="Campaign sections" className="mb-4 flex gap-1 border-b border-gray-200">
+      <nav aria-label="Campaign sections" className="mb-4 flex gap-1 overflow-x-auto border-b border-gray-200">
         {DETAIL_TABS.map((tab) => {
           const current = data.tab === tab;
           return (
             <Link
               key={tab}
-              to={hrefWith(pathname, search, { tab: tab === "adgroups" ? null : tab })}
+              // Another tab has other columns: its sort, filters and page start fresh.
+              to={hrefWith(pathname, search, { tab: tab === "adgroups" ? null : tab, ...Object.fromEntries(TABLE_KEYS.map((k) => [k, null])) })}
               aria-current={current ? "page" : undefined}
               preventScrollReset
-              className={`-mb-px border-b-2 px-4 py-2 text-sm font-medium ${current ? "border-blue-600 text-blue-700" : "border-transparent text-gray-600 hover:text-gray-900"}`}
+              className={`-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium sm:px-4 ${current ? "border-blue-600 text-blue-700" : "border-transparent text-gray-600 hover:text-gray-900"}`}
             >
-              {TAB_LABELS[tab]} <span className="text-xs text-gray-400">{data.detail.counts[tab]}</span>
+              {TAB_LABELS[tab]} <span className="text-xs text-gray-400">{formatInteger(data.detail.counts[tab])}</span>
             </Link>
           );
         })}
       </nav>
       <section aria-label={TAB_LABELS[data.tab]}>
-        <TabPanel detail={data.detail} tab={data.tab} currency={currency} newAdHref={hrefWith(`${pathname}/ads/new`, rangeOnly(search), {})} />
+        <TabTools data={data} />
+        <TabPanel data={data} currency={currency} newAdHref={hrefWith(`${pathname}/ads/new`, rangeOnly(search), {})} />
+        <TabPaging data={data} />
+        {data.opened.tab === "keywords" ? (
+          <div className="mt-6 grid gap-4 lg:grid-cols-2">
+            <AddKeywordsForm adGroups={data.detail.adGroupOptions} currency={currency} />
+            <AddNegativesForm campaignId={campaign.id} adGroups={data.detail.adGroupOptions} />
+          </div>
+        ) : null}
       </section>
     </>
   );
@@ -147,15 +158,66 @@ function MetricSummary({ metrics, currency }: { metrics: Metrics; currency: stri
   );
 }
 
-function Truncated({ shown, limit }: { shown: boolean; limit: number }) {
-  return shown ? (
-    <p className="mb-2 text-sm text-gray-600" role="note">
-      Showing the {formatInteger(limit)} with the highest cost.
-    </p>
-  ) : null;
+const TAB_NOUNS: Record<DetailTab, string> = {
+  adgroups: "ad groups",
+  keywords: "keywords",
+  ads: "ads",
+  searchterms: "search terms",
+};
+
+/** Status filter, text search and the CSV download of the open tab. */
+function TabTools({ data }: { data: Data }) {
+  const { pathname, search } = useLocation();
+  const tab = data.tab;
+  const filters = DETAIL_STATUS_FILTERS[tab] as readonly DetailStatusFilter[];
+  const searchLabels = DETAIL_SEARCH_LABELS[tab];
+  return (
+    <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
+      <StatusFilter filters={filters} labels={DETAIL_STATUS_LABELS} current={data.query.status} pathname={pathname} search={search} />
+      <div className="flex flex-wrap items-end gap-3">
+        <SearchBox
+          pathname={pathname}
+          search={search}
+          q={data.query.q}
+          name={`Search ${TAB_NOUNS[tab]}`}
+          label={searchLabels.label}
+          placeholder={searchLabels.placeholder}
+        />
+        <DownloadCsv href={csvHref(`/export/campaigns/${data.detail.campaign.id}`, search, { tab })} label={`Download CSV`} />
+      </div>
+    </div>
+  );
 }
 
-function TabPanel({ detail, tab, currency, newAdHref }: { detail: Detail; tab: DetailTab; currency: string; newAdHref: string }) {
+function TabPaging({ data }: { data: Data }) {
+  const { pathname, search } = useLocation();
+  const { list } = data.opened;
+  return (
+    <>
+      <Pagination
+        page={list.page}
+        pageSize={list.pageSize}
+        total={list.total}
+        href={(page) => hrefWith(pathname, search, { page: page === 1 ? null : page })}
+        noun={TAB_NOUNS[data.tab]}
+      />
+      <PageSizeLinks pathname={pathname} search={search} pageSize={list.pageSize} />
+    </>
+  );
+}
+
+function useSortHref() {
+  const { pathname, search } = useLocation();
+  // The default sort (cost, biggest first) needs no parameter; any new sort starts on page 1.
+  return (key: string, dir: "asc" | "desc") =>
+    hrefWith(pathname, search, { sort: key === "cost" ? null : key, dir: dir === detailDefaultDir(key) ? null : dir, page: null });
+}
+
+function TabPanel({ data, currency, newAdHref }: { data: Data; currency: string; newAdHref: string }) {
+  const { detail, opened, query } = data;
+  const sortHref = useSortHref();
+  const sort = { key: query.sort, dir: query.dir, href: sortHref };
+  const filtered = query.q !== "" || query.status !== "all";
   const money = (micros: number | null) => (micros === null ? "—" : formatMoney(micros, currency));
   const select = <Row,>(form: string, noun: string, value: (r: Row) => string, name: (r: Row) => string, field = "id"): Column<Row> => ({
     key: "select",
@@ -163,34 +225,44 @@ function TabPanel({ detail, tab, currency, newAdHref }: { detail: Detail; tab: D
     header: <SelectAll form={form} label={`Select all ${noun}`} />,
     cell: (r) => <SelectBox form={form} name={field} value={value(r)} label={`Select ${name(r)}`} />,
   });
-  switch (tab) {
+  const totalsLabel = `Total (${formatInteger(opened.list.total)} ${TAB_NOUNS[opened.tab]})`;
+  switch (opened.tab) {
     case "adgroups": {
-      type Row = Detail["adGroups"][number];
+      type Row = (typeof opened.list.rows)[number];
       const columns: Column<Row>[] = [
         select<Row>("adgroup-bulk", "ad groups", (g) => g.id, (g) => g.name),
-        { key: "name", label: "Ad group", rowHeader: true, cell: (g) => g.name },
-        { key: "status", label: "Status", cell: (g) => <StatusBadge status={g.status} /> },
-        { key: "bid", label: "Default max. CPC", numeric: true, cell: (g) => money(g.cpcBidMicros) },
-        ...metricColumns<Row>((g) => g.metrics, currency),
+        { key: "name", label: "Ad group", sortable: true, rowHeader: true, cell: (g) => g.name },
+        { key: "status", label: "Status", sortable: true, cell: (g) => <StatusBadge status={g.status} /> },
+        { key: "bid", label: "Default max. CPC", numeric: true, sortable: true, cell: (g) => money(g.cpcBidMicros) },
+        ...metricColumns<Row>((g) => g.metrics, currency, { totals: opened.list.totals, sortable: true }),
       ];
       return (
         <>
-          <Truncated shown={detail.truncated.adGroups} limit={detail.limit} />
           <BulkBar id="adgroup-bulk" label="Change selected ad groups" hidden={{ kind: "ad_group" }} intents={["pause", "enable", "remove", "bid"]}>
             <StatusButtons />
             <BidField currency={currency} />
           </BulkBar>
-          <DataTable caption="Ad groups" columns={columns} rows={detail.adGroups} rowKey={(g) => g.id} empty="This campaign has no ad groups." />
+          <DataTable
+            caption="Ad groups"
+            columns={columns}
+            rows={opened.list.rows}
+            rowKey={(g) => g.id}
+            sort={sort}
+            showTotals
+            totalsLabel={totalsLabel}
+            empty={filtered ? "No ad groups match these filters." : "This campaign has no ad groups."}
+          />
         </>
       );
     }
     case "keywords": {
-      type Row = Detail["keywords"][number];
+      type Row = (typeof opened.list.rows)[number];
       const columns: Column<Row>[] = [
         select<Row>("keyword-bulk", "keywords", (k) => `${k.adGroupId}~${k.criterionId}`, (k) => `${k.text} (${formatEnum(k.matchType)}) in ${k.adGroupName}`),
         {
           key: "text",
           label: "Keyword",
+          sortable: true,
           rowHeader: true,
           cell: (k) => (
             <>
@@ -199,16 +271,15 @@ function TabPanel({ detail, tab, currency, newAdHref }: { detail: Detail; tab: D
             </>
           ),
         },
-        { key: "matchType", label: "Match type", cell: (k) => formatEnum(k.matchType) },
-        { key: "adGroup", label: "Ad group", cell: (k) => k.adGroupName },
-        { key: "status", label: "Status", cell: (k) => <StatusBadge status={k.status} /> },
-        { key: "bid", label: "Max. CPC", numeric: true, cell: (k) => money(k.cpcBidMicros) },
-        { key: "qualityScore", label: "Quality score", numeric: true, cell: (k) => (k.qualityScore === null ? "—" : `${k.qualityScore}/10`) },
-        ...metricColumns<Row>((k) => k.metrics, currency),
+        { key: "matchType", label: "Match type", sortable: true, narrow: true, cell: (k) => formatEnum(k.matchType) },
+        { key: "adGroup", label: "Ad group", sortable: true, narrow: true, cell: (k) => k.adGroupName },
+        { key: "status", label: "Status", sortable: true, cell: (k) => <StatusBadge status={k.status} /> },
+        { key: "bid", label: "Max. CPC", numeric: true, sortable: true, cell: (k) => money(k.cpcBidMicros) },
+        { key: "qualityScore", label: "Quality score", numeric: true, sortable: true, cell: (k) => (k.qualityScore === null ? "—" : `${k.qualityScore}/10`) },
+        ...metricColumns<Row>((k) => k.metrics, currency, { totals: opened.list.totals, sortable: true }),
       ];
       return (
         <>
-          <Truncated shown={detail.truncated.keywords} limit={detail.limit} />
           <BulkBar id="keyword-bulk" label="Change selected keywords" hidden={{ kind: "keyword" }} intents={["pause", "enable", "remove", "bid"]}>
             <StatusButtons />
             <BidField currency={currency} />
@@ -216,21 +287,19 @@ function TabPanel({ detail, tab, currency, newAdHref }: { detail: Detail; tab: D
           <DataTable
             caption="Keywords"
             columns={columns}
-            rows={detail.keywords}
+            rows={opened.list.rows}
             rowKey={(k) => `${k.adGroupId}~${k.criterionId}`}
-            empty="This campaign has no keywords."
+            sort={sort}
+            showTotals
+            totalsLabel={totalsLabel}
+            empty={filtered ? "No keywords match these filters." : "This campaign has no keywords."}
           />
-          <div className="mt-6 grid gap-4 lg:grid-cols-2">
-            <AddKeywordsForm adGroups={detail.adGroupOptions} currency={currency} />
-            <AddNegativesForm campaignId={detail.campaign.id} adGroups={detail.adGroupOptions} />
-          </div>
         </>
       );
     }
     case "ads":
       return (
         <>
-          <Truncated shown={detail.truncated.ads} limit={detail.limit} />
           {detail.adGroupOptions.length > 0 ? (
             <p className="mb-4">
               <Link to={newAdHref} className={secondaryButtonClass}>
@@ -238,11 +307,18 @@ function TabPanel({ detail, tab, currency, newAdHref }: { detail: Detail; tab: D
               </Link>
             </p>
           ) : null}
-          {detail.ads.length === 0 ? <p className="text-gray-600">This campaign has no ads.</p> : null}
+          <AdsSortForm sort={query.sort} dir={query.dir} />
+          {opened.list.rows.length === 0 ? (
+            <p className="text-gray-600">{filtered ? "No ads match these filters." : "This campaign has no ads."}</p>
+          ) : (
+            <p className="mb-3 text-sm text-gray-700" data-testid="totals-row">
+              <strong>{totalsLabel}:</strong> {metricLine(opened.list.totals, currency)}
+            </p>
+          )}
           <ul className="space-y-6">
-            {detail.ads.map((ad) => (
+            {opened.list.rows.map((ad) => (
               <li key={`${ad.adGroupId}~${ad.adId}`}>
-                <article className="rounded-xl border border-gray-200 bg-white p-5 shadow-sm" aria-label={`Ad ${ad.adId} in ${ad.adGroupName}`}>
+                <article className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:p-5" aria-label={`Ad ${ad.adId} in ${ad.adGroupName}`}>
                   <header className="mb-4 flex flex-wrap items-center gap-3">
                     <h3 className="font-semibold text-gray-900">
                       {formatEnum(ad.type ?? "AD")} · {ad.adGroupName}
@@ -260,13 +336,8 @@ function TabPanel({ detail, tab, currency, newAdHref }: { detail: Detail; tab: D
                       path2: ad.path2 ?? null,
                     }}
                   />
-                  <p className="mt-3 text-sm text-gray-600">
-                    {formatInteger(ad.metrics.impressions)} impressions · {formatInteger(ad.metrics.clicks)} clicks · CTR {formatPercent(ctr(ad.metrics))} ·{" "}
-                    {formatMoney(ad.metrics.costMicros, currency)} cost · {formatDecimal(ad.metrics.conversions)} conversions
-                  </p>
-                  {ad.finalUrls[0] ? (
-                    <p className="mt-1 break-all text-xs text-gray-500">Final URL: {ad.finalUrls[0]}</p>
-                  ) : null}
+                  <p className="mt-3 text-sm text-gray-600">{metricLine(ad.metrics, currency)}</p>
+                  {ad.finalUrls[0] ? <p className="mt-1 break-all text-xs text-gray-500">Final URL: {ad.finalUrls[0]}</p> : null}
                   <div className="mt-4 grid gap-4 lg:grid-cols-2">
                     <RsaAssetList
                       title="Headlines"
@@ -286,32 +357,94 @@ function TabPanel({ detail, tab, currency, newAdHref }: { detail: Detail; tab: D
         </>
       );
     case "searchterms": {
-      type Row = Detail["searchTerms"][number];
+      type Row = (typeof opened.list.rows)[number];
       const columns: Column<Row>[] = [
         select<Row>("term-bulk", "search terms", (t) => `${t.adGroupId}~${t.searchTerm}`, (t) => `${t.searchTerm} in ${t.adGroupName}`, "term"),
-        { key: "term", label: "Search term", rowHeader: true, cell: (t) => t.searchTerm },
-        { key: "status", label: "Added/Excluded", cell: (t) => (t.status === "NONE" ? "None" : formatEnum(t.status)) },
-        { key: "adGroup", label: "Ad group", cell: (t) => t.adGroupName },
-        { key: "keyword", label: "Keyword", cell: (t) => t.keywordText ?? "—" },
-        ...metricColumns<Row>((t) => t.metrics, currency),
+        { key: "term", label: "Search term", sortable: true, rowHeader: true, cell: (t) => t.searchTerm },
+        { key: "status", label: "Added/Excluded", sortable: true, narrow: true, cell: (t) => (t.status === "NONE" ? "None" : formatEnum(t.status)) },
+        { key: "adGroup", label: "Ad group", sortable: true, narrow: true, cell: (t) => t.adGroupName },
+        { key: "keyword", label: "Keyword", sortable: true, narrow: true, cell: (t) => t.keywordText ?? "—" },
+        ...metricColumns<Row>((t) => t.metrics, currency, { totals: opened.list.totals, sortable: true }),
       ];
       return (
         <>
-          <Truncated shown={detail.truncated.searchTerms} limit={detail.limit} />
           <BulkBar id="term-bulk" label="Act on selected search terms" hidden={{ campaignId: detail.campaign.id }} intents={["term_keywords", "term_negatives"]}>
             <SearchTermActions currency={currency} />
           </BulkBar>
           <DataTable
             caption="Search terms"
             columns={columns}
-            rows={detail.searchTerms}
+            rows={opened.list.rows}
             rowKey={(t) => `${t.adGroupId}~${t.searchTerm}`}
-            empty="No search terms in this range."
+            sort={sort}
+            showTotals
+            totalsLabel={totalsLabel}
+            empty={filtered ? "No search terms match these filters." : "No search terms in this range."}
           />
         </>
       );
     }
   }
+}
+
+/** The eight standard metrics in one line (the ads tab shows cards, not a table). */
+function metricLine(m: Metrics, currency: string): string {
+  return [
+    `${formatInteger(m.impressions)} impressions`,
+    `${formatInteger(m.clicks)} clicks`,
+    `CTR ${formatPercent(ctr(m))}`,
+    `Avg. CPC ${formatMoney(averageCpc(m), currency)}`,
+    `${formatMoney(m.costMicros, currency)} cost`,
+    `${formatDecimal(m.conversions)} conversions`,
+    `Cost/conv. ${formatMoney(costPerConversion(m), currency)}`,
+    `Conv. value/cost ${formatDecimal(conversionValuePerCost(m))}`,
+  ].join(" · ");
+}
+
+const AD_SORT_LABELS: Record<string, string> = {
+  adGroup: "Ad group",
+  status: "Status",
+  adStrength: "Ad strength",
+  impressions: "Impressions",
+  clicks: "Clicks",
+  ctr: "CTR",
+  averageCpc: "Avg. CPC",
+  cost: "Cost",
+  conversions: "Conversions",
+  costPerConversion: "Cost/conv.",
+  conversionValuePerCost: "Conv. value/cost",
+};
+
+/** The ads are cards, so their sort is a small GET form instead of column headers. */
+function AdsSortForm({ sort, dir }: { sort: string; dir: "asc" | "desc" }) {
+  const { pathname, search } = useLocation();
+  return (
+    <Form method="get" action={pathname} preventScrollReset aria-label="Sort ads" className="mb-3 flex flex-wrap items-end gap-2 text-sm">
+      {keptParams(search, ["sort", "dir", "page"]).map(([key, value], i) => (
+        <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
+      ))}
+      <label className="flex flex-col text-xs font-medium text-gray-600">
+        Sort by
+        <select name="sort" defaultValue={sort} className="mt-0.5 rounded-md border border-gray-300 px-2 py-1 text-sm text-gray-900">
+          {DETAIL_SORT_KEYS.ads.map((key) => (
+            <option key={key} value={key}>
+              {AD_SORT_LABELS[key] ?? key}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex flex-col text-xs font-medium text-gray-600">
+        Order
+        <select name="dir" defaultValue={dir} className="mt-0.5 rounded-md border border-gray-300 px-2 py-1 text-sm text-gray-900">
+          <option value="desc">Highest first</option>
+          <option value="asc">Lowest first</option>
+        </select>
+      </label>
+      <button type="submit" className="rounded-md border border-gray-300 bg-white px-3 py-1 text-sm font-semibold text-gray-700 hover:bg-gray-50">
+        Sort
+      </button>
+    </Form>
+  );
 }
 
 function AdStatusButtons({ id, status }: { id: string; status: string }) {

@@ -156,35 +156,28 @@ describe("Dashboard screen", () => {
 });
 
 describe("Campaign detail screen", () => {
-  const detail = (tab: string, rows: Record<string, unknown>) => ({
+  const detail = (tab: string, rows: unknown[], query: Record<string, unknown> = {}) => ({
     ...base,
     tab,
     tabNotice: null,
+    query: { sort: "cost", dir: "desc", status: "all", q: "", page: 1, pageSize: 50, ...query },
     detail: {
       campaign: { id: "1", name: "Search | Tents", status: "ENABLED", channelType: "SEARCH", biddingStrategyType: "TARGET_CPA", budgetMicros: 50_000_000, metrics: metrics(10) },
-      counts: { adgroups: 1, keywords: 2, ads: 1, searchterms: 0 },
-      truncated: { adGroups: false, keywords: true, ads: false, searchTerms: false, campaignNegativeKeywords: false },
-      limit: 500,
+      counts: { adgroups: 1, keywords: 1200, ads: 1, searchterms: 0 },
       adGroupOptions: [{ id: "9", name: "Family Tents" }],
-      adGroups: [],
-      keywords: [],
-      ads: [],
-      searchTerms: [],
-      ...rows,
     },
+    opened: { tab, list: { rows, total: tab === "keywords" ? 1200 : rows.length, totals: metrics(30), page: 1, pageSize: 50 } },
   });
 
-  it("keywords tab: match type, bid and quality score, and a truncation note", async () => {
+  it("keywords tab: match type, bid and quality score, sortable columns, totals, paging and the CSV link", async () => {
     renderRoute(
       "/campaigns/:campaignId",
       CampaignDetailPage,
       () =>
-        detail("keywords", {
-          keywords: [
-            { adGroupId: "9", adGroupName: "Family Tents", criterionId: "5", text: "cheap camping tents", matchType: "BROAD", status: "ENABLED", negative: false, cpcBidMicros: 1_500_000, qualityScore: 3, systemServingStatus: null, metrics: metrics(2) },
-            { adGroupId: "9", adGroupName: "Family Tents", criterionId: "6", text: "free", matchType: "PHRASE", status: "ENABLED", negative: true, cpcBidMicros: null, qualityScore: null, systemServingStatus: null, metrics: metrics(0) },
-          ],
-        }),
+        detail("keywords", [
+          { adGroupId: "9", adGroupName: "Family Tents", criterionId: "5", text: "cheap camping tents", matchType: "BROAD", status: "ENABLED", negative: false, cpcBidMicros: 1_500_000, qualityScore: 3, systemServingStatus: null, metrics: metrics(2) },
+          { adGroupId: "9", adGroupName: "Family Tents", criterionId: "6", text: "free", matchType: "PHRASE", status: "ENABLED", negative: true, cpcBidMicros: null, qualityScore: null, systemServingStatus: null, metrics: metrics(0) },
+        ]),
       "/campaigns/1?tab=keywords&range=90d",
     );
     expect(await screen.findByRole("heading", { level: 1, name: "Search | Tents" })).toBeInTheDocument();
@@ -200,9 +193,22 @@ describe("Campaign detail screen", () => {
     // Each row can be ticked for the bulk bar; new keywords and negatives have their forms.
     expect(within(row).getByRole("checkbox", { name: "Select cheap camping tents (Broad) in Family Tents" })).toHaveAttribute("form", "keyword-bulk");
     expect(screen.getByRole("form", { name: "Change selected keywords" })).toHaveAttribute("action", "/campaigns/1?tab=keywords&range=90d");
-    expect(within(screen.getByRole("form", { name: "Add keywords" })).getByRole("combobox", { name: "Ad group" })).toHaveTextContent("Family Tents");
+    // The ad group of new keywords is an explicit choice: nothing is preselected.
+    const adGroup = within(screen.getByRole("form", { name: "Add keywords" })).getByRole("combobox", { name: "Ad group" });
+    expect(adGroup).toHaveTextContent("Family Tents");
+    expect(adGroup).toHaveValue("");
+    expect(adGroup).toBeRequired();
     expect(screen.getByRole("form", { name: "Add negative keywords" })).toBeInTheDocument();
-    expect(screen.getByRole("note")).toHaveTextContent("Showing the 500 with the highest cost.");
+    const table = screen.getByRole("table", { name: "Keywords" });
+    expect(within(table).getByRole("columnheader", { name: "Cost" })).toHaveAttribute("aria-sort", "descending");
+    expect(within(table).getByRole("link", { name: /Quality score/ })).toHaveAttribute("href", "/campaigns/1?tab=keywords&range=90d&sort=qualityScore");
+    expect(within(table).getByRole("link", { name: /^Keyword/ })).toHaveAttribute("href", "/campaigns/1?tab=keywords&range=90d&sort=text");
+    expect(screen.getByTestId("totals-row")).toHaveTextContent("Total (1,200 keywords)");
+    expect(screen.getByTestId("page-summary")).toHaveTextContent("Showing 1–50 of 1,200 keywords");
+    expect(screen.getByRole("link", { name: "Page 24" })).toHaveAttribute("href", "/campaigns/1?tab=keywords&range=90d&page=24");
+    expect(screen.getByRole("link", { name: "Download CSV" })).toHaveAttribute("href", "/export/campaigns/1?tab=keywords&range=90d");
+    expect(screen.getByRole("navigation", { name: "Status filter" })).toBeInTheDocument();
+    expect(screen.getByRole("search", { name: "Search keywords" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "← All campaigns" })).toHaveAttribute("href", "/campaigns?range=90d");
     expect(screen.getByRole("region", { name: "Campaign settings" })).toHaveTextContent("$50.00/day");
     expect(screen.getByRole("region", { name: "Campaign metrics" })).toHaveTextContent("Cost$50.00");
@@ -213,8 +219,7 @@ describe("Campaign detail screen", () => {
       "/campaigns/:campaignId",
       CampaignDetailPage,
       () =>
-        detail("ads", {
-          ads: [
+        detail("ads", [
             {
               adGroupId: "9",
               adGroupName: "Family Tents",
@@ -233,8 +238,7 @@ describe("Campaign detail screen", () => {
               adStrength: "GOOD",
               metrics: metrics(4),
             },
-          ],
-        }),
+        ]),
       "/campaigns/1?tab=ads",
     );
     expect(await screen.findByTestId("rsa-headline")).toHaveTextContent("Family Tents | Free Shipping Over $50 | Room for Everyone");

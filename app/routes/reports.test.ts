@@ -187,31 +187,82 @@ describe("campaign detail", () => {
   const tents = "17000000008";
   const detail = async (query: string, who = demo, id = tents) => detailLoader(args(page(`/campaigns/${id}${query}`, who), { campaignId: id }));
 
+  const rowsOf = <T extends string>(d: Awaited<ReturnType<typeof detail>>, tab: T) => {
+    if (d.opened.tab !== tab) throw new Error(`expected the ${tab} tab, got ${d.opened.tab}`);
+    return d.opened.list;
+  };
+
   it("shows the campaign and only the open tab's rows", async () => {
     const d = await detail("");
     expect(d.detail.campaign.name).toBe("Search | Tents");
     expect(d.tab).toBe("adgroups");
-    expect(d.detail.adGroups.map((g) => g.name)).toContain("Family Tents");
-    expect(d.detail.keywords).toEqual([]);
+    expect(d.opened.tab).toBe("adgroups");
+    if (d.opened.tab !== "adgroups") return;
+    expect(d.opened.list.rows.map((g) => g.name)).toContain("Family Tents");
     expect(d.detail.counts.keywords).toBeGreaterThan(0);
 
-    const k = await detail("?tab=keywords&range=90d");
-    expect(k.detail.adGroups).toEqual([]);
-    const cheap = k.detail.keywords.find((kw) => kw.text === "cheap camping tents");
+    const k = await detail("?tab=keywords&range=90d&pageSize=100");
+    if (k.opened.tab !== "keywords") throw new Error("keywords");
+    expect(k.opened.list.total).toBe(k.detail.counts.keywords);
+    const all = [...k.opened.list.rows];
+    for (let p = 2; p <= Math.ceil(k.opened.list.total / 100); p++) {
+      const next = await detail(`?tab=keywords&range=90d&pageSize=100&page=${p}`);
+      if (next.opened.tab === "keywords") all.push(...next.opened.list.rows);
+    }
+    // The pages together are every keyword exactly once.
+    expect(new Set(all.map((kw) => `${kw.adGroupId}~${kw.criterionId}`)).size).toBe(k.detail.counts.keywords);
+    const cheap = all.find((kw) => kw.text === "cheap camping tents");
     expect(cheap).toMatchObject({ matchType: "BROAD", adGroupName: "Family Tents" });
-    expect(k.detail.keywords.some((kw) => kw.qualityScore !== null)).toBe(true);
+    expect(all.some((kw) => kw.qualityScore !== null)).toBe(true);
+    // Totals cover every filtered row, not only the page.
+    expect(k.opened.list.totals.costMicros).toBe(all.reduce((s, kw) => s + kw.metrics.costMicros, 0));
 
     const ads = await detail("?tab=ads");
-    expect(ads.detail.ads.length).toBeGreaterThan(0);
-    expect(ads.detail.ads[0].headlines.length).toBeGreaterThanOrEqual(3);
-    expect(ads.detail.ads[0].finalUrls[0]).toMatch(/^https:\/\//);
+    if (ads.opened.tab !== "ads") throw new Error("ads");
+    expect(ads.opened.list.rows.length).toBeGreaterThan(0);
+    expect(ads.opened.list.rows[0].headlines.length).toBeGreaterThanOrEqual(3);
+    expect(ads.opened.list.rows[0].finalUrls[0]).toMatch(/^https:\/\//);
 
-    const terms = await detail("?tab=searchterms&range=90d");
-    expect(terms.detail.searchTerms.map((s) => s.searchTerm)).toContain("free camping sites near me");
+    const terms = await detail("?tab=searchterms&range=90d&q=free+camping");
+    if (terms.opened.tab !== "searchterms") throw new Error("terms");
+    expect(terms.opened.list.rows.map((s) => s.searchTerm)).toContain("free camping sites near me");
+    expect(terms.opened.list.rows.every((s) => s.searchTerm.includes("free camping"))).toBe(true);
+    // The standard metric columns: clicks and cost summed per term.
+    expect(terms.opened.list.rows[0].metrics.clicks).toBeGreaterThan(0);
 
     const bad = await detail("?tab=nope");
     expect(bad.tab).toBe("adgroups");
     expect(bad.tabNotice).toMatch(/Unknown tab/);
+  });
+
+  it("sorts, filters and pages each tab in SQL; bad values fall back with a notice", async () => {
+    const byText = await detail("?tab=keywords&range=90d&sort=text&pageSize=25");
+    const texts = rowsOf(byText, "keywords").rows.map((k) => (k as { text: string }).text.toLowerCase());
+    expect(texts).toEqual([...texts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(texts).toHaveLength(25);
+
+    const clicks = await detail("?tab=searchterms&range=90d&sort=clicks&dir=asc");
+    const c = rowsOf(clicks, "searchterms").rows.map((t) => (t as { metrics: { clicks: number } }).metrics.clicks);
+    expect(c).toEqual([...c].sort((a, b) => a - b));
+
+    const paused = await detail("?tab=keywords&range=90d&status=paused");
+    const pausedRows = rowsOf(paused, "keywords").rows as Array<{ status: string }>;
+    expect(pausedRows.length).toBeGreaterThan(0);
+    expect(pausedRows.every((k) => k.status === "PAUSED")).toBe(true);
+
+    const excluded = await detail("?tab=searchterms&range=90d&status=excluded");
+    const ex = rowsOf(excluded, "searchterms").rows as Array<{ status: string }>;
+    expect(ex.every((t) => t.status === "EXCLUDED" || t.status === "ADDED_EXCLUDED")).toBe(true);
+
+    // Past the last page: the last page.
+    const far = await detail("?tab=keywords&page=999");
+    const farList = rowsOf(far, "keywords");
+    expect(farList.page).toBe(Math.ceil(farList.total / farList.pageSize));
+    expect(far.query.page).toBe(farList.page);
+
+    const wrong = await detail("?tab=searchterms&sort=budget&status=paused&pageSize=7");
+    expect(wrong.query).toMatchObject({ sort: "cost", status: "all", pageSize: 50 });
+    expect(wrong.tabNotice).toMatch(/Ignored an invalid sort column, status filter, page size/);
   });
 
   it("is a 404 for unknown campaigns, malformed ids and campaigns of an account that is not active", async () => {

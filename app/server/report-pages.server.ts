@@ -1,14 +1,8 @@
 import { emptyMetrics } from "~/lib/metrics";
-import { parseCampaignListQuery, parseDetailTab, type CampaignSortKeyParam, type DetailTab } from "~/lib/report-query";
-import {
-  getAccountSummary,
-  getCampaignDetail,
-  getDailySeries,
-  listCampaigns,
-  type CampaignDetail,
-  type CampaignSortKey,
-  type CampaignStatusFilter,
-} from "./ads/reports.server";
+import { parseCampaignListQuery, parseDetailTab, type CampaignSortKeyParam } from "~/lib/report-query";
+import { parseDetailListQuery } from "~/lib/detail-query";
+import { getCampaignOverview, listDetailTab } from "./ads/detail-lists.server";
+import { getAccountSummary, getDailySeries, listCampaigns, type CampaignSortKey, type CampaignStatusFilter } from "./ads/reports.server";
 import type { User } from "./db/schema";
 import { activeAccountOf, awaitingFirstSync, freshness, notFound, pageRange, type ReportAccount } from "./reporting.server";
 
@@ -76,41 +70,27 @@ export async function campaignsPage(user: User, url: URL) {
   };
 }
 
-/** Only the open tab's rows travel to the browser; the others are counted for their tab labels. */
-function tabRows(detail: CampaignDetail, tab: DetailTab) {
-  return {
-    adGroups: tab === "adgroups" ? detail.adGroups : [],
-    keywords: tab === "keywords" ? detail.keywords : [],
-    ads: tab === "ads" ? detail.ads : [],
-    searchTerms: tab === "searchterms" ? detail.searchTerms : [],
-  };
-}
-
+/** The campaign, its tabs' sizes, and only the open tab's page of rows (sorted, filtered and paged in SQL). */
 export async function campaignDetailPage(user: User, url: URL, campaignId: string) {
   const account = await activeAccountOf(user);
   // Without an account there is no campaign of theirs to show.
   if (!account || !/^\d{1,19}$/.test(campaignId)) notFound();
   const ctx = await pageContext(user, url, account);
-  const { tab, ignored } = parseDetailTab(url.searchParams);
-  const detail = await getCampaignDetail(account.customerId, campaignId, ctx.range);
-  if (!detail) notFound();
+  const { tab, ignored: tabIgnored } = parseDetailTab(url.searchParams);
+  const overview = await getCampaignOverview(account.customerId, campaignId, ctx.range);
+  if (!overview) notFound();
+  const { query, ignored } = parseDetailListQuery(url.searchParams, tab);
+  const opened = await listDetailTab(tab, account.customerId, campaignId, ctx.range, query);
+  const notices = [
+    tabIgnored ? "Unknown tab in the address; showing ad groups." : null,
+    ignored.length ? `Ignored an invalid ${ignored.join(", ")} in the address; showing the default instead.` : null,
+  ].filter(Boolean);
   return {
     ...ctx,
     tab,
-    tabNotice: ignored ? "Unknown tab in the address; showing ad groups." : null,
-    detail: {
-      campaign: detail.campaign,
-      counts: {
-        adgroups: detail.adGroups.length,
-        keywords: detail.keywords.length,
-        ads: detail.ads.length,
-        searchterms: detail.searchTerms.length,
-      },
-      truncated: detail.truncated,
-      limit: detail.limit,
-      // The change forms (add keywords, negatives, new ad) pick an ad group on any tab.
-      adGroupOptions: detail.adGroups.filter((g) => g.status !== "REMOVED").map((g) => ({ id: g.id, name: g.name })),
-      ...tabRows(detail, tab),
-    },
+    tabNotice: notices.length ? notices.join(" ") : null,
+    query: { ...query, page: opened.list.page },
+    detail: { campaign: overview.campaign, counts: overview.counts, adGroupOptions: overview.adGroupOptions },
+    opened,
   };
 }

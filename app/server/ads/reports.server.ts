@@ -70,7 +70,7 @@ export const DETAIL_LIST_LIMIT = 500;
 // ---------------------------------------------------------------------------
 // SQL pieces
 
-const METRIC_COLUMN: Record<MetricKey, string> = {
+export const METRIC_COLUMN: Record<MetricKey, string> = {
   impressions: "impressions",
   clicks: "clicks",
   costMicros: "cost_micros",
@@ -79,14 +79,14 @@ const METRIC_COLUMN: Record<MetricKey, string> = {
 };
 
 /** SUM of each metric column of `table` (a table or alias), named after the column. */
-function metricSums(table: string) {
+export function metricSums(table: string) {
   return (Object.values(METRIC_COLUMN) as string[]).map((column) =>
     sql<number>`COALESCE(SUM(${sql.ref(`${table}.${column}`)}), 0)`.as(column),
   );
 }
 
 /** The metric columns of an aggregated subquery `alias`, 0 where the entity had no rows. */
-function metricColumnsOf(alias: string) {
+export function metricColumnsOf(alias: string) {
   return (Object.values(METRIC_COLUMN) as string[]).map((column) => sql<number>`COALESCE(${sql.ref(`${alias}.${column}`)}, 0)`.as(column));
 }
 
@@ -94,16 +94,16 @@ function metricColumnsOf(alias: string) {
  * A ratio of lib/metrics.ts RATIOS over aggregated columns of `alias`, NULL
  * when the denominator is 0, so sorting and display divide the same way.
  */
-function ratioSql(key: RatioKey, alias: string): RawBuilder<number | null> {
+export function ratioSql(key: RatioKey, alias: string): RawBuilder<number | null> {
   const def = RATIOS[key];
   const numerator = sql`CAST(COALESCE(${sql.ref(`${alias}.${METRIC_COLUMN[def.numerator]}`)}, 0) AS double precision)`;
   const denominator = sql`(CAST(COALESCE(${sql.ref(`${alias}.${METRIC_COLUMN[def.denominator]}`)}, 0) AS double precision) * ${sql.lit(def.denominatorScale)})`;
   return sql<number | null>`CASE WHEN ${denominator} = 0 THEN NULL ELSE ${numerator} / ${denominator} END`;
 }
 
-type MetricRow = Record<(typeof METRIC_COLUMN)[MetricKey], unknown>;
+export type MetricRow = Record<(typeof METRIC_COLUMN)[MetricKey], unknown>;
 
-function metricsOf(row: MetricRow): Metrics {
+export function metricsOf(row: MetricRow): Metrics {
   return {
     impressions: Number(row.impressions ?? 0),
     clicks: Number(row.clicks ?? 0),
@@ -113,10 +113,10 @@ function metricsOf(row: MetricRow): Metrics {
   };
 }
 
-const nullableNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+export const nullableNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** "%term%" for LIKE, with the user's own % and _ taken literally (ESCAPE '!'). */
-function containsPattern(q: string): string {
+export function containsPattern(q: string): string {
   return `%${q.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
 }
 
@@ -153,7 +153,7 @@ function sortExpression(sort: CampaignSortKey): RawBuilder<unknown> {
   }
 }
 
-function campaignRowOf(row: {
+export function campaignRowOf(row: {
   id: string;
   name: string;
   status: string;
@@ -172,7 +172,7 @@ function campaignRowOf(row: {
   };
 }
 
-function campaignDailySums(customerId: string, range: DateRange, campaignId?: string) {
+export function campaignDailySums(customerId: string, range: DateRange, campaignId?: string) {
   const { from, to } = range;
   let q = getDb()
     .selectFrom("ads_campaign_daily as d")
@@ -415,13 +415,13 @@ export interface CampaignDetail {
   limit: number;
 }
 
-interface StoredAdText {
+export interface StoredAdText {
   text: string;
   pinnedField?: string;
   assetPerformanceLabel?: string;
 }
 
-function parseJsonArray<T>(value: string | null): T[] {
+export function parseJsonArray<T>(value: string | null): T[] {
   if (!value) return [];
   try {
     const parsed: unknown = JSON.parse(value);

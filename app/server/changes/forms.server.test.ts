@@ -90,6 +90,7 @@ describe("proposing from the screens' forms", () => {
       [{ intent: "add_keywords", adGroupId, matchType: "EXACT", keywords: `fine\n${"x".repeat(81)}` }, "keywords", `Line 2 (“${"x".repeat(81)}”): Keywords can be at most 80 characters`],
       [{ intent: "add_keywords", adGroupId, matchType: "EXACT", keywords: "one two three four five six seven eight nine ten eleven" }, "keywords", "Line 1 (“one two three four five six seven eight nine ten eleven”): Keywords can be at most 10 words"],
       [{ intent: "add_keywords", adGroupId: "1", matchType: "EXACT", keywords: "tents" }, "adGroupId", "Ad group not found in this account"],
+      [{ intent: "add_keywords", matchType: "EXACT", keywords: "tents" }, "adGroupId", "Choose the ad group the keywords go into."],
       [{ intent: "add_negatives", level: "campaign", campaignId, matchType: "NOPE", keywords: "free" }, "matchType", "Match type must be EXACT, PHRASE or BROAD"],
       [{ intent: "term_negatives", level: "campaign", campaignId, matchType: "EXACT" }, "term", "Choose at least one search term"],
       [
