@@ -20,6 +20,10 @@ export default [
   ]),
   // The chat's streaming endpoint (cookie session): POST a question, read the answer as it is written.
   route("ai-optimizer/chat", "routes/ai-optimizer-chat.ts"),
+  // "Download CSV" of the report tables (cookie session; same query as the page).
+  route("export/campaigns", "routes/export/campaigns.ts"),
+  route("export/campaigns/:campaignId", "routes/export/campaign-tab.ts"),
+  route("export/history", "routes/export/history.ts"),
   // The pages' own freshness endpoint (cookie session): GET polls, POST is "Sync now".
   route("sync", "routes/sync.ts"),
   ...prefix("api/v1", [

@@ -52,8 +52,10 @@ describe("dates", () => {
     expect(formatDateRange({ from: "2026-11-21", to: "2026-11-21" })).toBe("Nov 21, 2026");
   });
   it("formats moments in a zone and relative to an explicit now", () => {
-    expect(formatDateTime("2026-11-22T20:04:00Z", "America/New_York")).toBe("Nov 22, 2026, 3:04 PM");
-    expect(formatDateTime("2026-11-22T20:04:00Z", "Not/AZone")).toBe("Nov 22, 2026, 8:04 PM");
+    expect(formatDateTime("2026-11-22T20:04:00Z", "America/New_York")).toBe("Nov 22, 2026, 3:04 PM EST");
+    expect(formatDateTime("2026-07-22T20:04:00Z", "America/New_York")).toBe("Jul 22, 2026, 4:04 PM EDT");
+    expect(formatDateTime("2026-11-22T20:04:00Z", "Europe/Berlin")).toBe("Nov 22, 2026, 9:04 PM GMT+1");
+    expect(formatDateTime("2026-11-22T20:04:00Z", "Not/AZone")).toBe("Nov 22, 2026, 8:04 PM UTC");
     const now = "2026-11-22T12:00:00Z";
     expect(formatTimeAgo("2026-11-22T11:59:50Z", now)).toBe("just now");
     expect(formatTimeAgo("2026-11-22T11:59:00Z", now)).toBe("1 minute ago");

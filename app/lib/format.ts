@@ -112,11 +112,30 @@ function dateTimeFormat(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
-/** A moment (ISO timestamp) in a given zone: "Nov 22, 2026, 3:04 PM". */
+/** A moment (ISO timestamp) in a given zone, the zone named: "Nov 22, 2026, 3:04 PM EST". */
 export function formatDateTime(isoTimestamp: string, timeZone = "UTC"): string {
   const date = new Date(isoTimestamp);
   if (Number.isNaN(date.getTime())) return isoTimestamp;
-  return dateTimeFormat(timeZone).format(date);
+  // The zone is named ("3:04 PM EST"): the account's zone need not be the reader's.
+  const format = dateTimeFormat(timeZone);
+  return `${format.format(date)} ${zoneLabel(date, format.resolvedOptions().timeZone)}`;
+}
+
+const zoneNameFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** "EST", "GMT+1", "UTC": the short name of `timeZone` at that instant. */
+export function zoneLabel(date: Date, timeZone: string): string {
+  let format = zoneNameFormats.get(timeZone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat(LOCALE, { timeZone, timeZoneName: "short" });
+    } catch {
+      return "UTC";
+    }
+    if (zoneNameFormats.size < 500) zoneNameFormats.set(timeZone, format);
+  }
+  const name = format.formatToParts(date).find((p) => p.type === "timeZoneName")?.value;
+  return name === "GMT" && timeZone === "UTC" ? "UTC" : (name ?? timeZone);
 }
 
 /**

@@ -1,4 +1,6 @@
 import { Form, Link, useLocation } from "react-router";
+import { csvHref, DownloadCsv, PageSizeLinks, SearchBox, StatusFilter } from "~/components/table-tools";
+import { OPTIONAL_CAMPAIGN_COLUMNS } from "~/lib/campaign-columns";
 import { StatusButtons } from "~/components/campaign-change-forms";
 import { BulkBar, SelectAll, SelectBox } from "~/components/change-forms";
 import { DataTable, type Column } from "~/components/data-table";
@@ -10,10 +12,11 @@ import { SyncProgress, SyncStatus } from "~/components/sync-status";
 import { EmptyState, PageHeader, buttonClass, Notice } from "~/components/ui";
 import { formatEnum, formatMoney } from "~/lib/format";
 import type { Metrics } from "~/lib/metrics";
-import { currentPath, hrefWith, keptParams } from "~/lib/query";
-import { DEFAULT_PAGE_SIZE, MAX_SEARCH_LENGTH, PAGE_SIZES, presetLinks, rangeFormHidden, rangeOnly, STATUS_FILTERS, defaultDir } from "~/lib/report-query";
+import { currentPath, hrefWith } from "~/lib/query";
+import { presetLinks, rangeFormHidden, rangeOnly, STATUS_FILTERS, defaultDir } from "~/lib/report-query";
 import { requireUser } from "~/server/auth/session.server";
 import { proposeAction } from "~/server/change-pages.server";
+import { saveCampaignColumns } from "~/server/campaign-columns.server";
 import { campaignsPage } from "~/server/report-pages.server";
 import type { Route } from "./+types/campaigns";
 
@@ -26,10 +29,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   return campaignsPage(user, new URL(request.url));
 }
 
-/** Bulk pause/enable/remove of the ticked campaigns → the review page. */
+/** The column chooser, or bulk pause/enable/remove of the ticked campaigns → the review page. */
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireUser(request);
-  return proposeAction(user, await request.formData());
+  const form = await request.formData();
+  if (form.get("intent") === "columns") return saveCampaignColumns(user, form);
+  return proposeAction(user, form);
 }
 
 export default function Campaigns({ loaderData }: Route.ComponentProps) {
@@ -60,10 +65,11 @@ function ConnectedCampaigns({ data }: { data: Connected }) {
   const location = useLocation();
   const { pathname, search } = location;
   const { account, query, list, sync } = data;
+  const hidden = data.hiddenColumns;
   const currency = account.currencyCode;
   const detailHref = (id: string) => hrefWith(`/campaigns/${id}`, rangeOnly(search), {});
 
-  const columns: Column<CampaignRowView>[] = [
+  const allColumns: Column<CampaignRowView>[] = [
     {
       key: "select",
       label: "Select all campaigns",
@@ -82,11 +88,12 @@ function ConnectedCampaigns({ data }: { data: Connected }) {
       ),
     },
     { key: "status", label: "Status", sortable: true, cell: (c) => <StatusBadge status={c.status} /> },
-    { key: "channelType", label: "Type", sortable: true, cell: (c) => formatEnum(c.channelType) },
+    { key: "channelType", label: "Type", sortable: true, narrow: true, cell: (c) => formatEnum(c.channelType) },
     { key: "budget", label: "Budget", numeric: true, sortable: true, cell: (c) => (c.budgetMicros === null ? "—" : `${formatMoney(c.budgetMicros, currency)}/day`) },
-    { key: "biddingStrategyType", label: "Bidding", sortable: true, cell: (c) => formatEnum(c.biddingStrategyType) },
+    { key: "biddingStrategyType", label: "Bidding", sortable: true, narrow: true, cell: (c) => formatEnum(c.biddingStrategyType) },
     ...metricColumns<CampaignRowView>((c) => c.metrics, currency, { totals: list.totals, sortable: true }),
   ];
+  const columns = allColumns.filter((col) => !(hidden as readonly string[]).includes(col.key));
 
   const sortHref = (key: string, dir: "asc" | "desc") =>
     // The default direction of a column needs no parameter; any new sort starts on page 1.
@@ -115,45 +122,12 @@ function ConnectedCampaigns({ data }: { data: Connected }) {
               max={data.today}
             />
             <div className="flex flex-wrap items-end justify-between gap-3">
-              <nav aria-label="Status filter" className="flex overflow-hidden rounded-lg border border-gray-300 bg-white text-sm">
-                {STATUS_FILTERS.map((status) => {
-                  const current = query.status === status;
-                  return (
-                    <Link
-                      key={status}
-                      to={hrefWith(pathname, search, { status: status === "all" ? null : status, page: null })}
-                      aria-current={current ? "true" : undefined}
-                      className={`border-l border-gray-300 px-3 py-1.5 font-medium first:border-l-0 ${current ? "bg-blue-600 text-white" : "text-gray-700 hover:bg-gray-50"}`}
-                    >
-                      {STATUS_LABELS[status]}
-                    </Link>
-                  );
-                })}
-              </nav>
-              <Form method="get" action={pathname} role="search" aria-label="Search campaigns" className="flex items-end gap-2">
-                {keptParams(search, ["q", "page"]).map(([name, value], i) => (
-                  <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
-                ))}
-                <label className="flex flex-col text-xs font-medium text-gray-600">
-                  Search by name
-                  <input
-                    type="search"
-                    name="q"
-                    defaultValue={query.q}
-                    maxLength={MAX_SEARCH_LENGTH}
-                    placeholder="Campaign name"
-                    className="mt-0.5 w-56 rounded-md border border-gray-300 px-2 py-1 text-sm text-gray-900"
-                  />
-                </label>
-                <button type="submit" className="rounded-md border border-gray-300 bg-white px-3 py-1 text-sm font-semibold text-gray-700 hover:bg-gray-50">
-                  Search
-                </button>
-                {query.q ? (
-                  <Link to={hrefWith(pathname, search, { q: null, page: null })} className="px-1 py-1 text-sm text-blue-700 hover:underline">
-                    Clear
-                  </Link>
-                ) : null}
-              </Form>
+              <StatusFilter filters={STATUS_FILTERS} labels={STATUS_LABELS} current={query.status} pathname={pathname} search={search} />
+              <div className="flex flex-wrap items-end gap-3">
+                <SearchBox pathname={pathname} search={search} q={query.q} name="Search campaigns" label="Search by name" placeholder="Campaign name" />
+                <ColumnChooser hidden={hidden} returnTo={currentPath(pathname, search)} />
+                <DownloadCsv href={csvHref("/export/campaigns", search)} />
+              </div>
             </div>
           </div>
           <BulkBar id="campaign-bulk" label="Change selected campaigns" hidden={{ kind: "campaign" }} intents={["pause", "enable", "remove"]}>
@@ -170,22 +144,42 @@ function ConnectedCampaigns({ data }: { data: Connected }) {
             empty={query.q || query.status !== "all" ? "No campaigns match these filters." : "This account has no campaigns."}
           />
           <Pagination page={list.page} pageSize={list.pageSize} total={list.total} href={pageHref} noun="campaigns" />
-          <nav aria-label="Rows per page" className="mt-2 flex items-center gap-2 text-sm text-gray-600">
-            <span>Rows per page:</span>
-            {PAGE_SIZES.map((size) => (
-              <Link
-                key={size}
-                to={hrefWith(pathname, search, { pageSize: size === DEFAULT_PAGE_SIZE ? null : size, page: null })}
-                aria-current={size === list.pageSize ? "true" : undefined}
-                className={size === list.pageSize ? "font-semibold text-gray-900" : "text-blue-700 hover:underline"}
-              >
-                {size}
-              </Link>
-            ))}
-          </nav>
+          <PageSizeLinks pathname={pathname} search={search} pageSize={list.pageSize} />
         </>
       )}
     </>
+  );
+}
+
+/**
+ * Which columns the table shows, kept per user on the server: a POST form
+ * inside a <details>, so it opens and saves without JavaScript too.
+ */
+function ColumnChooser({ hidden, returnTo }: { hidden: readonly string[]; returnTo: string }) {
+  return (
+    <details className="relative">
+      <summary className="cursor-pointer list-none rounded-md border border-gray-300 bg-white px-3 py-1 text-sm font-semibold text-gray-700 hover:bg-gray-50 [&::-webkit-details-marker]:hidden">
+        Columns{hidden.length ? ` (${OPTIONAL_CAMPAIGN_COLUMNS.length - hidden.length} of ${OPTIONAL_CAMPAIGN_COLUMNS.length})` : ""}
+      </summary>
+      <Form method="post" aria-label="Choose columns" className="absolute right-0 z-20 mt-1 w-56 rounded-lg border border-gray-200 bg-white p-3 shadow-lg">
+        <input type="hidden" name="intent" value="columns" />
+        <input type="hidden" name="returnTo" value={returnTo} />
+        <fieldset>
+          <legend className="mb-2 text-xs font-semibold text-gray-600">Show these columns</legend>
+          <div className="flex flex-col gap-1 text-sm text-gray-800">
+            {OPTIONAL_CAMPAIGN_COLUMNS.map((col) => (
+              <label key={col.key} className="flex items-center gap-2">
+                <input type="checkbox" name="column" value={col.key} defaultChecked={!hidden.includes(col.key)} className="h-4 w-4 rounded border-gray-300" />
+                {col.label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <button type="submit" className="mt-3 w-full rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-700">
+          Save columns
+        </button>
+      </Form>
+    </details>
   );
 }
 

@@ -6,6 +6,7 @@ import { EmptyState, PageHeader, Notice } from "~/components/ui";
 import { CHANGE_STATUS_LABEL, RESOURCE_KIND_LABEL, diffFields } from "~/lib/change-fields";
 import { formatDateTime } from "~/lib/format";
 import { hrefWith } from "~/lib/query";
+import { csvHref, DownloadCsv } from "~/components/table-tools";
 import { requireUser } from "~/server/auth/session.server";
 import { historyAction, historyPage } from "~/server/change-pages.server";
 import type { Route } from "./+types/history";
@@ -155,14 +156,17 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
             Clear filters
           </Link>
         ) : null}
+        <div className="ml-auto">
+          <DownloadCsv href={csvHref("/export/history", search)} />
+        </div>
       </Form>
-      <div className="overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
+      <div className="max-w-full overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm" data-testid="table-scroll">
         <table className="min-w-full divide-y divide-gray-200 text-sm">
           <caption className="sr-only">Change history</caption>
           <thead className="bg-gray-50">
             <tr>
               {["When", "Who", "What", "Before → after", "Status", ""].map((h, i) => (
-                <th key={i} scope="col" className="whitespace-nowrap px-3 py-2 text-left font-semibold text-gray-700">
+                <th key={i} scope="col" className={`whitespace-nowrap px-3 py-2 text-left font-semibold text-gray-700 ${i === 0 ? "sticky left-0 z-10 bg-gray-50" : ""}`}>
                   {h || <span className="sr-only">Actions</span>}
                 </th>
               ))}
@@ -178,7 +182,9 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
             ) : (
               data.items.map((item) => (
                 <tr key={item.id} className="align-top">
-                  <td className="whitespace-nowrap px-3 py-2 text-gray-700">{formatDateTime(item.at, tz)}</td>
+                  <td className="sticky left-0 z-10 bg-white px-3 py-2 text-gray-700 shadow-[inset_-1px_0_0_#e5e7eb] sm:whitespace-nowrap">
+                    {formatDateTime(item.at, tz)}
+                  </td>
                   <td className="px-3 py-2 text-gray-700">
                     <div className="font-medium text-gray-900">{item.who}</div>
                     <div className="text-xs text-gray-500">{item.originLabel}</div>
@@ -202,6 +208,15 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
                   </td>
                   <td className="px-3 py-2">
                     <ChangeStatusBadge status={item.status} />
+                    {item.revertedBy ? (
+                      <Link
+                        to={`/changes/${item.revertedBy}`}
+                        className="ml-1 inline-block rounded-full bg-purple-100 px-2 py-0.5 text-xs font-medium text-purple-800 hover:underline"
+                        data-testid="reverted-badge"
+                      >
+                        Reverted
+                      </Link>
+                    ) : null}
                     {item.error ? <p className="mt-1 max-w-xs text-xs text-red-800">{item.error}</p> : null}
                   </td>
                   <td className="px-3 py-2">

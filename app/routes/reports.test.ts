@@ -15,6 +15,8 @@ import { loader as summaryRoute } from "./api/account-summary";
 import { action as syncApiRoute, loader as syncStateRoute } from "./api/account-sync";
 import { loader as openApi } from "./api/openapi";
 import { loader as detailLoader } from "./campaign-detail";
+import { loader as campaignTabCsv } from "./export/campaign-tab";
+import { loader as campaignsCsv } from "./export/campaigns";
 import { loader as campaignsLoader } from "./campaigns";
 import { loader as dashboardLoader } from "./dashboard";
 import { action as syncAction, loader as syncLoader } from "./sync";
@@ -263,6 +265,31 @@ describe("campaign detail", () => {
     const wrong = await detail("?tab=searchterms&sort=budget&status=paused&pageSize=7");
     expect(wrong.query).toMatchObject({ sort: "cost", status: "all", pageSize: 50 });
     expect(wrong.tabNotice).toMatch(/Ignored an invalid sort column, status filter, page size/);
+  });
+
+  it("downloads the current view as CSV: every page, same filters and order", async () => {
+    const parse = (text: string) => text.replace(/^\uFEFF/, "").trim().split("\n");
+    const list = await campaignsLoader(args(page("/campaigns?status=paused&range=90d&pageSize=10")));
+    if (!list.connected) throw new Error("expected connected");
+    const res = (await campaignsCsv(args(page("/export/campaigns?status=paused&range=90d")))) as Response;
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="campaigns-1112223334-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = parse(await res.text());
+    expect(lines[0]).toBe("Campaign ID,Campaign,Status,Type,Daily budget (USD),Bidding,Impressions,Clicks,CTR (%),Avg. CPC (USD),Cost (USD),Conversions,Cost/conv. (USD),Conv. value/cost");
+    expect(lines).toHaveLength(list.list.total + 1);
+    expect(lines.slice(1).every((l) => l.split(",")[2] === "Paused")).toBe(true);
+
+    // A tab of 190-odd keywords: every page in one file, filtered and sorted like the page.
+    const k = await detail("?tab=keywords&range=90d&sort=text&q=tent");
+    if (k.opened.tab !== "keywords") throw new Error("keywords");
+    const tab = (await campaignTabCsv(args(page(`/export/campaigns/${tents}?tab=keywords&range=90d&sort=text&q=tent&page=3`), { campaignId: tents }))) as Response;
+    const rows = parse(await tab.text());
+    expect(rows).toHaveLength(k.opened.list.total + 1);
+    expect(k.opened.list.total).toBeGreaterThan(50);
+    expect(rows[1].split(",")[0]).toBe(k.opened.list.rows[0].text);
+    expect(rows.slice(1).every((r) => r.toLowerCase().split(",")[0].includes("tent"))).toBe(true);
+    expect(await thrownStatus(() => campaignTabCsv(args(page("/export/campaigns/999999?tab=keywords"), { campaignId: "999999" })))).toBe(404);
   });
 
   it("is a 404 for unknown campaigns, malformed ids and campaigns of an account that is not active", async () => {

@@ -3,6 +3,7 @@ import { parseCampaignListQuery, parseDetailTab, type CampaignSortKeyParam } fro
 import { parseDetailListQuery } from "~/lib/detail-query";
 import { getCampaignOverview, listDetailTab } from "./ads/detail-lists.server";
 import { getAccountSummary, getDailySeries, listCampaigns, type CampaignSortKey, type CampaignStatusFilter } from "./ads/reports.server";
+import { hiddenCampaignColumns } from "./campaign-columns.server";
 import type { User } from "./db/schema";
 import { activeAccountOf, awaitingFirstSync, freshness, notFound, pageRange, type ReportAccount } from "./reporting.server";
 
@@ -64,6 +65,7 @@ export async function campaignsPage(user: User, url: URL) {
       });
   return {
     ...ctx,
+    hiddenColumns: await hiddenCampaignColumns(user),
     query: { ...query, page: list.page },
     queryNotice: ignored.length ? `Ignored an invalid ${ignored.join(", ")} in the address; showing the default instead.` : null,
     list,

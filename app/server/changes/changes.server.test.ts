@@ -296,6 +296,11 @@ describe("large moves, partial failure, history and revert", () => {
     // Our API writes come back as GOOGLE_ADS_API change events; none are listed as outside changes.
     expect(external.items.some((i) => i.originLabel === "Google Ads API (another tool)")).toBe(false);
     expect(external.items.some((i) => i.originLabel !== "Google Ads API (another tool)")).toBe(true);
+    // Outside changes name what they touched: the keyword's text and ad group, the campaign's name.
+    const outsideKeywords = external.items.filter((i) => i.resourceKind === "keyword");
+    expect(outsideKeywords.length).toBeGreaterThan(0);
+    for (const i of outsideKeywords) expect(i.label).toMatch(/^\w+ keyword “.+” \((Exact|Phrase|Broad)\)( in .+)?/);
+    for (const i of external.items.filter((x) => x.resourceKind === "campaign")) expect(i.label).toMatch(/campaign “.+”/);
 
     const budgetItem = (await listHistory(userId, { customerId: CUSTOMER, resourceKind: "campaign_budget" })).items[0];
     expect(budgetItem).toMatchObject({ revertable: true, before: { amountMicros: budgetMicros }, after: { amountMicros: budgetMicros * 3 } });
@@ -306,6 +311,8 @@ describe("large moves, partial failure, history and revert", () => {
     expect(Number((await live(budgetRn))?.amountMicros)).toBe(budgetMicros);
     const after = (await listHistory(userId, { customerId: CUSTOMER, resourceKind: "campaign_budget", q: campaignName.slice(0, 6) })).items;
     expect(after.find((i) => i.changeSetId === budgetItem.changeSetId)?.revertable).toBe(false);
+    // Marked as reverted, by the change set that undid it.
+    expect(after.find((i) => i.changeSetId === budgetItem.changeSetId)?.revertedBy).toBe(revert);
     expect((await httpError(proposeRevert(userId, budgetItem.changeSetId!))).status).toBe(409);
     expect((await reconcileInFlight()).sets).toBe(0);
   });

@@ -9,6 +9,7 @@ import { isRevertable } from "./pipeline.server";
 import { requireAccount } from "./propose.server";
 import { getConnection } from "../auth/google-connection.server";
 import { adsClientFor } from "../ads/accounts.server";
+import { nameFromFields, nameResources } from "./history-names.server";
 
 export const HISTORY_PAGE_SIZE = 50;
 /** change_event reports our own writes too, a little later than we record them. */
@@ -64,6 +65,8 @@ export interface HistoryItem {
   changeSetId: string | null;
   changeSetTitle: string | null;
   revertable: boolean;
+  /** The change set that undid this one (applied), when it was reverted. */
+  revertedBy: string | null;
 }
 
 export const HistoryQuery = z.object({
@@ -223,7 +226,11 @@ const parseJson = (s: string | null): unknown => (s === null ? null : JSON.parse
  * The product's own changes and imported outside changes, newest first.
  * Outside rows that are our own writes echoed back by change_event are dropped.
  */
-export async function listHistory(userId: string, filters: HistoryFilters = {}): Promise<{ items: HistoryItem[]; total: number }> {
+export async function listHistory(
+  userId: string,
+  filters: HistoryFilters = {},
+  opts: { allPages?: boolean } = {},
+): Promise<{ items: HistoryItem[]; total: number }> {
   const parsed = HistoryQuery.safeParse(filters);
   if (!parsed.success) throw validationError(parsed.error);
   const f = parsed.data;
@@ -273,12 +280,13 @@ export async function listHistory(userId: string, filters: HistoryFilters = {}):
   const imports = f.source && f.source !== "external" ? [] : f.status && f.status !== "applied" ? [] : await iq.execute();
 
   const setIds = [...new Set(own.map((r) => r.set_id))];
-  const revertedSets = new Set<string>();
+  // Reverted set → the (applied or applying) change set that undid it.
+  const revertedSets = new Map<string, string>();
   const setChanges = new Map<string, Parameters<typeof isRevertable>[1]>();
   for (let i = 0; i < setIds.length; i += 200) {
     const chunk = setIds.slice(i, i + 200);
-    for (const r of await db.selectFrom("change_sets").select("revert_of").where("revert_of", "in", chunk).where("status", "in", ["applied", "partially_applied", "applying"]).execute()) {
-      if (r.revert_of) revertedSets.add(r.revert_of);
+    for (const r of await db.selectFrom("change_sets").select(["id", "revert_of"]).where("revert_of", "in", chunk).where("status", "in", ["applied", "partially_applied", "applying"]).execute()) {
+      if (r.revert_of) revertedSets.set(r.revert_of, r.id);
     }
     for (const c of await db.selectFrom("changes").selectAll().where("change_set_id", "in", chunk).execute()) {
       setChanges.set(c.change_set_id, [...(setChanges.get(c.change_set_id) ?? []), c]);
@@ -325,8 +333,11 @@ export async function listHistory(userId: string, filters: HistoryFilters = {}):
       changeSetId: r.set_id,
       changeSetTitle: r.set_title,
       revertable: r.status === "applied" && isRevertable({ status: r.set_status }, setChanges.get(r.set_id) ?? [], revertedSets.has(r.set_id)),
+      revertedBy: r.status === "applied" ? (revertedSets.get(r.set_id) ?? null) : null,
     });
   }
+  // Outside changes name only a resource: say which keyword, ad or campaign it was.
+  const names = await nameResources(imports.map((r) => r.resource_name));
   for (const r of imports) {
     const kind = KIND_OF_TYPE[r.resource_type] ?? r.resource_type.toLowerCase();
     const oldFields = normalizeGoogleFields(parseJson(r.old_json) as Record<string, unknown> | null);
@@ -348,7 +359,9 @@ export async function listHistory(userId: string, filters: HistoryFilters = {}):
       originLabel: ORIGIN_LABEL[r.client_type] ?? r.client_type,
       resourceKind,
       resourceName: r.resource_name,
-      label: `${r.operation.charAt(0)}${r.operation.slice(1).toLowerCase()} ${resourceKind.replace(/_/g, " ")}${r.changed_fields ? ` (${[...new Set(r.changed_fields.split(",").map(fieldName))].join(", ")})` : ""}`,
+      label: `${r.operation.charAt(0)}${r.operation.slice(1).toLowerCase()} ${
+        names.get(r.resource_name) ?? nameFromFields(resourceKind, newFields ?? oldFields) ?? resourceKind.replace(/_/g, " ")
+      }${r.changed_fields ? ` — ${[...new Set(r.changed_fields.split(",").map(fieldName))].join(", ")}` : ""}`,
       operation: r.operation.toLowerCase(),
       before: oldFields,
       after: newFields,
@@ -357,6 +370,7 @@ export async function listHistory(userId: string, filters: HistoryFilters = {}):
       changeSetId: null,
       changeSetTitle: null,
       revertable: false,
+      revertedBy: null,
     });
   }
 
@@ -365,6 +379,7 @@ export async function listHistory(userId: string, filters: HistoryFilters = {}):
     ? items.filter((i) => [i.label, i.resourceName ?? "", i.who, i.changeSetTitle ?? ""].some((s) => s.toLowerCase().includes(needle)))
     : items;
   filtered.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.id < b.id ? -1 : 1));
+  if (opts.allPages) return { items: filtered, total: filtered.length };
   const start = (f.page - 1) * HISTORY_PAGE_SIZE;
   return { items: filtered.slice(start, start + HISTORY_PAGE_SIZE), total: filtered.length };
 }

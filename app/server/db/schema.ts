@@ -293,6 +293,14 @@ export interface ChangesTable {
   applied_at: string | null;
 }
 
+/** Per-user screen preferences (migration 0060); `value` is JSON text. */
+export interface UserPreferencesTable {
+  user_id: string;
+  name: string;
+  value: string;
+  updated_at: string;
+}
+
 export interface HistoryImportsTable {
   id: string;
   customer_id: string;
@@ -404,6 +412,7 @@ export interface Database {
   recommendations: RecommendationsTable;
   optimizer_runs: OptimizerRunsTable;
   account_targets: AccountTargetsTable;
+  user_preferences: UserPreferencesTable;
 }
 
 export type User = Selectable<UsersTable>;

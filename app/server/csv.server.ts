@@ -1,0 +1,53 @@
+import { stringify } from "csv-stringify/sync";
+import { averageCpc, conversionValuePerCost, costPerConversion, ctr, type Metrics } from "~/lib/metrics";
+
+/**
+ * CSV downloads of the report tables. csv-stringify does the quoting
+ * (commas, quotes, line breaks) and `escape_formulas` neutralises cells a
+ * spreadsheet would run as a formula (=, +, -, @, tab, CR; a ' is put in
+ * front): campaign names, keywords and search terms are written by other
+ * people, and a search term like `=HYPERLINK(...)` must stay text. Numbers
+ * are written as plain numbers (no currency signs or thousands separators),
+ * so the spreadsheet can sum them; the header names the currency.
+ */
+export interface CsvColumn<Row> {
+  header: string;
+  value: (row: Row) => string | number | null;
+}
+
+export function toCsv<Row>(columns: CsvColumn<Row>[], rows: Iterable<Row>): string {
+  const records: Array<Array<string | number | null>> = [];
+  for (const row of rows) records.push(columns.map((c) => c.value(row)));
+  // A BOM so spreadsheet programs read the file as UTF-8 (names in German, Japanese...).
+  return stringify(records, { header: true, columns: columns.map((c) => c.header), bom: true, escape_formulas: true, cast: { number: (n) => String(n) } });
+}
+
+export function csvResponse(filename: string, body: string): Response {
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename.replace(/[^\w.-]/g, "_")}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}
+
+const round = (n: number | null, digits: number) => (n === null || !Number.isFinite(n) ? null : Number(n.toFixed(digits)));
+const units = (micros: number | null) => (micros === null ? null : round(micros / 1_000_000, 2));
+
+/** The eight standard metric columns, as numbers. */
+export function metricCsvColumns<Row>(metricsOf: (row: Row) => Metrics, currency: string): CsvColumn<Row>[] {
+  return [
+    { header: "Impressions", value: (r) => metricsOf(r).impressions },
+    { header: "Clicks", value: (r) => metricsOf(r).clicks },
+    { header: "CTR (%)", value: (r) => round(ctr(metricsOf(r)) === null ? null : ctr(metricsOf(r))! * 100, 2) },
+    { header: `Avg. CPC (${currency})`, value: (r) => units(averageCpc(metricsOf(r))) },
+    { header: `Cost (${currency})`, value: (r) => units(metricsOf(r).costMicros) },
+    { header: "Conversions", value: (r) => round(metricsOf(r).conversions, 2) },
+    { header: `Cost/conv. (${currency})`, value: (r) => units(costPerConversion(metricsOf(r))) },
+    { header: "Conv. value/cost", value: (r) => round(conversionValuePerCost(metricsOf(r)), 2) },
+  ];
+}
+
+export const moneyUnits = units;
