@@ -1,5 +1,6 @@
-import { useId } from "react";
+import { useId, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { formatDate, formatDateRange, formatDecimal, formatInteger, formatMoney } from "~/lib/format";
+import { axisTicks, compactNumber, percentChange } from "~/lib/chart-scale";
 
 export interface ChartPoint {
   date: string;
@@ -8,145 +9,279 @@ export interface ChartPoint {
   conversions: number;
 }
 
+type SeriesKey = "costMicros" | "clicks" | "conversions";
+
 interface Panel {
-  key: "costMicros" | "clicks" | "conversions";
+  key: SeriesKey;
   label: string;
+  /** What the y axis counts, shown next to the panel's name. */
+  unit: string;
   color: string;
   format: (value: number) => string;
+  tick: (value: number) => string;
 }
 
-const WIDTH = 720;
-const PANEL_HEIGHT = 96;
-const PANEL_GAP = 28;
-const LEFT = 8;
-const RIGHT = 8;
-const TOP = 18;
-const AXIS = 22;
+const WIDTH = 680;
+const PANEL_HEIGHT = 92;
+const PANEL_GAP = 34;
+const LEFT = 56;
+const RIGHT = 10;
+const TOP = 22;
+const AXIS = 24;
 
 /**
  * Spend, clicks and conversions over a date range, as three small line charts
  * sharing one time axis: the three measures have unrelated scales, and one
- * chart with three y axes is hard to read. Plain server-rendered SVG: no
- * script, so it shows with JavaScript off. Screen readers get a title, a
- * summary and the numbers as a table.
+ * chart with three y axes is hard to read. Each panel has its own y axis with
+ * its unit. Server-rendered SVG, so it shows with JavaScript off; with
+ * JavaScript, hovering (or focusing the chart and using the arrow keys) shows
+ * the day's numbers in a tooltip. The same numbers are a table behind a
+ * "Show the numbers" disclosure: reachable by keyboard and screen readers,
+ * and taking no room on the page while closed.
+ *
+ * `previous` (same length, the period just before) draws dashed lines and
+ * adds its numbers to the tooltip, table and totals.
  */
 export function PerformanceChart({
   points,
+  previous,
   currencyCode,
   range,
+  previousRange,
 }: {
   points: ChartPoint[];
+  previous?: ChartPoint[] | null;
   currencyCode: string;
   range: { from: string; to: string };
+  previousRange?: { from: string; to: string } | null;
 }) {
   const id = useId();
+  const figureRef = useRef<HTMLElement>(null);
+  const [active, setActive] = useState<number | null>(null);
   const panels: Panel[] = [
-    { key: "costMicros", label: "Spend", color: "#2563eb", format: (v) => formatMoney(v, currencyCode) },
-    { key: "clicks", label: "Clicks", color: "#059669", format: (v) => formatInteger(v) },
-    { key: "conversions", label: "Conversions", color: "#d97706", format: (v) => formatDecimal(v) },
+    {
+      key: "costMicros",
+      label: "Spend",
+      unit: currencyCode,
+      color: "#2563eb",
+      format: (v) => formatMoney(v, currencyCode),
+      tick: (v) => compactNumber(v / 1_000_000, currencyCode),
+    },
+    { key: "clicks", label: "Clicks", unit: "clicks", color: "#059669", format: (v) => formatInteger(v), tick: (v) => compactNumber(v) },
+    { key: "conversions", label: "Conversions", unit: "conversions", color: "#d97706", format: (v) => formatDecimal(v), tick: (v) => compactNumber(v) },
   ];
-  const totals = {
-    costMicros: points.reduce((s, p) => s + p.costMicros, 0),
-    clicks: points.reduce((s, p) => s + p.clicks, 0),
-    conversions: points.reduce((s, p) => s + p.conversions, 0),
-  };
-  const title = `Spend, clicks and conversions, ${formatDateRange(range)}`;
+  const sum = (list: ChartPoint[], key: SeriesKey) => list.reduce((s, p) => s + p[key], 0);
+  const compare = previous && previousRange && previous.length === points.length ? previous : null;
+  const title = `Spend, clicks and conversions, ${formatDateRange(range)}${compare ? `, compared with ${formatDateRange(previousRange!)}` : ""}`;
   const summary =
     points.length === 0
       ? "No data for this range."
-      : `${points.length} days. Total spend ${formatMoney(totals.costMicros, currencyCode)}, ` +
-        `${formatInteger(totals.clicks)} clicks, ${formatDecimal(totals.conversions)} conversions.`;
+      : `${points.length} days. Total spend ${formatMoney(sum(points, "costMicros"), currencyCode)}, ` +
+        `${formatInteger(sum(points, "clicks"))} clicks, ${formatDecimal(sum(points, "conversions"))} conversions.`;
   const height = TOP + panels.length * PANEL_HEIGHT + (panels.length - 1) * PANEL_GAP + AXIS;
   const plotWidth = WIDTH - LEFT - RIGHT;
   const x = (i: number) => LEFT + (points.length <= 1 ? plotWidth / 2 : (i / (points.length - 1)) * plotWidth);
-  const tickIndexes = points.length === 0 ? [] : [...new Set([0, Math.floor((points.length - 1) / 2), points.length - 1])];
+  const tickIndexes = points.length === 0 ? [] : [...new Set([0, Math.round((points.length - 1) / 3), Math.round((2 * (points.length - 1)) / 3), points.length - 1])];
+
+  const indexAt = (clientX: number, rect: DOMRect) => {
+    if (points.length === 0) return null;
+    const viewX = ((clientX - rect.left) / rect.width) * WIDTH;
+    const i = points.length <= 1 ? 0 : Math.round(((viewX - LEFT) / plotWidth) * (points.length - 1));
+    return Math.max(0, Math.min(points.length - 1, i));
+  };
+  const onPointerMove = (e: PointerEvent<SVGSVGElement>) => setActive(indexAt(e.clientX, e.currentTarget.getBoundingClientRect()));
+  const onKeyDown = (e: KeyboardEvent<SVGSVGElement>) => {
+    if (points.length === 0) return;
+    const last = points.length - 1;
+    const next =
+      e.key === "ArrowRight" ? Math.min(last, (active ?? -1) + 1) : e.key === "ArrowLeft" ? Math.max(0, (active ?? last + 1) - 1) : e.key === "Home" ? 0 : e.key === "End" ? last : null;
+    if (next === null) {
+      if (e.key === "Escape") setActive(null);
+      return;
+    }
+    e.preventDefault();
+    setActive(next);
+  };
 
   return (
-    <figure className="m-0">
-      <dl className="mb-3 flex flex-wrap gap-x-6 gap-y-1 text-sm">
-        {panels.map((p) => (
-          <div key={p.key} className="flex items-center gap-2">
-            <span aria-hidden="true" className="inline-block h-2.5 w-2.5 rounded-full" style={{ backgroundColor: p.color }} />
-            <dt className="text-gray-500">{p.label}</dt>
-            <dd className="font-semibold text-gray-900">{p.format(totals[p.key])}</dd>
-          </div>
-        ))}
-      </dl>
-      <svg
-        viewBox={`0 0 ${WIDTH} ${height}`}
-        className="h-auto w-full"
-        role="img"
-        aria-labelledby={`${id}-title ${id}-desc`}
-        data-testid="performance-chart"
-      >
-        <title id={`${id}-title`}>{title}</title>
-        <desc id={`${id}-desc`}>{summary}</desc>
-        {panels.map((panel, pi) => {
-          const top = TOP + pi * (PANEL_HEIGHT + PANEL_GAP);
-          const values = points.map((p) => p[panel.key]);
-          const max = Math.max(0, ...values);
-          const y = (v: number) => top + PANEL_HEIGHT - (max > 0 ? (v / max) * PANEL_HEIGHT : 0);
-          const line = values.map((v, i) => `${i === 0 ? "M" : "L"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-          const area =
-            values.length > 1
-              ? `${line} L${x(values.length - 1).toFixed(1)},${top + PANEL_HEIGHT} L${x(0).toFixed(1)},${top + PANEL_HEIGHT} Z`
-              : "";
+    <figure className="m-0" ref={figureRef}>
+      <dl className="mb-3 flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="chart-totals">
+        {panels.map((p) => {
+          const now = sum(points, p.key);
+          const change = compare ? percentChange(now, sum(compare, p.key)) : null;
           return (
-            <g key={panel.key} data-series={panel.label}>
-              <text x={LEFT} y={top - 6} fontSize="11" fill="#6b7280">
-                {panel.label} · max {panel.format(max)}
-              </text>
-              <line x1={LEFT} x2={WIDTH - RIGHT} y1={top} y2={top} stroke="#f3f4f6" />
-              <line x1={LEFT} x2={WIDTH - RIGHT} y1={top + PANEL_HEIGHT} y2={top + PANEL_HEIGHT} stroke="#e5e7eb" />
-              {area ? <path d={area} fill={panel.color} fillOpacity={0.08} /> : null}
-              {values.length > 1 ? (
-                <path d={line} fill="none" stroke={panel.color} strokeWidth={2} strokeLinejoin="round" vectorEffect="non-scaling-stroke" />
-              ) : null}
-              {values.length === 1 ? <circle cx={x(0)} cy={y(values[0])} r={3} fill={panel.color} /> : null}
-            </g>
+            <div key={p.key} className="flex items-center gap-2">
+              <span aria-hidden="true" className="inline-block h-2.5 w-2.5 rounded-full" style={{ backgroundColor: p.color }} />
+              <dt className="text-gray-500">{p.label}</dt>
+              <dd className="font-semibold text-gray-900">
+                {p.format(now)}
+                {compare ? <Change value={change} previous={p.format(sum(compare, p.key))} /> : null}
+              </dd>
+            </div>
           );
         })}
-        {tickIndexes.map((i, n) => (
-          <text
-            key={points[i].date}
-            x={x(i)}
-            y={height - 6}
-            fontSize="11"
-            fill="#6b7280"
-            textAnchor={n === 0 ? "start" : i === points.length - 1 ? "end" : "middle"}
+      </dl>
+      <div className="relative overflow-x-auto">
+        <div className="relative min-w-[520px]">
+          <svg
+            viewBox={`0 0 ${WIDTH} ${height}`}
+            className="h-auto w-full touch-pan-y outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
+            role="img"
+            aria-labelledby={`${id}-title ${id}-desc`}
+            data-testid="performance-chart"
+            tabIndex={points.length ? 0 : undefined}
+            onPointerMove={onPointerMove}
+            onPointerLeave={() => setActive(null)}
+            onKeyDown={onKeyDown}
+            onBlur={() => setActive(null)}
           >
-            {formatDate(points[i].date, { short: true })}
-          </text>
-        ))}
-        {points.length === 0 ? (
-          <text x={WIDTH / 2} y={height / 2} fontSize="13" fill="#6b7280" textAnchor="middle">
-            No data for this range
-          </text>
-        ) : null}
-      </svg>
-      <table className="sr-only">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Date</th>
-            {panels.map((p) => (
-              <th key={p.key} scope="col">
-                {p.label}
-              </th>
+            <title id={`${id}-title`}>{title}</title>
+            <desc id={`${id}-desc`}>{summary} Hover or use the arrow keys for each day&apos;s numbers.</desc>
+            {panels.map((panel, pi) => {
+              const top = TOP + pi * (PANEL_HEIGHT + PANEL_GAP);
+              const values = points.map((p) => p[panel.key]);
+              const before = compare ? compare.map((p) => p[panel.key]) : [];
+              const ticks = axisTicks(Math.max(0, ...values, ...before));
+              const topValue = ticks[ticks.length - 1];
+              const y = (v: number) => top + PANEL_HEIGHT - (topValue > 0 ? (v / topValue) * PANEL_HEIGHT : 0);
+              const path = (list: number[]) => list.map((v, i) => `${i === 0 ? "M" : "L"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+              const line = path(values);
+              const area = values.length > 1 ? `${line} L${x(values.length - 1).toFixed(1)},${top + PANEL_HEIGHT} L${x(0).toFixed(1)},${top + PANEL_HEIGHT} Z` : "";
+              return (
+                <g key={panel.key} data-series={panel.label}>
+                  <text x={LEFT} y={top - 8} fontSize="12" fontWeight="600" fill="#374151">
+                    {panel.label} <tspan fontWeight="400" fill="#6b7280">({panel.unit})</tspan>
+                  </text>
+                  {ticks.map((t) => (
+                    <g key={t} data-testid="y-tick">
+                      <line x1={LEFT} x2={WIDTH - RIGHT} y1={y(t)} y2={y(t)} stroke={t === 0 ? "#d1d5db" : "#f3f4f6"} />
+                      <text x={LEFT - 6} y={y(t) + 4} fontSize="11" fill="#6b7280" textAnchor="end">
+                        {panel.tick(t)}
+                      </text>
+                    </g>
+                  ))}
+                  {area ? <path d={area} fill={panel.color} fillOpacity={0.08} /> : null}
+                  {before.length > 1 ? (
+                    <path d={path(before)} fill="none" stroke={panel.color} strokeOpacity={0.55} strokeWidth={1.5} strokeDasharray="4 3" vectorEffect="non-scaling-stroke" data-testid="previous-line" />
+                  ) : null}
+                  {values.length > 1 ? (
+                    <path d={line} fill="none" stroke={panel.color} strokeWidth={2} strokeLinejoin="round" vectorEffect="non-scaling-stroke" />
+                  ) : null}
+                  {values.length === 1 ? <circle cx={x(0)} cy={y(values[0])} r={3} fill={panel.color} /> : null}
+                  {active !== null && values[active] !== undefined ? <circle cx={x(active)} cy={y(values[active])} r={3.5} fill="white" stroke={panel.color} strokeWidth={2} /> : null}
+                </g>
+              );
+            })}
+            {active !== null ? <line x1={x(active)} x2={x(active)} y1={TOP - 4} y2={height - AXIS} stroke="#9ca3af" strokeDasharray="2 2" /> : null}
+            {tickIndexes.map((i, n) => (
+              <text
+                key={points[i].date}
+                x={x(i)}
+                y={height - 6}
+                fontSize="11"
+                fill="#6b7280"
+                textAnchor={n === 0 ? "start" : i === points.length - 1 ? "end" : "middle"}
+              >
+                {formatDate(points[i].date, { short: true })}
+              </text>
             ))}
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((point) => (
-            <tr key={point.date}>
-              <th scope="row">{formatDate(point.date)}</th>
-              {panels.map((p) => (
-                <td key={p.key}>{p.format(point[p.key])}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+            {points.length === 0 ? (
+              <text x={WIDTH / 2} y={height / 2} fontSize="13" fill="#6b7280" textAnchor="middle">
+                No data for this range
+              </text>
+            ) : null}
+          </svg>
+          {active !== null && points[active] ? (
+            <div
+              role="tooltip"
+              data-testid="chart-tooltip"
+              className="pointer-events-none absolute top-2 z-10 w-max max-w-[16rem] rounded-lg border border-gray-200 bg-white px-3 py-2 text-xs shadow-lg"
+              style={x(active) > WIDTH / 2 ? { right: `${((WIDTH - x(active)) / WIDTH) * 100 + 2}%` } : { left: `${(x(active) / WIDTH) * 100 + 2}%` }}
+            >
+              <p className="mb-1 font-semibold text-gray-900">
+                {formatDate(points[active].date)}
+                {compare ? <span className="font-normal text-gray-500"> vs {formatDate(compare[active].date)}</span> : null}
+              </p>
+              <dl className="grid grid-cols-[auto_auto] gap-x-3 gap-y-0.5">
+                {panels.map((p) => (
+                  <div key={p.key} className="contents">
+                    <dt className="text-gray-500">{p.label}</dt>
+                    <dd className="text-right font-medium tabular-nums text-gray-900">
+                      {p.format(points[active][p.key])}
+                      {compare ? <span className="font-normal text-gray-500"> vs {p.format(compare[active][p.key])}</span> : null}
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            </div>
+          ) : null}
+        </div>
+      </div>
+      {points.length > 0 ? (
+        <details className="mt-3 text-sm">
+          <summary className="cursor-pointer font-medium text-blue-700 hover:underline">Show the numbers as a table</summary>
+          <div className="mt-2 max-h-96 max-w-full overflow-auto rounded-lg border border-gray-200">
+            <table className="min-w-full divide-y divide-gray-200 text-sm">
+              <caption className="sr-only">{title}</caption>
+              <thead className="sticky top-0 bg-gray-50">
+                <tr>
+                  <th scope="col" className="px-3 py-1.5 text-left font-semibold text-gray-700">
+                    Date
+                  </th>
+                  {panels.map((p) => (
+                    <th key={p.key} scope="col" className="px-3 py-1.5 text-right font-semibold text-gray-700">
+                      {p.label}
+                    </th>
+                  ))}
+                  {compare
+                    ? panels.map((p) => (
+                        <th key={`prev-${p.key}`} scope="col" className="px-3 py-1.5 text-right font-semibold text-gray-500">
+                          {p.label}, previous period
+                        </th>
+                      ))
+                    : null}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-gray-100">
+                {points.map((point, i) => (
+                  <tr key={point.date}>
+                    <th scope="row" className="whitespace-nowrap px-3 py-1 text-left font-normal text-gray-900">
+                      {formatDate(point.date)}
+                    </th>
+                    {panels.map((p) => (
+                      <td key={p.key} className="px-3 py-1 text-right tabular-nums">
+                        {p.format(point[p.key])}
+                      </td>
+                    ))}
+                    {compare
+                      ? panels.map((p) => (
+                          <td key={`prev-${p.key}`} className="px-3 py-1 text-right tabular-nums text-gray-500">
+                            {p.format(compare[i][p.key])}
+                          </td>
+                        ))
+                      : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      ) : null}
     </figure>
+  );
+}
+
+/** "▲ 12.3% (was $1,234.00)": the change against the previous period. */
+export function Change({ value, previous }: { value: number | null; previous: string }) {
+  if (value === null) {
+    return <span className="ml-2 text-xs font-normal text-gray-500">(previous period: {previous})</span>;
+  }
+  const up = value > 0;
+  const flat = Math.abs(value) < 0.05;
+  return (
+    <span className={`ml-2 text-xs font-medium ${flat ? "text-gray-500" : up ? "text-emerald-700" : "text-red-700"}`} data-testid="change">
+      <span aria-hidden="true">{flat ? "■" : up ? "▲" : "▼"}</span> {flat ? "0.0" : `${up ? "+" : ""}${formatDecimal(value, 1)}`}%{" "}
+      <span className="font-normal text-gray-500">vs {previous}</span>
+    </span>
   );
 }

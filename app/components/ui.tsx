@@ -12,12 +12,13 @@ export function PageHeader({ title, description, actions }: { title: string; des
   );
 }
 
-export function StatCard({ title, value, hint }: { title: string; value: ReactNode; hint: string }) {
+export function StatCard({ title, value, hint, comparison }: { title: string; value: ReactNode; hint: string; comparison?: ReactNode }) {
   return (
     <section className="rounded-xl border border-gray-200 bg-white p-5 shadow-sm" aria-label={title}>
       <h2 className="text-sm font-medium text-gray-500">{title}</h2>
       <p className="mt-2 text-3xl font-bold text-gray-900">{value}</p>
       <p className="mt-1 text-sm text-gray-500">{hint}</p>
+      {comparison ? <div className="mt-1">{comparison}</div> : null}
     </section>
   );
 }

@@ -1,10 +1,11 @@
-import { useLocation } from "react-router";
+import { Link, useLocation } from "react-router";
 import { DateRangePicker } from "~/components/date-range-picker";
-import { PerformanceChart } from "~/components/performance-chart";
+import { Change, PerformanceChart } from "~/components/performance-chart";
+import { percentChange } from "~/lib/chart-scale";
 import { SyncProgress, SyncStatus } from "~/components/sync-status";
 import { EmptyState, PageHeader, StatCard } from "~/components/ui";
 import { formatDateRange, formatInteger, formatMoney } from "~/lib/format";
-import { currentPath } from "~/lib/query";
+import { currentPath, hrefWith } from "~/lib/query";
 import { presetLinks, rangeFormHidden } from "~/lib/report-query";
 import { RANGE_PRESETS } from "~/lib/date-range";
 import { requireUser } from "~/server/auth/session.server";
@@ -56,7 +57,19 @@ function ConnectedDashboard({ data }: { data: Connected }) {
         <>
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
             <StatCard title="Active Campaigns" value={formatInteger(summary.activeCampaigns)} hint="Enabled campaigns" />
-            <StatCard title="Total Spend" value={formatMoney(summary.metrics.costMicros, account.currencyCode)} hint={rangeHint} />
+            <StatCard
+              title="Total Spend"
+              value={formatMoney(summary.metrics.costMicros, account.currencyCode)}
+              hint={rangeHint}
+              comparison={
+                data.previous ? (
+                  <Change
+                    value={percentChange(summary.metrics.costMicros, data.previous.metrics.costMicros)}
+                    previous={`${formatMoney(data.previous.metrics.costMicros, account.currencyCode)} (${formatDateRange(data.previous.range)})`}
+                  />
+                ) : null
+              }
+            />
             <StatCard title="AI Optimizations" value="0" hint="This month" />
             <StatCard title="Performance Score" value="-" hint="AI analysis" />
           </div>
@@ -74,7 +87,24 @@ function ConnectedDashboard({ data }: { data: Connected }) {
                 max={data.today}
               />
             </div>
-            <PerformanceChart points={series} currencyCode={account.currencyCode} range={range} />
+            <p className="mb-3 text-sm">
+              {data.compare ? (
+                <Link to={hrefWith(location.pathname, location.search, { compare: null })} preventScrollReset className="font-medium text-blue-700 hover:underline">
+                  ☑ Comparing with the previous period · Stop comparing
+                </Link>
+              ) : (
+                <Link to={hrefWith(location.pathname, location.search, { compare: "previous" })} preventScrollReset className="font-medium text-blue-700 hover:underline">
+                  ☐ Compare with the previous period
+                </Link>
+              )}
+            </p>
+            <PerformanceChart
+              points={series}
+              previous={data.previous?.series ?? null}
+              previousRange={data.previous?.range ?? null}
+              currencyCode={account.currencyCode}
+              range={range}
+            />
           </section>
         </>
       )}

@@ -38,6 +38,7 @@ function campaignsData(overrides: Record<string, unknown> = {}) {
     ...base,
     query: { sort: "cost", dir: "desc", status: "all", q: "", page: 1, pageSize: 50 },
     queryNotice: null,
+    hiddenColumns: [],
     list: {
       rows: [
         { id: "1", name: "Search | Tents", status: "ENABLED", channelType: "SEARCH", biddingStrategyType: "TARGET_CPA", budgetMicros: 120_000_000, metrics: metrics(3) },
@@ -91,6 +92,20 @@ describe("Campaigns screen", () => {
       "/campaigns?status=paused",
     );
     expect(screen.getByRole("search", { name: "Search campaigns" })).toHaveAttribute("method", "get");
+    expect(screen.getByRole("link", { name: "Download CSV" })).toHaveAttribute("href", "/export/campaigns");
+    // The column chooser: a POST form, every column ticked by default.
+    const chooser = screen.getByRole("form", { name: "Choose columns" });
+    expect(chooser).toHaveAttribute("method", "post");
+    expect(within(chooser).getAllByRole("checkbox").every((b) => (b as HTMLInputElement).checked)).toBe(true);
+  });
+
+  it("hides the columns the person chose to hide, and says how many show", async () => {
+    renderRoute("/campaigns", Campaigns, () => campaignsData({ hiddenColumns: ["channelType", "biddingStrategyType", "impressions"] }));
+    const table = await screen.findByRole("table", { name: "Campaigns of Northwind Outdoor Gear" });
+    const headers = within(table).getAllByRole("columnheader").map((h) => h.textContent?.replace(/[▲▼↕]/g, ""));
+    expect(headers).toEqual(["", "Campaign", "Status", "Budget", "Clicks", "CTR", "Avg. CPC", "Cost", "Conversions", "Cost/conv.", "Conv. value/cost"]);
+    expect(screen.getByText("Columns (9 of 12)")).toBeInTheDocument();
+    expect(within(screen.getByRole("form", { name: "Choose columns" })).getByRole("checkbox", { name: "Type" })).not.toBeChecked();
   });
 
   it("first visit: the import's progress, not an empty table", async () => {

@@ -17,7 +17,7 @@ import { loader as openApi } from "./api/openapi";
 import { loader as detailLoader } from "./campaign-detail";
 import { loader as campaignTabCsv } from "./export/campaign-tab";
 import { loader as campaignsCsv } from "./export/campaigns";
-import { loader as campaignsLoader } from "./campaigns";
+import { action as campaignsAction, loader as campaignsLoader } from "./campaigns";
 import { loader as dashboardLoader } from "./dashboard";
 import { action as syncAction, loader as syncLoader } from "./sync";
 
@@ -170,6 +170,38 @@ describe("campaigns page", () => {
   });
 });
 
+describe("campaigns column chooser", () => {
+  const post = (fields: Array<[string, string]>, who = demo) => {
+    const body = new URLSearchParams(fields);
+    return new Request("http://localhost:3000/campaigns", {
+      method: "POST",
+      headers: { Cookie: who.cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body,
+    });
+  };
+
+  it("keeps the chosen columns per user on the server and comes back to the same view", async () => {
+    const res = (await campaignsAction(
+      args(post([["intent", "columns"], ["returnTo", "/campaigns?status=paused&range=7d"], ...["status", "cost", "conversions", "costPerConversion"].map((c) => ["column", c] as [string, string])])),
+    )) as Response;
+    expect(res.status).toBe(303);
+    expect(res.headers.get("Location")).toBe("/campaigns?status=paused&range=7d");
+    const after = await campaignsLoader(args(page("/campaigns")));
+    if (!after.connected) throw new Error("expected connected");
+    expect(after.hiddenColumns).toEqual(["channelType", "budget", "biddingStrategyType", "impressions", "clicks", "ctr", "averageCpc", "conversionValuePerCost"]);
+    // Another user's view is untouched.
+    const theirs = await campaignsLoader(args(page("/campaigns", stranger)));
+    expect("hiddenColumns" in theirs ? theirs.hiddenColumns : []).toEqual([]);
+    // Never an off-site redirect; unknown column names are ignored.
+    const evil = (await campaignsAction(args(post([["intent", "columns"], ["returnTo", "//evil.example/x"], ["column", "nope"]])))) as Response;
+    expect(evil.headers.get("Location")).toBe("/campaigns");
+    const all = (await campaignsAction(args(post([["intent", "columns"], ...["status", "channelType", "budget", "biddingStrategyType", "impressions", "clicks", "ctr", "averageCpc", "cost", "conversions", "costPerConversion", "conversionValuePerCost"].map((c) => ["column", c] as [string, string])])))) as Response;
+    expect(all.status).toBe(303);
+    const reset = await campaignsLoader(args(page("/campaigns")));
+    expect(reset.connected && reset.hiddenColumns).toEqual([]);
+  });
+});
+
 describe("dashboard", () => {
   it("summarises the account and draws one point per day of the range", async () => {
     const d = await dashboardLoader(args(page("/dashboard")));
@@ -182,6 +214,18 @@ describe("dashboard", () => {
     const q = await dashboardLoader(args(page("/dashboard?range=90d")));
     if (!q.connected) throw new Error("expected connected");
     expect(q.series).toHaveLength(90);
+    expect(q.previous).toBeNull();
+  });
+
+  it("compares with the previous period of the same length on request", async () => {
+    const d = await dashboardLoader(args(page("/dashboard?range=7d&compare=previous")));
+    if (!d.connected || !d.previous) throw new Error("expected a comparison");
+    expect(d.compare).toBe(true);
+    expect(d.previous.series).toHaveLength(7);
+    expect(d.previous.range.to < d.range.from).toBe(true);
+    expect(d.previous.series[6].date).toBe(d.previous.range.to);
+    expect(d.previous.series.reduce((s, p) => s + p.costMicros, 0)).toBe(d.previous.metrics.costMicros);
+    expect(d.previous.metrics.costMicros).toBeGreaterThan(0);
   });
 });
 

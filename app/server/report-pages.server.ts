@@ -1,5 +1,6 @@
 import { emptyMetrics } from "~/lib/metrics";
 import { parseCampaignListQuery, parseDetailTab, type CampaignSortKeyParam } from "~/lib/report-query";
+import { previousPeriod, wantsComparison } from "~/lib/compare-period";
 import { parseDetailListQuery } from "~/lib/detail-query";
 import { getCampaignOverview, listDetailTab } from "./ads/detail-lists.server";
 import { getAccountSummary, getDailySeries, listCampaigns, type CampaignSortKey, type CampaignStatusFilter } from "./ads/reports.server";
@@ -36,14 +37,19 @@ export async function dashboardPage(user: User, url: URL) {
   const account = await activeAccountOf(user);
   if (!account) return { connected: false as const };
   const ctx = await pageContext(user, url, account);
-  if (ctx.firstSync) return { ...ctx, summary: { activeCampaigns: 0, metrics: emptyMetrics() }, series: [] };
+  const compare = wantsComparison(url.searchParams);
+  if (ctx.firstSync) return { ...ctx, compare, summary: { activeCampaigns: 0, metrics: emptyMetrics() }, series: [], previous: null };
   const summary = await getAccountSummary(account.customerId, ctx.range);
   const series = await getDailySeries(account.customerId, ctx.range);
-  return {
-    ...ctx,
-    summary,
-    series: series.map((p) => ({ date: p.date, costMicros: p.costMicros, clicks: p.clicks, conversions: p.conversions })),
-  };
+  const chartPoints = (list: typeof series) => list.map((p) => ({ date: p.date, costMicros: p.costMicros, clicks: p.clicks, conversions: p.conversions }));
+  // "Compare with the previous period": the same number of days just before.
+  let previous = null;
+  if (compare) {
+    const range = previousPeriod(ctx.range);
+    const [prevSummary, prevSeries] = [await getAccountSummary(account.customerId, range), await getDailySeries(account.customerId, range)];
+    previous = { range, metrics: prevSummary.metrics, series: chartPoints(prevSeries) };
+  }
+  return { ...ctx, compare, summary, series: chartPoints(series), previous };
 }
 
 const STATUS_FILTER: Record<string, CampaignStatusFilter> = { all: "all", enabled: "ENABLED", paused: "PAUSED", removed: "REMOVED" };
