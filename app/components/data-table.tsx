@@ -63,13 +63,14 @@ export function DataTable<Row>({
   };
   const cellClass = (col: Column<Row>) =>
     col.rowHeader
-      ? "min-w-[9rem] max-w-[16rem] whitespace-normal break-words md:min-w-[12rem]"
+      ? "min-w-[8rem] max-w-[15rem] whitespace-normal break-words md:min-w-[9rem]"
       : col.narrow
-        ? "min-w-[5.5rem] max-w-[8rem] whitespace-normal text-xs leading-tight"
+        ? "min-w-[4.5rem] max-w-[6.5rem] whitespace-normal text-xs leading-tight"
         : "whitespace-nowrap";
   return (
     <div className="max-w-full overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm" data-testid="table-scroll">
-      <table className="min-w-full divide-y divide-gray-200 text-sm">
+      {/* w-full, not min-w-full: when the columns do not fit, the browser shrinks them to their narrowest (headers wrap) before the box has to scroll. */}
+      <table className="w-full divide-y divide-gray-200 text-[13px]">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-gray-50">
           <tr>
@@ -78,7 +79,7 @@ export function DataTable<Row>({
               const ariaSort = active ? (sort.dir === "asc" ? "ascending" : "descending") : undefined;
               const align = col.numeric ? "text-right" : "text-left";
               // Headers may wrap ("Conv. value/cost" on two lines): the cells' numbers set the width.
-              const base = `px-2.5 py-2 align-bottom font-semibold leading-tight text-gray-700 ${align} ${stickyClass(i, "bg-gray-50")}`;
+              const base = `${col.numeric ? "px-1.5" : "px-2"} py-2 align-bottom text-xs font-semibold leading-tight text-gray-700 ${align} ${stickyClass(i, "bg-gray-50")}`;
               if (!sort || !col.sortable) {
                 return (
                   <th key={col.key} scope="col" className={base}>
@@ -93,12 +94,15 @@ export function DataTable<Row>({
                   <Link
                     to={sort.href(col.key, nextDir)}
                     preventScrollReset
-                    className={`inline-flex items-end gap-1 hover:text-blue-700 ${active ? "text-blue-700" : ""}`}
+                    className={`inline-flex items-end gap-1 underline-offset-2 hover:text-blue-700 hover:underline ${active ? "text-blue-700" : ""}`}
                   >
                     {col.label}
-                    <span aria-hidden="true" className="text-xs">
-                      {active ? (sort.dir === "asc" ? "▲" : "▼") : "↕"}
-                    </span>
+                    {/* Only the sorted column carries an arrow: fourteen ↕ would cost a money column's width. */}
+                    {active ? (
+                      <span aria-hidden="true" className="text-xs">
+                        {sort.dir === "asc" ? "▲" : "▼"}
+                      </span>
+                    ) : null}
                   </Link>
                 </th>
               );
@@ -116,7 +120,7 @@ export function DataTable<Row>({
             rows.map((row) => (
               <tr key={rowKey(row)} className="group">
                 {columns.map((col, i) => {
-                  const className = `px-2.5 py-2 group-hover:bg-gray-50 ${cellClass(col)} ${col.numeric ? "text-right tabular-nums" : "text-left"} ${stickyClass(i, "bg-white")}`;
+                  const className = `${col.numeric ? "px-1.5" : "px-2"} py-2 group-hover:bg-gray-50 ${cellClass(col)} ${col.numeric ? "text-right tabular-nums" : "text-left"} ${stickyClass(i, "bg-white")}`;
                   return col.rowHeader ? (
                     <th key={col.key} scope="row" className={`${className} font-medium text-gray-900`}>
                       {col.cell(row)}
@@ -136,13 +140,13 @@ export function DataTable<Row>({
             <tr data-testid="totals-row">
               {columns.map((col, i) =>
                 i === labelAt ? (
-                  <th key={col.key} scope="row" className={`px-2.5 py-2 text-left text-gray-900 ${cellClass(col)} ${stickyClass(i, "bg-gray-50")}`}>
+                  <th key={col.key} scope="row" className={`px-2 py-2 text-left text-gray-900 ${cellClass(col)} ${stickyClass(i, "bg-gray-50")}`}>
                     {totalsLabel}
                   </th>
                 ) : (
                   <td
                     key={col.key}
-                    className={`whitespace-nowrap px-2.5 py-2 text-gray-900 ${col.numeric ? "text-right tabular-nums" : "text-left"} ${stickyClass(i, "bg-gray-50")}`}
+                    className={`whitespace-nowrap ${col.numeric ? "px-1.5" : "px-2"} py-2 text-gray-900 ${col.numeric ? "text-right tabular-nums" : "text-left"} ${stickyClass(i, "bg-gray-50")}`}
                   >
                     {col.total ?? null}
                   </td>

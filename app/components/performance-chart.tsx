@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
+import { useId, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { formatDate, formatDateRange, formatDecimal, formatInteger, formatMoney } from "~/lib/format";
 import { axisTicks, compactNumber, percentChange } from "~/lib/chart-scale";
 
@@ -21,13 +21,15 @@ interface Panel {
   tick: (value: number) => string;
 }
 
-const WIDTH = 680;
-const PANEL_HEIGHT = 92;
-const PANEL_GAP = 34;
-const LEFT = 56;
-const RIGHT = 10;
-const TOP = 22;
-const AXIS = 24;
+// The plot is drawn in SVG stretched to the box (preserveAspectRatio="none",
+// strokes that do not scale), and every text is HTML laid over it: labels stay
+// 11-12 px and readable at any width, from a 390 px phone to a wide screen.
+const VIEW_WIDTH = 1000;
+const PANEL_HEIGHT = 84;
+const PANEL_TITLE = 30;
+const PANEL_GAP = 14;
+const AXIS = 22;
+const LEFT = 52;
 
 /**
  * Spend, clicks and conversions over a date range, as three small line charts
@@ -56,7 +58,6 @@ export function PerformanceChart({
   previousRange?: { from: string; to: string } | null;
 }) {
   const id = useId();
-  const figureRef = useRef<HTMLElement>(null);
   const [active, setActive] = useState<number | null>(null);
   const panels: Panel[] = [
     {
@@ -78,19 +79,31 @@ export function PerformanceChart({
       ? "No data for this range."
       : `${points.length} days. Total spend ${formatMoney(sum(points, "costMicros"), currencyCode)}, ` +
         `${formatInteger(sum(points, "clicks"))} clicks, ${formatDecimal(sum(points, "conversions"))} conversions.`;
-  const height = TOP + panels.length * PANEL_HEIGHT + (panels.length - 1) * PANEL_GAP + AXIS;
-  const plotWidth = WIDTH - LEFT - RIGHT;
-  const x = (i: number) => LEFT + (points.length <= 1 ? plotWidth / 2 : (i / (points.length - 1)) * plotWidth);
-  const tickIndexes = points.length === 0 ? [] : [...new Set([0, Math.round((points.length - 1) / 3), Math.round((2 * (points.length - 1)) / 3), points.length - 1])];
+  const panelTop = (pi: number) => pi * (PANEL_TITLE + PANEL_HEIGHT + PANEL_GAP) + PANEL_TITLE;
+  const height = panelTop(panels.length - 1) + PANEL_HEIGHT + AXIS;
+  /** x of day i in the SVG's view units, and as a percentage of the plot's width for the HTML on top. */
+  const share = (i: number) => (points.length <= 1 ? 0.5 : i / (points.length - 1));
+  const x = (i: number) => share(i) * VIEW_WIDTH;
+  const pct = (i: number) => `${(share(i) * 100).toFixed(3)}%`;
+  const tickIndexes =
+    points.length === 0 ? [] : [...new Set([0, Math.round((points.length - 1) / 3), Math.round((2 * (points.length - 1)) / 3), points.length - 1])];
+  const scales = panels.map((panel, pi) => {
+    const values = points.map((p) => p[panel.key]);
+    const before = compare ? compare.map((p) => p[panel.key]) : [];
+    const ticks = axisTicks(Math.max(0, ...values, ...before));
+    const topValue = ticks[ticks.length - 1];
+    const top = panelTop(pi);
+    const y = (v: number) => top + PANEL_HEIGHT - (topValue > 0 ? (v / topValue) * PANEL_HEIGHT : 0);
+    return { panel, values, before, ticks, top, y };
+  });
 
   const indexAt = (clientX: number, rect: DOMRect) => {
-    if (points.length === 0) return null;
-    const viewX = ((clientX - rect.left) / rect.width) * WIDTH;
-    const i = points.length <= 1 ? 0 : Math.round(((viewX - LEFT) / plotWidth) * (points.length - 1));
+    if (points.length === 0 || rect.width === 0) return null;
+    const i = points.length <= 1 ? 0 : Math.round(((clientX - rect.left) / rect.width) * (points.length - 1));
     return Math.max(0, Math.min(points.length - 1, i));
   };
-  const onPointerMove = (e: PointerEvent<SVGSVGElement>) => setActive(indexAt(e.clientX, e.currentTarget.getBoundingClientRect()));
-  const onKeyDown = (e: KeyboardEvent<SVGSVGElement>) => {
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => setActive(indexAt(e.clientX, e.currentTarget.getBoundingClientRect()));
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (points.length === 0) return;
     const last = points.length - 1;
     const next =
@@ -104,7 +117,7 @@ export function PerformanceChart({
   };
 
   return (
-    <figure className="m-0" ref={figureRef}>
+    <figure className="m-0">
       <dl className="mb-3 flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="chart-totals">
         {panels.map((p) => {
           const now = sum(points, p.key);
@@ -121,82 +134,85 @@ export function PerformanceChart({
           );
         })}
       </dl>
-      <div className="relative overflow-x-auto">
-        <div className="relative min-w-[520px]">
-          <svg
-            viewBox={`0 0 ${WIDTH} ${height}`}
-            className="h-auto w-full touch-pan-y outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
-            role="img"
-            aria-labelledby={`${id}-title ${id}-desc`}
-            data-testid="performance-chart"
-            tabIndex={points.length ? 0 : undefined}
-            onPointerMove={onPointerMove}
-            onPointerLeave={() => setActive(null)}
-            onKeyDown={onKeyDown}
-            onBlur={() => setActive(null)}
-          >
-            <title id={`${id}-title`}>{title}</title>
-            <desc id={`${id}-desc`}>{summary} Hover or use the arrow keys for each day&apos;s numbers.</desc>
-            {panels.map((panel, pi) => {
-              const top = TOP + pi * (PANEL_HEIGHT + PANEL_GAP);
-              const values = points.map((p) => p[panel.key]);
-              const before = compare ? compare.map((p) => p[panel.key]) : [];
-              const ticks = axisTicks(Math.max(0, ...values, ...before));
-              const topValue = ticks[ticks.length - 1];
-              const y = (v: number) => top + PANEL_HEIGHT - (topValue > 0 ? (v / topValue) * PANEL_HEIGHT : 0);
+      <div className="relative select-none" style={{ height }}>
+        {scales.map(({ panel, ticks, top, y }) => (
+          <div key={panel.key} aria-hidden="true">
+            <p className="absolute left-0 text-xs font-semibold text-gray-700" style={{ top: top - PANEL_TITLE }}>
+              {panel.label} <span className="font-normal text-gray-500">({panel.unit})</span>
+            </p>
+            {ticks.map((t) => (
+              <span key={t} data-testid="y-tick" className="absolute left-0 -translate-y-1/2 pr-1.5 text-right text-[11px] tabular-nums text-gray-500" style={{ top: y(t), width: LEFT }}>
+                {panel.tick(t)}
+              </span>
+            ))}
+          </div>
+        ))}
+        <div
+          className="absolute inset-y-0 right-2 touch-pan-y rounded outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
+          style={{ left: LEFT }}
+          role="img"
+          aria-labelledby={`${id}-title ${id}-desc`}
+          data-testid="performance-chart"
+          tabIndex={points.length ? 0 : undefined}
+          onPointerMove={onPointerMove}
+          onPointerLeave={() => setActive(null)}
+          onKeyDown={onKeyDown}
+          onBlur={() => setActive(null)}
+        >
+          <span id={`${id}-title`} className="sr-only">
+            {title}
+          </span>
+          <span id={`${id}-desc`} className="sr-only">
+            {summary} Hover, or focus and use the arrow keys, for each day&apos;s numbers.
+          </span>
+          <svg viewBox={`0 0 ${VIEW_WIDTH} ${height}`} preserveAspectRatio="none" className="absolute inset-0 h-full w-full overflow-visible" aria-hidden="true">
+            {scales.map(({ panel, values, before, ticks, top, y }) => {
               const path = (list: number[]) => list.map((v, i) => `${i === 0 ? "M" : "L"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
               const line = path(values);
               const area = values.length > 1 ? `${line} L${x(values.length - 1).toFixed(1)},${top + PANEL_HEIGHT} L${x(0).toFixed(1)},${top + PANEL_HEIGHT} Z` : "";
               return (
                 <g key={panel.key} data-series={panel.label}>
-                  <text x={LEFT} y={top - 8} fontSize="12" fontWeight="600" fill="#374151">
-                    {panel.label} <tspan fontWeight="400" fill="#6b7280">({panel.unit})</tspan>
-                  </text>
                   {ticks.map((t) => (
-                    <g key={t} data-testid="y-tick">
-                      <line x1={LEFT} x2={WIDTH - RIGHT} y1={y(t)} y2={y(t)} stroke={t === 0 ? "#d1d5db" : "#f3f4f6"} />
-                      <text x={LEFT - 6} y={y(t) + 4} fontSize="11" fill="#6b7280" textAnchor="end">
-                        {panel.tick(t)}
-                      </text>
-                    </g>
+                    <line key={t} x1={0} x2={VIEW_WIDTH} y1={y(t)} y2={y(t)} stroke={t === 0 ? "#d1d5db" : "#f3f4f6"} vectorEffect="non-scaling-stroke" />
                   ))}
                   {area ? <path d={area} fill={panel.color} fillOpacity={0.08} /> : null}
                   {before.length > 1 ? (
                     <path d={path(before)} fill="none" stroke={panel.color} strokeOpacity={0.55} strokeWidth={1.5} strokeDasharray="4 3" vectorEffect="non-scaling-stroke" data-testid="previous-line" />
                   ) : null}
-                  {values.length > 1 ? (
-                    <path d={line} fill="none" stroke={panel.color} strokeWidth={2} strokeLinejoin="round" vectorEffect="non-scaling-stroke" />
-                  ) : null}
-                  {values.length === 1 ? <circle cx={x(0)} cy={y(values[0])} r={3} fill={panel.color} /> : null}
-                  {active !== null && values[active] !== undefined ? <circle cx={x(active)} cy={y(values[active])} r={3.5} fill="white" stroke={panel.color} strokeWidth={2} /> : null}
+                  {values.length > 1 ? <path d={line} fill="none" stroke={panel.color} strokeWidth={2} strokeLinejoin="round" vectorEffect="non-scaling-stroke" /> : null}
                 </g>
               );
             })}
-            {active !== null ? <line x1={x(active)} x2={x(active)} y1={TOP - 4} y2={height - AXIS} stroke="#9ca3af" strokeDasharray="2 2" /> : null}
-            {tickIndexes.map((i, n) => (
-              <text
-                key={points[i].date}
-                x={x(i)}
-                y={height - 6}
-                fontSize="11"
-                fill="#6b7280"
-                textAnchor={n === 0 ? "start" : i === points.length - 1 ? "end" : "middle"}
-              >
-                {formatDate(points[i].date, { short: true })}
-              </text>
-            ))}
-            {points.length === 0 ? (
-              <text x={WIDTH / 2} y={height / 2} fontSize="13" fill="#6b7280" textAnchor="middle">
-                No data for this range
-              </text>
-            ) : null}
+            {active !== null ? <line x1={x(active)} x2={x(active)} y1={0} y2={height - AXIS} stroke="#9ca3af" strokeDasharray="2 2" vectorEffect="non-scaling-stroke" /> : null}
           </svg>
+          {/* Dots are HTML: a circle in a stretched SVG would be an ellipse. */}
+          {scales.map(({ panel, values, y }) =>
+            values.length === 1 || (active !== null && values[active] !== undefined) ? (
+              <span
+                key={panel.key}
+                aria-hidden="true"
+                className="absolute h-2 w-2 -translate-x-1/2 -translate-y-1/2 rounded-full border-2 bg-white"
+                style={{ left: pct(active ?? 0), top: y(values[active ?? 0]), borderColor: panel.color }}
+              />
+            ) : null,
+          )}
+          {tickIndexes.map((i, n) => (
+            <span
+              key={points[i].date}
+              aria-hidden="true"
+              className={`absolute bottom-0 whitespace-nowrap text-[11px] text-gray-500 ${n === 0 ? "" : i === points.length - 1 ? "-translate-x-full" : "-translate-x-1/2"}`}
+              style={{ left: pct(i) }}
+            >
+              {formatDate(points[i].date, { short: true })}
+            </span>
+          ))}
+          {points.length === 0 ? <p className="absolute inset-0 flex items-center justify-center text-sm text-gray-500">No data for this range</p> : null}
           {active !== null && points[active] ? (
             <div
               role="tooltip"
               data-testid="chart-tooltip"
-              className="pointer-events-none absolute top-2 z-10 w-max max-w-[16rem] rounded-lg border border-gray-200 bg-white px-3 py-2 text-xs shadow-lg"
-              style={x(active) > WIDTH / 2 ? { right: `${((WIDTH - x(active)) / WIDTH) * 100 + 2}%` } : { left: `${(x(active) / WIDTH) * 100 + 2}%` }}
+              className="pointer-events-none absolute top-0 z-10 w-max max-w-[16rem] rounded-lg border border-gray-200 bg-white px-3 py-2 text-xs shadow-lg"
+              style={share(active) > 0.5 ? { right: `calc(${100 - share(active) * 100}% + 10px)` } : { left: `calc(${pct(active)} + 10px)` }}
             >
               <p className="mb-1 font-semibold text-gray-900">
                 {formatDate(points[active].date)}

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import "@testing-library/jest-dom/vitest";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { hrefWith } from "~/lib/query";
@@ -135,6 +135,33 @@ describe("PerformanceChart", () => {
     const table = screen.getByRole("table", { name: /Spend, clicks and conversions/ });
     expect(within(table).getAllByRole("row")).toHaveLength(4);
     expect(within(table).getByRole("rowheader", { name: "Nov 20, 2026" }).parentElement).toHaveTextContent("$30.00252.50");
+  });
+
+  it("has y axes with units, a tooltip by keyboard, and the previous period beside the range", async () => {
+    const previous = points.map((p, i) => ({ ...p, date: `2026-11-1${6 + i}`, costMicros: 15_000_000 }));
+    renderAt(
+      <PerformanceChart points={points} previous={previous} previousRange={{ from: "2026-11-16", to: "2026-11-18" }} currencyCode="USD" range={{ from: "2026-11-19", to: "2026-11-21" }} />,
+    );
+    const chart = await screen.findByRole("img", { name: /compared with Nov 16 – Nov 18, 2026/ });
+    expect(screen.getByText("(USD)")).toBeInTheDocument();
+    expect(screen.getAllByTestId("y-tick").map((t) => t.textContent)).toContain("$30");
+    expect(chart.querySelectorAll("[data-testid=previous-line]")).toHaveLength(3);
+    // Spend 60 vs 45 over the previous period: +33.3 %.
+    expect(screen.getByTestId("chart-totals")).toHaveTextContent("Spend$60.00▲ +33.3% vs $45.00");
+    expect(screen.queryByRole("tooltip")).toBeNull();
+    chart.focus();
+    fireEvent.keyDown(chart, { key: "ArrowRight" });
+    fireEvent.keyDown(chart, { key: "ArrowRight" });
+    const tip = screen.getByRole("tooltip");
+    expect(tip).toHaveTextContent("Nov 20, 2026 vs Nov 17, 2026");
+    expect(tip).toHaveTextContent("Spend$30.00 vs $15.00");
+    expect(tip).toHaveTextContent("Clicks25 vs 25");
+    fireEvent.keyDown(chart, { key: "Escape" });
+    expect(screen.queryByRole("tooltip")).toBeNull();
+    // The numbers as a table, with the previous period's columns, behind a disclosure.
+    const table = screen.getByRole("table", { name: /Spend, clicks and conversions/ });
+    expect(table.closest("details")).not.toBeNull();
+    expect(within(table).getByRole("columnheader", { name: "Spend, previous period" })).toBeInTheDocument();
   });
 
   it("says when there is nothing to draw", async () => {

@@ -26,9 +26,9 @@ export function Sidebar(props: SidebarProps) {
   return (
     <>
       <MobileMenu {...props} />
-      <aside className="hidden w-56 shrink-0 flex-col border-r border-gray-200 bg-white md:flex xl:w-64">
-        <div className="border-b border-gray-200 px-6 py-5">
-          <p className="text-lg font-bold text-gray-900">Ads AI Manager</p>
+      <aside className="hidden w-52 shrink-0 flex-col border-r border-gray-200 bg-white md:flex">
+        <div className="border-b border-gray-200 px-5 py-5">
+          <p className="whitespace-nowrap text-base font-bold text-gray-900">Ads AI Manager</p>
           <p className="mt-0.5 truncate text-xs text-gray-500" title={props.email}>
             {props.email}
           </p>

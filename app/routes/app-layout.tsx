@@ -15,7 +15,7 @@ function Shell({ data, children }: { data: LayoutData; children: ReactNode }) {
   return (
     <div className="min-h-screen md:flex">
       <Sidebar email={data.email} activeAccount={data.activeAccount} />
-      <main className="min-w-0 flex-1 px-4 py-5 sm:px-6 md:p-8">{children}</main>
+      <main className="min-w-0 flex-1 px-4 py-5 sm:px-6 lg:p-6 xl:px-8">{children}</main>
     </div>
   );
 }

@@ -89,7 +89,8 @@ function ConnectedCampaigns({ data }: { data: Connected }) {
     },
     { key: "status", label: "Status", sortable: true, cell: (c) => <StatusBadge status={c.status} /> },
     { key: "channelType", label: "Type", sortable: true, narrow: true, cell: (c) => formatEnum(c.channelType) },
-    { key: "budget", label: "Budget", numeric: true, sortable: true, cell: (c) => (c.budgetMicros === null ? "—" : `${formatMoney(c.budgetMicros, currency)}/day`) },
+    // "/day" is in the header, not in every cell: the money columns need the room.
+    { key: "budget", label: "Budget/day", numeric: true, sortable: true, cell: (c) => (c.budgetMicros === null ? "—" : formatMoney(c.budgetMicros, currency)) },
     { key: "biddingStrategyType", label: "Bidding", sortable: true, narrow: true, cell: (c) => formatEnum(c.biddingStrategyType) },
     ...metricColumns<CampaignRowView>((c) => c.metrics, currency, { totals: list.totals, sortable: true }),
   ];

@@ -73,11 +73,11 @@ describe("Campaigns screen", () => {
     renderRoute("/campaigns", Campaigns, () => campaignsData(), "/campaigns?q=&token=secret-token-value");
     const table = await screen.findByRole("table", { name: "Campaigns of Northwind Outdoor Gear" });
     const headers = within(table).getAllByRole("columnheader").map((h) => h.textContent?.replace(/[▲▼↕]/g, ""));
-    expect(headers).toEqual(["", "Campaign", "Status", "Type", "Budget", "Bidding", "Impressions", "Clicks", "CTR", "Avg. CPC", "Cost", "Conversions", "Cost/conv.", "Conv. value/cost"]);
+    expect(headers).toEqual(["", "Campaign", "Status", "Type", "Budget/day", "Bidding", "Impressions", "Clicks", "CTR", "Avg. CPC", "Cost", "Conversions", "Cost/conv.", "Conv. value/cost"]);
     expect(within(table).getByRole("columnheader", { name: /Cost$|Cost▼/ })).toHaveAttribute("aria-sort", "descending");
     const tents = within(table).getByRole("row", { name: /Search \| Tents/ });
     expect(within(tents).getByRole("link", { name: "Search | Tents" })).toHaveAttribute("href", "/campaigns/1");
-    expect(tents).toHaveTextContent("$120.00/day");
+    expect(tents).toHaveTextContent("$120.00");
     expect(tents).toHaveTextContent("Target CPA");
     expect(tents).toHaveTextContent("10.00%");
     expect(within(table).getByRole("row", { name: /Ski & Snow/ })).toHaveTextContent("Paused");
@@ -103,7 +103,7 @@ describe("Campaigns screen", () => {
     renderRoute("/campaigns", Campaigns, () => campaignsData({ hiddenColumns: ["channelType", "biddingStrategyType", "impressions"] }));
     const table = await screen.findByRole("table", { name: "Campaigns of Northwind Outdoor Gear" });
     const headers = within(table).getAllByRole("columnheader").map((h) => h.textContent?.replace(/[▲▼↕]/g, ""));
-    expect(headers).toEqual(["", "Campaign", "Status", "Budget", "Clicks", "CTR", "Avg. CPC", "Cost", "Conversions", "Cost/conv.", "Conv. value/cost"]);
+    expect(headers).toEqual(["", "Campaign", "Status", "Budget/day", "Clicks", "CTR", "Avg. CPC", "Cost", "Conversions", "Cost/conv.", "Conv. value/cost"]);
     expect(screen.getByText("Columns (9 of 12)")).toBeInTheDocument();
     expect(within(screen.getByRole("form", { name: "Choose columns" })).getByRole("checkbox", { name: "Type" })).not.toBeChecked();
   });

@@ -9,7 +9,7 @@ const COLUMNS = [
   "Campaign",
   "Status",
   "Type",
-  "Budget",
+  "Budget/day",
   "Bidding",
   "Impressions",
   "Clicks",
