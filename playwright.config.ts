@@ -72,6 +72,8 @@ export default defineConfig({
         LOG_LEVEL: "warn",
         // Test hooks of the mounted emulator (e.g. "the user revoked access at Google").
         EMULATOR_ENABLE_ADMIN: "true",
+        // A third demo account whose one campaign has 1,200 keywords (daily-use.spec.ts pages and sorts it).
+        EMULATOR_LARGE_ACCOUNT_KEYWORDS: "1200",
       },
     },
     {

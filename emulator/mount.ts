@@ -14,6 +14,8 @@ const mountEnv = z.object({
   EMULATOR_ENABLE_ADMIN: flag,
   EMULATOR_FAULTS: z.string().optional(),
   EMULATOR_ACCESS_TOKEN_TTL: z.coerce.number().int().positive().default(3599),
+  // A third demo account with one campaign of this many keywords (2 ad groups), for paging tests.
+  EMULATOR_LARGE_ACCOUNT_KEYWORDS: z.coerce.number().int().min(2).max(200_000).optional(),
 });
 
 export interface DemoMountOptions {
@@ -41,7 +43,8 @@ export function mountDemoEmulator(opts: DemoMountOptions) {
     throw new Error(`Invalid emulator configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
   const env = parsed.data;
-  const store = createDemoStore();
+  const large = env.EMULATOR_LARGE_ACCOUNT_KEYWORDS;
+  const store = createDemoStore(large ? { largeAccount: { adGroups: 2, keywordsPerAdGroup: Math.ceil(large / 2) } } : {});
   let pinnedNow: Date | undefined;
   let mutate = createMutateHandler(store, { now: () => pinnedNow ?? new Date() });
   if (opts.stateDir) {

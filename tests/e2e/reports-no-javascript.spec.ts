@@ -81,6 +81,8 @@ test("dashboard without JavaScript: cards, chart and range links", async ({ page
   await expect(page.getByRole("region", { name: "Total Spend" })).toContainText(/\$[\d,]+\.\d{2}/);
   await expect(page.getByRole("img", { name: /Spend, clicks and conversions/ })).toBeVisible();
   await page.getByRole("link", { name: "Last 90 days" }).click();
+  // A <details> disclosure: opens without JavaScript.
+  await page.getByText("Show the numbers as a table").click();
   await expect(page.getByRole("table", { name: /Spend, clicks and conversions/ }).locator("tbody tr")).toHaveCount(90);
   await expect(page.getByRole("region", { name: "Total Spend" })).toContainText("Last 90 days");
 });

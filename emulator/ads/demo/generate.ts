@@ -43,7 +43,17 @@ export interface DemoStoreOptions {
    * each account's own time zone, like Google. Also picks the default "today".
    */
   now?: () => Date;
+  /**
+   * Adds a third client account under the manager, DEMO_LARGE_CUSTOMER_ID, with
+   * one search campaign of `adGroups` × `keywordsPerAdGroup` keywords: a
+   * campaign whose tabs run to thousands of rows, for paging tests and
+   * screenshots. Off by default (EMULATOR_LARGE_ACCOUNT=true when mounted).
+   */
+  largeAccount?: { adGroups: number; keywordsPerAdGroup: number };
 }
+
+export const DEMO_LARGE_CUSTOMER_ID = "9990001112";
+export const DEMO_LARGE_ACCOUNT_NAME = "Northwind Wholesale (large test account)";
 
 export interface DemoGenerationReport {
   ms: number;
@@ -129,6 +139,21 @@ export function createDemoStore(opts: DemoStoreOptions = {}): AdsStore {
     [richPlan, richRng, expected],
     [bakeryPlan(smallRng, days), smallRng, 200],
   ];
+  if (opts.largeAccount) {
+    const { adGroups, keywordsPerAdGroup } = opts.largeAccount;
+    const largeRng = new Rng(seed ^ 0x5eed_0003);
+    const total = adGroups * keywordsPerAdGroup;
+    const plan = scaledOutdoorPlan(largeRng, days, {
+      campaigns: 1,
+      adGroupsPerCampaign: adGroups,
+      keywordsPerAdGroup,
+      totalKeywords: total,
+      activeKeywordShare: 0.6,
+      searchTermProbability: 0.6,
+    });
+    store.linkClient(MANAGER_CUSTOMER_ID, DEMO_LARGE_CUSTOMER_ID);
+    plans.push([{ ...plan, customerId: DEMO_LARGE_CUSTOMER_ID, name: DEMO_LARGE_ACCOUNT_NAME }, largeRng, total]);
+  }
   const stats: GeneratedAccountStats[] = [];
   for (const [plan, rng, exp] of plans) {
     const acct = store.addAccount(customer(plan.customerId, plan.name, plan.currencyCode, plan.timeZone, false));
