@@ -68,7 +68,7 @@ export function DataTable<Row>({
         ? "min-w-[4.5rem] max-w-[6.5rem] whitespace-normal text-xs leading-tight"
         : "whitespace-nowrap";
   return (
-    <div className="max-w-full overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm" data-testid="table-scroll">
+    <div className="relative max-w-full overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm" data-testid="table-scroll">
       {/* w-full, not min-w-full: when the columns do not fit, the browser shrinks them to their narrowest (headers wrap) before the box has to scroll. */}
       <table className="w-full divide-y divide-gray-200 text-[13px]">
         <caption className="sr-only">{caption}</caption>

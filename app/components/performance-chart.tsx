@@ -236,7 +236,7 @@ export function PerformanceChart({
       {points.length > 0 ? (
         <details className="mt-3 text-sm">
           <summary className="cursor-pointer font-medium text-blue-700 hover:underline">Show the numbers as a table</summary>
-          <div className="mt-2 max-h-96 max-w-full overflow-auto rounded-lg border border-gray-200">
+          <div className="relative mt-2 max-h-96 max-w-full overflow-auto rounded-lg border border-gray-200">
             <table className="min-w-full divide-y divide-gray-200 text-sm">
               <caption className="sr-only">{title}</caption>
               <thead className="sticky top-0 bg-gray-50">

@@ -160,7 +160,7 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
           <DownloadCsv href={csvHref("/export/history", search)} />
         </div>
       </Form>
-      <div className="max-w-full overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm" data-testid="table-scroll">
+      <div className="relative max-w-full overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm" data-testid="table-scroll">
         <table className="min-w-full divide-y divide-gray-200 text-sm">
           <caption className="sr-only">Change history</caption>
           <thead className="bg-gray-50">

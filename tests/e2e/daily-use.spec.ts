@@ -19,7 +19,7 @@ const LARGE_CAMPAIGN = "Search | Tents #1";
 /** The page itself never scrolls sideways: wide tables scroll inside their own box. */
 async function expectNoPageScroll(page: Page) {
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  expect(scrollWidth, `${page.url()} is wider than the screen`).toBeLessThanOrEqual(innerWidth);
 }
 
 async function useLargeAccount(page: Page, request: APIRequestContext): Promise<ConnectedUser> {
@@ -62,8 +62,8 @@ for (const javaScriptEnabled of [true, false]) {
       expect(scroll.scrollWidth).toBeGreaterThan(scroll.clientWidth);
       const nameHeader = page.getByRole("columnheader", { name: "Campaign", exact: true });
       const before = (await nameHeader.boundingBox())!;
-      await box.evaluate((el) => el.scrollBy(400, 0));
-      await expect.poll(async () => (await page.getByRole("columnheader", { name: "Cost", exact: true }).boundingBox())?.x).toBeLessThan(PHONE.width);
+      await box.evaluate((el) => el.scrollTo(el.scrollWidth, 0));
+      await expect.poll(async () => (await page.getByRole("columnheader", { name: "Conv. value/cost", exact: true }).boundingBox())?.x).toBeLessThan(PHONE.width);
       // The name column stayed where it was while the numbers moved under it.
       expect(Math.round((await nameHeader.boundingBox())!.x)).toBe(Math.round(before.x));
       await expectNoPageScroll(page);
@@ -132,12 +132,12 @@ test.describe("laptop, 1440 px", () => {
 
     // Sort by keyword text: A→Z from the first page on, then Z→A.
     await table.getByRole("link", { name: "Keyword", exact: true }).click();
-    await expect(table.getByRole("columnheader", { name: "Keyword" })).toHaveAttribute("aria-sort", "ascending");
+    await expect(table.getByRole("columnheader", { name: "Keyword", exact: true })).toHaveAttribute("aria-sort", "ascending");
     await expect(summary).toHaveText("Showing 1–50 of 1,200 keywords");
     const texts = (await table.locator("tbody th[scope=row]").allInnerTexts()).map((t) => t.toLowerCase());
     expect(texts).toEqual([...texts].sort());
     await table.getByRole("link", { name: "Keyword", exact: true }).click();
-    await expect(table.getByRole("columnheader", { name: "Keyword" })).toHaveAttribute("aria-sort", "descending");
+    await expect(table.getByRole("columnheader", { name: "Keyword", exact: true })).toHaveAttribute("aria-sort", "descending");
     const desc = (await table.locator("tbody th[scope=row]").allInnerTexts()).map((t) => t.toLowerCase());
     expect(desc).toEqual([...desc].sort().reverse());
     expect(desc[0] >= texts[texts.length - 1]).toBe(true);
@@ -149,8 +149,8 @@ test.describe("laptop, 1440 px", () => {
     expect(csv.lines[0].startsWith("Keyword,Match type,Negative,Ad group,Status")).toBe(true);
     expect(csv.lines[1].split(",")[0].toLowerCase()).toBe(desc[0]);
 
-    // Filter by text: fewer rows, fewer pages, and the CSV follows.
-    await page.getByRole("search", { name: "Search keywords" }).getByRole("searchbox").fill("tent");
+    // Filter by text (the first keyword's own text): fewer rows, fewer pages, and the CSV follows.
+    await page.getByRole("search", { name: "Search keywords" }).getByRole("searchbox").fill(desc[0]);
     await page.getByRole("search", { name: "Search keywords" }).getByRole("button", { name: "Search" }).click();
     await expect(summary).toHaveText(/of [\d,]+ keywords$/);
     const filtered = Number((await summary.innerText()).match(/of ([\d,]+) keywords/)![1].replace(/,/g, ""));
