@@ -23,6 +23,7 @@ export const HistoryItem = z.object({
   changeSetId: z.string().nullable(),
   changeSetTitle: z.string().nullable(),
   revertable: z.boolean(),
+  revertedBy: z.string().nullable().describe("The change set that undid this change, once it was reverted"),
 });
 
 export type HistoryItemFieldsMatch = Assert<SameFields<HistoryItemView, z.output<typeof HistoryItem>>>;
