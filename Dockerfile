@@ -16,7 +16,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/data
 WORKDIR /app
 RUN groupadd --system app && useradd --system --gid app --home /app app \
-    && mkdir -p /data && chown app:app /data
+    && mkdir -p /data && chown app:app /data && chmod 700 /data
 COPY --from=build --chown=app:app /app/package.json /app/package-lock.json ./
 COPY --from=build --chown=app:app /app/node_modules ./node_modules
 COPY --from=build --chown=app:app /app/build ./build
