@@ -41,7 +41,7 @@ export interface HttpBenchResult {
   pages: Array<{ page: LoadResult; bare: LoadResult }>;
   loginJs: { gzipKb: number; files: number; zod: boolean; serverOnly: string[] };
   demoFirstSyncMs: number;
-  duringSync?: { syncMs: number; idle: LoadResult[]; busy: LoadResult[] };
+  duringSync?: { syncMs: number; idle: LoadResult[]; busy: LoadResult[]; serverPeakRssMb: number | null };
   wide?: TimingResult[];
 }
 
@@ -132,6 +132,17 @@ export async function startBare(port: number): Promise<Server> {
   });
   await waitReady(base, child, "/");
   return { child, base, stop: stopper(child) };
+}
+
+/** The server process's peak resident set (Linux /proc), MB: the sync runs inside it, in a worker thread. */
+function peakRssMb(pid: number | undefined): number | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
+    return Number.isFinite(kb) ? kb / 1024 : null;
+  } catch {
+    return null;
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -272,7 +283,7 @@ export async function benchDuringSync(googleEnv: Record<string, string>, rate: n
         load(name, `${app.base}${pathname}`, { connections: 2, rate, cookie: signedIn ? cookie : undefined, seconds: 5 }),
       ),
     );
-    return { syncMs, idle, busy };
+    return { syncMs, idle, busy, serverPeakRssMb: peakRssMb(app.child.pid) };
   } finally {
     await app.stop();
   }
@@ -290,6 +301,27 @@ export async function benchWide(googleEnv: Record<string, string>, customerId: s
       await timeSequential("/campaigns page 50, sort by CTR", `${app.base}/campaigns?page=50&sort=ctr`, calls, cookie),
       await timeSequential("GET /api/v1/accounts/:id/campaigns (whole account)", `${app.base}/api/v1/accounts/${customerId}/campaigns`, Math.max(5, Math.floor(calls / 5)), bearer),
     ];
+  } finally {
+    await app.stop();
+  }
+}
+
+/** A campaign's detail tabs when it has many keywords (10 ad groups × 1,000 keywords), one request at a time. */
+export async function benchDeepCampaign(googleEnv: Record<string, string>, customerId: string, calls: number): Promise<TimingResult[]> {
+  const app = await startProduct(PORT + 4, googleEnv);
+  try {
+    const user = await signUpAndConnect(app.base);
+    const cookie = { cookie: user.browser.cookieHeader(app.base) };
+    const list = (await (await fetch(`${app.base}/api/v1/accounts/${customerId}/campaigns`, { headers: { authorization: `Bearer ${user.token}` } })).json()) as {
+      campaigns: Array<{ id: string }>;
+    };
+    const id = list.campaigns[0].id;
+    const results: TimingResult[] = [];
+    for (const tab of ["adgroups", "keywords", "searchterms"]) {
+      results.push(await timeSequential(`/campaigns/:id?tab=${tab}`, `${app.base}/campaigns/${id}?tab=${tab}`, calls, cookie));
+    }
+    results.push(await timeSequential("/campaigns/:id?tab=keywords&sort=ctr (page 1)", `${app.base}/campaigns/${id}?tab=keywords&sort=ctr`, calls, cookie));
+    return results;
   } finally {
     await app.stop();
   }

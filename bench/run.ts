@@ -15,7 +15,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { DemoStoreOptions } from "../emulator/ads";
 import { googleEnvFor } from "../app/server/ads/emulator-harness.server";
-import { benchDuringSync, benchPages, benchWide, ensureBuilds, type HttpBenchResult } from "./http.bench";
+import { benchDeepCampaign, benchDuringSync, benchPages, benchWide, ensureBuilds, type HttpBenchResult } from "./http.bench";
 import { TODAY, type Dialect, type WorkerInput, type WorkerResult } from "./sync.bench";
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -178,6 +178,7 @@ function printDuringSync(d: NonNullable<HttpBenchResult["duringSync"]>) {
       fmt(b.bad),
     ]),
   );
+  if (d.serverPeakRssMb !== null) console.log(`\nServer process (production build, sync in its worker thread): peak RSS ${fmt(d.serverPeakRssMb)} MB (target < 400 MB).`);
 }
 
 function printWide(rows: NonNullable<HttpBenchResult["wide"]>) {
@@ -247,6 +248,22 @@ async function main() {
       ]),
     );
     if (overHttp) printWide(overHttp);
+  }
+
+  // 3. One campaign with many keywords: the detail tabs.
+  if (only.has("http") && only.has("reads")) {
+    const deep = await startEmulator({ today: TODAY, scale: { campaigns: 1, adGroupsPerCampaign: 10, keywordsPerAdGroup: 1_000, days: 90 } });
+    try {
+      console.error("a campaign with 10,000 keywords…");
+      const rows = await benchDeepCampaign(googleEnvFor(`http://127.0.0.1:${deep.info.port}`), "1112223334", Math.min(CALLS, 20));
+      console.log(`\n### One campaign with 10,000 keywords: detail tabs over HTTP, one request at a time (ms)\n`);
+      table(
+        ["request", "p50", "p95", "max", "calls"],
+        rows.map((r) => [r.name, ms(r.p50), ms(r.p95), ms(r.max), fmt(r.calls)]),
+      );
+    } finally {
+      await stopEmulator(deep.child);
+    }
   }
 }
 

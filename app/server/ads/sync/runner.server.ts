@@ -217,6 +217,7 @@ interface PendingJob {
 // One worker thread for every sync of the process: started on first use (its
 // modules take a moment to load), let go after a minute without syncs.
 const WORKER_IDLE_MS = 60_000;
+const WORKER_HEAP_MB = 256;
 let worker: Worker | undefined;
 let idleTimer: NodeJS.Timeout | undefined;
 let nextJobId = 1;
@@ -225,7 +226,8 @@ const jobs = new Map<number, PendingJob>();
 function syncWorker(): Worker {
   clearTimeout(idleTimer);
   if (worker) return worker;
-  const w = new Worker(workerUrl());
+  // The job holds one batch at a time; a capped heap makes V8 collect instead of growing (peak RSS).
+  const w = new Worker(workerUrl(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   // Never the reason the process stays up (tests, shutdown).
   w.unref();
   w.on("message", (message: FromWorker) => {
