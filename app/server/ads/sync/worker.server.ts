@@ -1,4 +1,3 @@
-import os from "node:os";
 import { parentPort } from "node:worker_threads";
 import { adoptConfig, type AppConfig } from "../../env.server";
 import { runSyncJob } from "./job.server";
@@ -25,15 +24,6 @@ export type ToWorker = { type: "run"; jobId: number; input: JobInput } | { type:
 export type FromWorker = { type: "step"; jobId: number } | { type: "done"; jobId: number } | { type: "error"; jobId: number; message: string };
 
 const port = parentPort!;
-
-// Below the server's thread in the scheduler's eyes: on Linux a thread's nice
-// value is its own, so this lowers only the sync thread. The requests come
-// first when both want the CPU; the sync takes what is left.
-try {
-  os.setPriority(10);
-} catch {
-  // Not permitted or not supported here: the sync runs at the server's priority.
-}
 const acks = new Map<number, () => void>();
 const post = (message: FromWorker) => port.postMessage(message);
 
