@@ -1,6 +1,6 @@
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type Driver } from "kysely";
 import pg from "pg";
 import { ensurePrivateDir, ensurePrivateFile } from "../data-dir.server";
 import { getConfig } from "../env.server";
@@ -40,8 +40,27 @@ export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db:
   database.pragma("journal_mode = WAL");
   database.pragma("synchronous = NORMAL");
   database.pragma("foreign_keys = ON");
-  database.pragma("busy_timeout = 5000");
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), dialect };
+  // A sync's switch-over holds the write lock for seconds on a big account; a
+  // sign-in or an apply waits for it rather than failing.
+  database.pragma("busy_timeout = 15000");
+  return { db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }) }), dialect };
+}
+
+/**
+ * Transactions take the write lock when they begin (BEGIN IMMEDIATE). Kysely's
+ * plain BEGIN is deferred: a transaction that reads, then writes while another
+ * connection (the sync worker) has written meanwhile, fails at once with
+ * "database is locked" (SQLITE_BUSY_SNAPSHOT; the busy timeout does not apply
+ * to that upgrade). Taking the lock up front makes it wait its turn instead.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+    };
+    return driver;
+  }
 }
 
 // Statements longer than this (multi-row INSERTs) are prepared each time: their prepared form is large.
