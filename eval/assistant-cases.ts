@@ -20,6 +20,8 @@ export interface Truth {
   accountCost: number;
   accountConversions: number;
   tentsCampaignId: string;
+  /** What the rules engine's top recommendation is about (the worst search term when it has none). */
+  topRecommendationSubject: string;
 }
 
 export interface Fact {
@@ -63,7 +65,7 @@ export const CASES: EvalCase[] = [
   { question: () => "Which search terms should I add as negative keywords?", tools: [["get_search_terms"]], facts: [named("names the worst search term", (t) => t.topWastedTerm)] },
   { question: () => "Which campaigns are limited by budget?", tools: [["list_campaigns", "get_campaign", "get_recommendations"]], facts: [named("names the budget-limited campaign", (t) => t.budgetLimited)] },
   { question: () => "Should I raise any budgets?", tools: [["list_campaigns", "get_campaign", "get_recommendations"]], facts: [named("names the budget-limited campaign", (t) => t.budgetLimited)] },
-  { question: () => "What should I do next?", tools: [["get_recommendations", "get_search_terms", "get_keywords", "list_campaigns"]], facts: [named("names the worst search term", (t) => t.topWastedTerm)] },
+  { question: () => "What should I do next?", tools: [["get_recommendations", "get_search_terms", "get_keywords", "list_campaigns"]], facts: [named("names the top recommendation's subject", (t) => t.topRecommendationSubject)] },
   { question: () => "Give me your top recommendations for this account", tools: [["get_recommendations", "get_search_terms", "get_keywords", "list_campaigns"]], facts: [named("names the budget-limited campaign", (t) => t.budgetLimited)] },
   { question: () => "Which keywords have a low quality score?", tools: [["get_keywords"]], facts: [named("names a costly low-QS keyword", (t) => t.lowQsKeyword)] },
   { question: () => "What are my best keywords by conversions?", tools: [["get_keywords"]], facts: [named("names the top converting keyword", (t) => t.topConvKeyword)] },

@@ -17,12 +17,14 @@ import { syncAccount } from "../app/server/ads/sync.server";
 import { runTurn } from "../app/server/ai/chat.server";
 import { describeModel } from "../app/server/ai/model.server";
 import { toolRunners } from "../app/server/ai/tools.server";
+import type { DB } from "../app/server/db/db.server";
+import { listRecommendations } from "../app/server/optimizer/service.server";
 import { requireAccountOf } from "../app/server/reporting.server";
 import { CASES, type Truth } from "./assistant-cases";
 
 const AI_VARIABLES = ["AI_MODEL", "AI_BASE_URL", "AI_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"];
 
-async function truthOf(userId: string, account: Awaited<ReturnType<typeof requireAccountOf>>): Promise<Truth> {
+async function truthOf(env: { db: DB }, userId: string, account: Awaited<ReturnType<typeof requireAccountOf>>): Promise<Truth> {
   const run = toolRunners({ userId, account, chatId: "eval" });
   const campaigns = await run.list_campaigns({ status: "all", sort: "cost", limit: 50 });
   const enabled = campaigns.rows.filter((r) => r.status === "ENABLED");
@@ -34,6 +36,7 @@ async function truthOf(userId: string, account: Awaited<ReturnType<typeof requir
   const keywords = await run.get_keywords({ limit: 100 });
   const byConversions = await run.get_keywords({ sort: "conversions", limit: 1 });
   const overview = await run.get_account_overview({});
+  const recs = await run.get_recommendations({ limit: 1 });
   const lowQs = keywords.rows.find((k) => typeof k.qualityScore === "number" && k.qualityScore <= 3);
   return {
     topCampaign: String(enabled[0]?.name ?? ""),
@@ -48,6 +51,9 @@ async function truthOf(userId: string, account: Awaited<ReturnType<typeof requir
     accountCost: Number(overview.rows[0].cost),
     accountConversions: Number(overview.rows[0].conversions),
     tentsCampaignId: String(campaigns.rows.find((r) => /Tents/.test(String(r.name)))?.id ?? ""),
+    topRecommendationSubject: recs.recommendations[0]
+      ? String((await listRecommendations(env.db, account.customerId)).recommendations[0]?.resources[0]?.name ?? recs.recommendations[0].title)
+      : String(wastedTerms.rows[0]?.searchTerm ?? ""),
   };
 }
 
@@ -79,7 +85,7 @@ async function main() {
   await syncAccount(userId, DEMO_RICH_CUSTOMER_ID);
   await setActiveAccount(userId, DEMO_RICH_CUSTOMER_ID);
   const account = await requireAccountOf(userId, DEMO_RICH_CUSTOMER_ID);
-  const truth = await truthOf(userId, account);
+  const truth = await truthOf(env, userId, account);
 
   const only = process.env.EVAL_ONLY?.split(",").map(Number);
   const results: Result[] = [];

@@ -365,6 +365,44 @@ async function addWorstNegative(w: Writer, parts: string[]) {
   parts.push(proposalLine(await w.propose(title, [action]), "adds it as an exact-match negative keyword"));
 }
 
+interface RecommendationsOutput extends ToolEvidence {
+  performanceScore: number | null;
+  engineRanAt: string | null;
+  recommendations: Array<{
+    id: string;
+    title: string;
+    confidence: string;
+    impact: { kind: string; monthly: number; currency: string; assumption: string };
+    evidence: { summary: string };
+    actions: unknown[];
+    openChangeSet: string | null;
+  }>;
+}
+
+/** The rules engine's open recommendations, biggest first; false when the engine has nothing (yet). */
+async function recommendations(w: Writer, parts: string[]): Promise<boolean> {
+  const out = (await w.call("get_recommendations", { limit: 5 })) as RecommendationsOutput;
+  if (out.recommendations.length === 0) return false;
+  const impact = (r: RecommendationsOutput["recommendations"][number]) =>
+    r.impact.kind === "none"
+      ? ""
+      : r.impact.kind === "conversions_gained"
+        ? ` (about ${r.impact.monthly} more conversions a month)`
+        : ` (about ${w.money(r.impact.monthly)} a month${r.impact.kind === "cost_saved" ? " saved" : " more value"})`;
+  parts.push(
+    `**What I would do next**, from the rules engine's ${out.recommendations.length === 1 ? "recommendation" : "top recommendations"}${out.performanceScore === null ? "" : ` (performance score ${out.performanceScore}/100)`}:`,
+    out.recommendations.map((r, i) => `${i + 1}. **${r.title}**${impact(r)}, ${r.confidence.toLowerCase()}: ${r.evidence.summary}`).join("\n"),
+  );
+  const top = out.recommendations.find((r) => r.actions.length > 0);
+  if (!top) return true;
+  if (top.openChangeSet) {
+    parts.push(`The first one is already drafted for your review: [Review the proposal](${top.openChangeSet}). Nothing changes in Google Ads until you press Apply there.`);
+  } else {
+    parts.push(proposalLine(await w.propose(top.title.slice(0, 200), top.actions), "carries out the first one"));
+  }
+  return true;
+}
+
 export async function analystAnswer(ctx: ToolContext, question: string): Promise<AnalystAnswer> {
   const w = new Writer(toolRunners(ctx), ctx);
   let intent = classify(question);
@@ -399,6 +437,8 @@ export async function analystAnswer(ctx: ToolContext, question: string): Promise
       await performance(w, parts);
       break;
     case "next":
+      // The rules engine's recommendations when it has run; otherwise the reports' biggest items.
+      if (await recommendations(w, parts)) break;
       parts.push("**What I would do next**, in order of money at stake:");
       await waste(w, parts, true);
       await budgets(w, parts, true);

@@ -42,7 +42,7 @@ afterEach(() => setLanguageModelForTests(undefined));
 describe("tools", () => {
   it("offers exactly the issue's tool names, none that applies, approves, reverts or discards", () => {
     const names = Object.keys(buildTools({ userId, account, chatId: "c" })).sort();
-    expect(names).toEqual(["get_account_overview", "get_campaign", "get_change_history", "get_keywords", "get_search_terms", "list_campaigns", "propose_changes"].sort());
+    expect(names).toEqual(["get_account_overview", "get_campaign", "get_change_history", "get_keywords", "get_recommendations", "get_search_terms", "list_campaigns", "propose_changes"].sort());
     expect(names.filter((n) => /apply|approve|revert|discard|mutate|delete|remove/.test(n))).toEqual([]);
   });
 
@@ -52,6 +52,16 @@ describe("tools", () => {
     expect(out.rows).toHaveLength(3);
     expect(out.columns.map((c) => c.key)).toContain("cost");
     expect(out.currency).toBe("EUR");
+  });
+
+  it("get_recommendations reads the rules engine's open recommendations with their actions", async () => {
+    const { listRecommendations } = await import("../optimizer/service.server");
+    const expected = await listRecommendations(ctx.db, CUSTOMER, { status: "open" });
+    const out = await toolRunners({ userId, account, chatId: "c", now }).get_recommendations({ limit: 20 });
+    expect(out.summary).toBe(`Read ${expected.recommendations.length} open recommendation${expected.recommendations.length === 1 ? "" : "s"} from the rules engine`);
+    expect(out.recommendations.map((r) => r.id)).toEqual(expected.recommendations.slice(0, 20).map((r) => r.id));
+    expect(out.recommendations.every((r) => Array.isArray(r.actions))).toBe(true);
+    expect(out.engineRanAt).not.toBeNull();
   });
 
   it("refuses ids outside the account and bad ranges with a clear message", async () => {

@@ -98,7 +98,7 @@ describe("a hostile model", () => {
     await runTurn({ userId, account }, { message: "List my campaigns" });
     const first = model.doStreamCalls[0];
     expect((first.tools ?? []).map((t) => t.name).sort()).toEqual(
-      ["get_account_overview", "get_campaign", "get_change_history", "get_keywords", "get_search_terms", "list_campaigns", "propose_changes"].sort(),
+      ["get_account_overview", "get_campaign", "get_change_history", "get_keywords", "get_recommendations", "get_search_terms", "list_campaigns", "propose_changes"].sort(),
     );
     const system = first.prompt[0];
     expect(system.role).toBe("system");

@@ -15,6 +15,8 @@ import { validateQuietly } from "../changes/review.server";
 import { HttpError } from "../http/errors.server";
 import type { ReportAccount } from "../reporting.server";
 import { accountKeywords, accountSearchTerms, budgetLostShares, lastSyncAt, type RowSort } from "./account-data.server";
+import { listRecommendations } from "../optimizer/service.server";
+import { RECOMMENDATION_TYPES } from "../optimizer/types.server";
 import { untrusted } from "./untrusted.server";
 
 /**
@@ -73,7 +75,13 @@ export const GetKeywordsInput = z
   })
   .strict();
 export const GetSearchTermsInput = GetKeywordsInput;
-export const GetRecommendationsInput = z.object({ campaignId: NumericId("campaignId").optional(), limit: Limit(20, 10) }).strict();
+export const GetRecommendationsInput = z
+  .object({
+    campaignId: NumericId("campaignId").optional(),
+    type: z.enum(RECOMMENDATION_TYPES).optional(),
+    limit: Limit(20, 10),
+  })
+  .strict();
 export const GetChangeHistoryInput = z
   .object({
     ...RangeFields,
@@ -345,6 +353,52 @@ export function toolRunners(ctx: ToolContext) {
       );
     },
 
+    async get_recommendations(input: z.input<typeof GetRecommendationsInput>) {
+      const parsed = GetRecommendationsInput.parse(input);
+      const list = await listRecommendations(getDb(), cid, { status: "open", type: parsed.type, now: ctx.now });
+      const matching = parsed.campaignId
+        ? list.recommendations.filter((r) => r.resources.some((x) => x.kind === "campaign" && x.id === parsed.campaignId) || r.actions.some((a) => JSON.stringify(a).includes(`"${parsed.campaignId}"`)))
+        : list.recommendations;
+      const top = matching.slice(0, parsed.limit);
+      const impactText = (r: (typeof top)[number]) =>
+        r.impact.kind === "none" ? null : r.impact.kind === "conversions_gained" ? round2(r.impact.monthly) : round2(r.impact.monthly);
+      return {
+        performanceScore: list.score.value,
+        engineRanAt: list.ranAt,
+        recommendations: top.map((r) => ({
+          id: r.id,
+          type: r.type,
+          title: untrusted(r.title, 200),
+          confidence: r.confidenceLabel,
+          impact: { kind: r.impact.kind, monthly: round2(r.impact.monthly), currency: r.impact.currencyCode, assumption: untrusted(r.impact.assumption, 300) },
+          evidence: { summary: untrusted(r.evidence.summary, 400), dateRange: r.evidence.dateRange, test: r.evidence.test },
+          // The change-set API's actions: pass them to propose_changes as they are to draft this recommendation.
+          actions: r.actions,
+          openChangeSet: r.changeSetId ? `/changes/${r.changeSetId}` : null,
+        })),
+        ...evidence(
+          ctx,
+          `${plural(matching.length, "open recommendation")} from the rules engine`,
+          undefined,
+          [
+            { key: "title", label: "Recommendation", kind: "text" },
+            { key: "type", label: "Type", kind: "text" },
+            { key: "confidence", label: "Confidence", kind: "text" },
+            { key: "impact", label: "Est. impact / month", kind: "number" },
+            { key: "impactKind", label: "Impact", kind: "text" },
+          ],
+          top.map((r) => ({
+            title: untrusted(r.title, 200),
+            type: r.type,
+            confidence: r.confidenceLabel,
+            impact: impactText(r),
+            impactKind: r.impact.kind.replace(/_/g, " "),
+          })),
+          { truncated: matching.length > top.length },
+        ),
+      };
+    },
+
     async get_change_history(input: z.input<typeof GetChangeHistoryInput>) {
       const parsed = GetChangeHistoryInput.parse(input);
       // History runs up to today (changes happen today; metrics stop at yesterday).
@@ -455,6 +509,12 @@ export function buildTools(ctx: ToolContext) {
       description: "What people actually searched (all campaigns, or one), with the keyword it matched and metrics. nonConvertingOnly finds wasted spend.",
       inputSchema: GetSearchTermsInput,
       execute: (input) => run.get_search_terms(input),
+    }),
+    get_recommendations: tool({
+      description:
+        "The rules engine's open recommendations for the account (or one campaign, or one type), biggest estimated impact first, each with its evidence, statistical confidence and the exact actions to pass to propose_changes.",
+      inputSchema: GetRecommendationsInput,
+      execute: (input) => run.get_recommendations(input),
     }),
     get_change_history: tool({
       description: "Changes made to the account (by people here, rules, the assistant, or outside the app) in a date range.",
