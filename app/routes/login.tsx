@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useNavigation, useSearchParams } from "reac
 import { commitSessionCookie, requireAnonymous } from "~/server/auth/session.server";
 import { register, signIn } from "~/server/auth/credentials.server";
 import { handoffHeader } from "~/server/auth/token-handoff.server";
-import { HttpError } from "~/server/http/errors.server";
+import { toHttpError } from "~/server/http/errors.server";
 import { PASSWORD_MIN_LENGTH } from "~/lib/auth-limits";
 import type { Route } from "./+types/login";
 
@@ -41,10 +41,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     headers.append("Set-Cookie", await handoffHeader(session.accessToken));
     return redirect("/dashboard", { headers });
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
+    const failure = toHttpError(error);
+    if (!failure) throw error;
     return data<ActionResult>(
-      { intent, ok: false, detail: error.detail, fieldErrors: error.fieldErrors, email },
-      { status: error.status, headers: error.headers },
+      { intent, ok: false, detail: failure.detail, fieldErrors: failure.fieldErrors, email },
+      { status: failure.status, headers: failure.headers },
     );
   }
 }

@@ -12,7 +12,8 @@ import { claimSourcesOf, generateAdCopy, regenerateLine, type AdCopyBrief, type 
 import { proposeCreateRsa } from "./changes/propose.server";
 import { validateQuietly } from "./changes/review.server";
 import type { User } from "./db/schema";
-import { HttpError, readJsonBody } from "./http/errors.server";
+import { NotFoundError } from "./domain-errors.server";
+import { readJsonBody, toHttpError } from "./http/errors.server";
 import { activeAccountOf, requireAccountOf } from "./reporting.server";
 import { redirectWithToast } from "./toast.server";
 
@@ -285,16 +286,17 @@ export async function adGeneratorAction(user: User, formData: FormData) {
       const problem = await validateQuietly(user.id, id);
       return problem ? redirectWithToast(`/changes/${id}`, { type: "error", message: problem }) : redirect(`/changes/${id}`);
     } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
+      const failure = toHttpError(error);
+      if (!failure) throw error;
       const fieldErrors: Record<string, string> = {};
-      for (const [k, v] of Object.entries(error.fieldErrors ?? {})) {
+      for (const [k, v] of Object.entries(failure.fieldErrors ?? {})) {
         const m = /^(headlines|descriptions)\.(\d+)/.exec(k);
         if (m) {
           const kind = m[1] === "headlines" ? "headline" : "description";
           fieldErrors[`${kind}.${slotOf(kind, Number(m[2]))}`] ??= v;
         } else fieldErrors[k === "adGroupId" ? "targetAdGroupId" : k] ??= v;
       }
-      return data<GeneratorActionData>({ values, errors: fieldErrors, formError: error.detail, result: sameAd([], postedSource) }, { status: error.status });
+      return data<GeneratorActionData>({ values, errors: fieldErrors, formError: failure.detail, result: sameAd([], postedSource) }, { status: failure.status });
     }
   }
   return data<GeneratorActionData>({ values, errors: {}, formError: "Unknown action" }, { status: 400 });
@@ -310,7 +312,7 @@ export async function adCopyForApi(userId: string, request: Request) {
   if (body.adGroupId) {
     const customerId = await accountOfAdGroup(userId, body.adGroupId, body.customerId);
     ctx = customerId ? await adGroupContext(customerId, body.adGroupId) : null;
-    if (!ctx) throw new HttpError(404, "No such ad group among your accounts' search ad groups", { adGroupId: "No such ad group among your accounts' search ad groups" });
+    if (!ctx) throw new NotFoundError("No such ad group among your accounts' search ad groups", { adGroupId: "No such ad group among your accounts' search ad groups" });
   }
   const brief: AdCopyBrief = {
     product: body.product,

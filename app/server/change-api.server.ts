@@ -1,12 +1,10 @@
-import { data } from "react-router";
 import { z } from "zod";
 import { ApplyOptionsBody, ProposeChangeSetBody } from "~/lib/change-actions";
-import { AdsClientError } from "./ads/errors.server";
-import { ReconnectNeededError } from "./auth/google-connection.server";
 import { getChangeSet, proposeRevert, type ChangeSetDetail } from "./changes/pipeline.server";
 import { proposeBulk } from "./changes/propose.server";
 import type { ApprovalCapability } from "./changes/approval.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, validateQuietly, type ChangeSetView } from "./changes/review.server";
+import { InvalidError, NotFoundError, ConflictError } from "./domain-errors.server";
 import { apiError, HttpError, readJsonBody } from "./http/errors.server";
 import { requireAccountOf } from "./reporting.server";
 
@@ -14,34 +12,12 @@ import { requireAccountOf } from "./reporting.server";
 // as { changeSet, validationProblem? }. Nothing here reaches Google except
 // through the pipeline (validate, apply), and apply is always the caller's own request.
 
-export const NO_STORE = { "Cache-Control": "no-store" };
-
-/**
- * The API's error body, never cached. Google being unreachable is a 502 with
- * its reason, an expired Google connection a 409 (reconnect), not a 500.
- */
-export function changeApiError(error: unknown) {
-  if (error instanceof HttpError) return apiError(new HttpError(error.status, error.detail, error.fieldErrors, { ...error.headers, ...NO_STORE }));
-  if (error instanceof AdsClientError) return apiError(new HttpError(502, error.userMessage, undefined, NO_STORE));
-  if (error instanceof ReconnectNeededError) return apiError(new HttpError(409, error.message, undefined, NO_STORE));
-  throw error;
-}
-
-/** The answer of a POST-only path to GET. */
-export function postOnly() {
-  return data({ detail: "Method not allowed" }, { status: 405, headers: { Allow: "POST", ...NO_STORE } });
-}
-
-export function requirePost(request: Request) {
-  if (request.method !== "POST") throw new HttpError(405, "Method not allowed", undefined, { Allow: "POST" });
-}
-
-const notFound = () => new HttpError(404, "Change set not found");
+const notFound = () => new NotFoundError("Change set not found");
 
 /** A change set of the caller's in the API's shape; another user's, a malformed id or an account no longer connected is a 404. */
 async function viewOf(userId: string, detail: ChangeSetDetail): Promise<ChangeSetView> {
   const account = await requireAccountOf(userId, detail.set.customer_id).catch((error: unknown) => {
-    throw error instanceof HttpError && error.status === 404 ? notFound() : error;
+    throw error instanceof NotFoundError ? notFound() : error;
   });
   return changeSetView(detail, account.currencyCode);
 }
@@ -54,7 +30,7 @@ async function load(userId: string, id: string): Promise<ChangeSetView> {
 /** Stores the actions as one change set and has Google validate it; an outage leaves it "proposed" with a validationProblem. */
 export async function proposeForApi(userId: string, customerId: string, request: Request) {
   const account = await requireAccountOf(userId, customerId);
-  if (account.manager) throw new HttpError(400, "A manager account has no campaigns of its own; propose changes in one of its client accounts.");
+  if (account.manager) throw new InvalidError("A manager account has no campaigns of its own; propose changes in one of its client accounts.");
   const body = await readJsonBody(request, ProposeChangeSetBody);
   const id = await proposeBulk(userId, { customerId: account.customerId, actions: body.actions }, { title: body.title, atomic: body.atomic });
   const validationProblem = await validateQuietly(userId, id);
@@ -70,7 +46,7 @@ const OPEN = ["proposed", "validated", "invalid"];
 /** Google's check again (the "before" values are re-read). Refusals show in the set's status and each change's error. */
 export async function validateForApi(userId: string, id: string) {
   const current = await load(userId, id);
-  if (!OPEN.includes(current.status)) throw new HttpError(409, `This change set is already ${current.status.replace("_", " ")}`);
+  if (!OPEN.includes(current.status)) throw new ConflictError(`This change set is already ${current.status.replace("_", " ")}`);
   const validationProblem = await validateQuietly(userId, id);
   return { changeSet: await load(userId, id), validationProblem };
 }
@@ -101,4 +77,13 @@ export async function revertForApi(userId: string, id: string) {
   const revertId = await proposeRevert(userId, id);
   const validationProblem = await validateQuietly(userId, revertId);
   return { changeSet: await load(userId, revertId), validationProblem };
+}
+
+// Kept for branches written before apiRoute (http/api-route.server.ts), which new routes use.
+export { NO_STORE, postOnly } from "./http/api-route.server";
+/** @deprecated apiRoute maps errors itself. */
+export const changeApiError = (error: unknown) => apiError(error, { "Cache-Control": "no-store" });
+/** @deprecated apiRoute({ method: "POST" }) checks the method. */
+export function requirePost(request: Request) {
+  if (request.method !== "POST") throw new HttpError(405, "Method not allowed", undefined, { Allow: "POST" });
 }

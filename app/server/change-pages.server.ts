@@ -6,9 +6,8 @@ import type { ApprovalCapability } from "./changes/approval.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, listOpenChangeSets, validateQuietly } from "./changes/review.server";
 import { HISTORY_PAGE_SIZE, HistoryQuery, importRecentChanges, listHistory } from "./changes/history.server";
 import type { User } from "./db/schema";
-import { HttpError } from "./http/errors.server";
-import { AdsClientError } from "./ads/errors.server";
-import { ReconnectNeededError } from "./auth/google-connection.server";
+import { NotFoundError } from "./domain-errors.server";
+import { formFailure } from "./http/page-errors.server";
 import { activeAccountOf, notFound as notFoundPage, requireAccountOf } from "./reporting.server";
 import { getDb } from "./db/db.server";
 import { redirectWithToast } from "./toast.server";
@@ -67,7 +66,7 @@ export async function newAdPage(user: User, campaignId: string) {
 }
 
 async function loadView(user: User, id: string) {
-  if (!z.uuid().safeParse(id).success) throw new HttpError(404, "Change set not found");
+  if (!z.uuid().safeParse(id).success) throw new NotFoundError("Change set not found");
   const detail = await getChangeSet(user.id, id);
   const account = await requireAccountOf(user.id, detail.set.customer_id);
   return { view: await changeSetView(detail, account.currencyCode), account };
@@ -82,7 +81,7 @@ export async function changeSetPage(user: User, id: string) {
     const { view, account } = await loadView(user, id);
     return { changeSet: view, account: { customerId: account.customerId, name: account.name, currencyCode: account.currencyCode, timeZone: account.timeZone } };
   } catch (error) {
-    if (error instanceof HttpError && error.status === 404) notFoundResponse();
+    if (error instanceof NotFoundError) notFoundResponse();
     throw error;
   }
 }
@@ -125,14 +124,11 @@ export async function changeSetAction(user: User, id: string, form: FormData, ap
         return await revertAndReview(user, id);
     }
   } catch (error) {
-    if (error instanceof HttpError) {
-      if (error.status === 404) notFoundResponse();
-      return data({ formError: error.detail, errors: error.fieldErrors ?? {} }, { status: error.status });
-    }
-    // Google unreachable or the grant revoked: say so on the page; the set keeps its state.
-    if (error instanceof AdsClientError) return data({ formError: `Google Ads could not be reached: ${error.userMessage}`, errors: {} as Record<string, string> }, { status: 502 });
-    if (error instanceof ReconnectNeededError) return data({ formError: error.message, errors: {} as Record<string, string> }, { status: 409 });
-    throw error;
+    if (error instanceof NotFoundError) notFoundResponse();
+    // Google unreachable or the grant revoked included: said on the page; the set keeps its state.
+    const failure = formFailure(error);
+    if (!failure) throw error;
+    return data({ formError: failure.formError, errors: failure.errors }, { status: failure.status });
   }
 }
 
@@ -184,7 +180,8 @@ export async function historyAction(user: User, form: FormData) {
   try {
     return await revertAndReview(user, id);
   } catch (error) {
-    if (error instanceof HttpError) return data({ formError: error.detail }, { status: error.status });
-    throw error;
+    const failure = formFailure(error);
+    if (!failure) throw error;
+    return data({ formError: failure.formError }, { status: failure.status });
   }
 }

@@ -1,10 +1,11 @@
 import { data } from "react-router";
 import { parseRangeQuery, resolveRange, type ResolvedRange } from "~/lib/report-query";
 import { getAccount } from "./ads/accounts.server";
+import { requireOwnAccount } from "./ads/context.server";
 import { todayIn, yesterdayIn } from "./ads/dates.server";
 import { ensureFresh, getSyncState, syncAccount, type SyncState } from "./ads/sync.server";
 import type { AdsAccount, User } from "./db/schema";
-import { HttpError } from "./http/errors.server";
+import { InvalidError } from "./domain-errors.server";
 
 // What the report pages and the report API share: which account a request may
 // read, which date range it asked for, and how fresh the local copy is.
@@ -33,9 +34,7 @@ export async function activeAccountOf(user: User): Promise<ReportAccount | null>
 
 /** One of the caller's accounts, or a 404: another user's id must look exactly like an unknown one. */
 export async function requireAccountOf(userId: string, customerId: string): Promise<ReportAccount> {
-  const account = /^\d{10}$/.test(customerId) ? await getAccount(userId, customerId) : undefined;
-  if (!account) throw new HttpError(404, "No such Google Ads account");
-  return toReportAccount(account);
+  return toReportAccount(await requireOwnAccount(userId, customerId, { allowManager: true }));
 }
 
 /** The page's date range from its query (bad values fall back with a notice, never an error). */
@@ -53,7 +52,7 @@ export function apiRange(url: URL, account: ReportAccount, now: Date = new Date(
     if (value !== null) params.set(key, value);
   }
   const parsed = parseRangeQuery(params, yesterdayIn(account.timeZone, now));
-  if (!parsed.ok) throw new HttpError(400, parsed.error);
+  if (!parsed.ok) throw new InvalidError(parsed.error);
   return parsed.range;
 }
 

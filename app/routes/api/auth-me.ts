@@ -1,13 +1,4 @@
-import { data } from "react-router";
-import { requireApiSession } from "~/server/http/api-auth.server";
-import { apiError } from "~/server/http/errors.server";
+import { apiRoute } from "~/server/http/api-route.server";
 import type { Route } from "./+types/auth-me";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  try {
-    const { user } = await requireApiSession(request);
-    return data({ email: user.email });
-  } catch (error) {
-    return apiError(error);
-  }
-}
+export const loader = apiRoute({}, async (_args: Route.LoaderArgs, { user }) => ({ email: user.email }));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
-import { HttpError } from "../http/errors.server";
+import { HttpError, toHttpError } from "../http/errors.server";
 import { register, signIn } from "./credentials.server";
 import { resetRateLimitsForTests, SLOWDOWN_MS } from "./rate-limit.server";
 import { getBearerSession } from "./session.server";
@@ -19,8 +19,10 @@ async function rejection(promise: Promise<unknown>): Promise<HttpError> {
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(HttpError);
-  return error as HttpError;
+  // As the edge sees it: an HttpError, or a domain error mapped to one.
+  const http = toHttpError(error);
+  expect(http).toBeInstanceOf(HttpError);
+  return http!;
 }
 
 describe("register", () => {

@@ -5,7 +5,7 @@ import { setupTestEnvironment, type TestContext } from "../../../tests/setup/tes
 import { connectDemoUser } from "../ads/emulator-harness.server";
 import { syncAccount } from "../ads/sync.server";
 import { createSession } from "../auth/session.server";
-import { HttpError } from "../http/errors.server";
+import { HttpError, toHttpError } from "../http/errors.server";
 import { loader as historyLoader } from "~/routes/api/history";
 import { importChangeEvents, listHistory } from "./history.server";
 import { applyChangeSet, getChangeSet, proposeRevert, reconcileInFlight, validateChangeSet } from "./pipeline.server";
@@ -48,8 +48,10 @@ async function httpError(p: Promise<unknown>): Promise<HttpError> {
     () => undefined,
     (err: unknown) => err,
   );
-  expect(e).toBeInstanceOf(HttpError);
-  return e as HttpError;
+  // Services throw domain errors; this is the status the edge answers with.
+  const http = toHttpError(e);
+  expect(http).toBeInstanceOf(HttpError);
+  return http!;
 }
 
 async function countSets() {

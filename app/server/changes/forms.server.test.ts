@@ -7,6 +7,7 @@ import { parseAmount, parseKeywordLines, proposeFromForm } from "./forms.server"
 import { getChangeSet } from "./pipeline.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, listOpenChangeSets, validateQuietly } from "./review.server";
 import { approved, CUSTOMER, startWritableEmulator, type WritableEmulator } from "./test-support.server";
+import { ConflictError, NotFoundError } from "../domain-errors.server";
 
 // The screens' forms → change sets, the review's view of them, and what an
 // apply does to the local copy the screens read.
@@ -174,8 +175,9 @@ describe("review and apply", () => {
     expect(emu.mutates()).toBe(mutatesBefore);
     const view = await changeSetView(await getChangeSet(userId, r.changeSetId), "EUR");
     expect(view).toMatchObject({ status: "discarded", canApply: false, canDiscard: false });
-    await expect(discardChangeSet(userId, r.changeSetId)).rejects.toMatchObject({ status: 409 });
-    await expect(applyAndRefresh(userId, r.changeSetId, await approved(userId, r.changeSetId))).rejects.toMatchObject({ status: 409 });
-    await expect(discardChangeSet("someone-else", r.changeSetId)).rejects.toMatchObject({ status: 404 });
+    // Domain errors; the edge answers 409 and 404 for them (http/errors.server.ts).
+    await expect(discardChangeSet(userId, r.changeSetId)).rejects.toBeInstanceOf(ConflictError);
+    await expect(applyAndRefresh(userId, r.changeSetId, await approved(userId, r.changeSetId))).rejects.toBeInstanceOf(ConflictError);
+    await expect(discardChangeSet("someone-else", r.changeSetId)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -1,6 +1,7 @@
 import { RSA_DESCRIPTIONS_MAX, RSA_HEADLINES_MAX } from "~/lib/ad-limits";
 import type { Action } from "~/lib/change-actions";
-import { HttpError } from "../http/errors.server";
+import { DomainError, InvalidError } from "../domain-errors.server";
+import { HttpError, toHttpError } from "../http/errors.server";
 import {
   proposeAddKeywords,
   proposeAddNegatives,
@@ -177,14 +178,14 @@ export async function proposeFromForm(userId: string, customerId: string, form: 
           });
         } catch (error) {
           // Name the visible slot, not the position among the filled ones.
-          if (error instanceof HttpError && error.fieldErrors) {
+          if (error instanceof DomainError && error.fieldErrors) {
             const remapped: Record<string, string> = {};
             for (const [k, v] of Object.entries(error.fieldErrors)) {
               const m = /^(headlines|descriptions)\.(\d+)(\..*)?$/.exec(k);
               const slot = m ? (m[1] === "headlines" ? h : d)[Number(m[2])]?.slot : undefined;
               remapped[m && slot !== undefined ? `${m[1]}.${slot}${m[3] ?? ""}` : k] = v;
             }
-            throw new HttpError(error.status, error.detail, remapped);
+            throw error.withFieldErrors(remapped);
           }
           throw error;
         }
@@ -193,7 +194,7 @@ export async function proposeFromForm(userId: string, customerId: string, form: 
       case "term_keywords":
       case "term_negatives": {
         const terms = parseTerms(all(form, "term"));
-        if (terms.length === 0) throw new HttpError(400, "Choose at least one search term", { term: "Choose at least one search term" });
+        if (terms.length === 0) throw new InvalidError("Choose at least one search term", { term: "Choose at least one search term" });
         const matchType = text(form, "matchType") as "EXACT";
         let actions: Action[];
         if (intent === "term_keywords") {
@@ -217,16 +218,17 @@ export async function proposeFromForm(userId: string, customerId: string, form: 
         break;
       }
       default:
-        throw new HttpError(400, "Unknown action");
+        throw new InvalidError("Unknown action");
     }
     return { ok: true, changeSetId: id };
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
+    const failure = error instanceof DomainError || error instanceof HttpError ? toHttpError(error) : undefined;
+    if (!failure) throw error;
     const errors: Record<string, string> = {};
-    for (const [path, message] of Object.entries(error.fieldErrors ?? {})) {
+    for (const [path, message] of Object.entries(failure.fieldErrors ?? {})) {
       const [field, msg] = formField(intent, path, message, lines);
       errors[field] ??= msg;
     }
-    return { ok: false, status: error.status, intent, formError: error.detail, errors };
+    return { ok: false, status: failure.status, intent, formError: failure.detail, errors };
   }
 }

@@ -4,11 +4,9 @@ import { getDb } from "../db/db.server";
 import type { ChangeResourceKind } from "../db/schema";
 import { fieldName } from "~/lib/change-fields";
 import { gaqlString } from "../ads/gaql.server";
-import { HttpError, validationError } from "../http/errors.server";
+import { ConflictError, DomainError, invalidInput, NotFoundError } from "../domain-errors.server";
 import { isRevertable } from "./pipeline.server";
-import { requireAccount } from "./propose.server";
-import { getConnection } from "../auth/google-connection.server";
-import { adsClientFor } from "../ads/accounts.server";
+import { requireAdsContext } from "../ads/context.server";
 import { nameFromFields, nameResources } from "./history-names.server";
 
 export const HISTORY_PAGE_SIZE = 50;
@@ -121,10 +119,7 @@ const only = (wrapper: Record<string, unknown> | undefined) => (wrapper ? (Objec
 /** Copies the account's change_event rows of the last 30 days; already imported rows are skipped. Returns rows read. */
 export async function importChangeEvents(userId: string, customerId: string, now: Date = new Date()): Promise<{ read: number; inserted: number }> {
   const db = getDb();
-  const account = await requireAccount(db, userId, customerId);
-  const connection = await getConnection(userId, db);
-  if (!connection) throw new HttpError(409, "Connect a Google Ads account first");
-  const client = adsClientFor(connection, { db });
+  const { account, client, loginCustomerId } = await requireAdsContext(userId, customerId, { db });
   // Google counts the 30 days in the account's time zone; starting a day later stays inside.
   const from = ymd(new Date(now.getTime() - 29 * 86_400_000), account.time_zone);
   const to = ymd(new Date(now.getTime() + 86_400_000), account.time_zone);
@@ -136,7 +131,7 @@ export async function importChangeEvents(userId: string, customerId: string, now
      FROM change_event
      WHERE change_event.change_date_time >= ${gaqlString(from)} AND change_event.change_date_time <= ${gaqlString(to)}
      ORDER BY change_event.change_date_time DESC LIMIT 10000`,
-    { loginCustomerId: account.login_customer_id ?? undefined },
+    { loginCustomerId },
   )) as ChangeEventRow[];
   const importedAt = now.toISOString();
   const values = rows
@@ -187,7 +182,7 @@ export async function importRecentChanges(userId: string, customerId: string, no
     return null;
   } catch (error) {
     lastImport.delete(customerId);
-    const message = error instanceof HttpError ? error.detail : error instanceof Error ? error.message : String(error);
+    const message = error instanceof DomainError ? error.message : error instanceof Error ? error.message : String(error);
     console.warn(`Importing change history of ${customerId}: ${message}`);
     return "Changes made outside Ads AI Manager could not be loaded from Google just now; showing what was imported before.";
   }
@@ -232,11 +227,11 @@ export async function listHistory(
   opts: { allPages?: boolean } = {},
 ): Promise<{ items: HistoryItem[]; total: number }> {
   const parsed = HistoryQuery.safeParse(filters);
-  if (!parsed.success) throw validationError(parsed.error);
+  if (!parsed.success) throw invalidInput(parsed.error);
   const f = parsed.data;
   const db = getDb();
   const accounts = (await db.selectFrom("ads_accounts").select("customer_id").where("user_id", "=", userId).execute()).map((a) => a.customer_id);
-  if (f.customerId && !accounts.includes(f.customerId)) throw new HttpError(404, "Account not found", { customerId: "Account not found" });
+  if (f.customerId && !accounts.includes(f.customerId)) throw new NotFoundError("Account not found", { customerId: "Account not found" });
   const customers = f.customerId ? [f.customerId] : accounts;
   if (customers.length === 0) return { items: [], total: 0 };
   const fromIso = f.from ? `${f.from}T00:00:00.000Z` : undefined;

@@ -3,12 +3,11 @@ import type { Change, ChangeSet, ChangeStatus } from "../db/schema";
 import { getConfig } from "../env.server";
 import { isUniqueViolation } from "../db/unique-violation.server";
 import { kickSettling } from "./settler.server";
-import { getConnection } from "../auth/google-connection.server";
-import { adsClientFor } from "../ads/accounts.server";
+import { requireAdsContext } from "../ads/context.server";
 import { AdsOutcomeUnknownError, GoogleAdsApiError, type AdsClient } from "../ads/client.server";
-import { HttpError } from "../http/errors.server";
+import { ConflictError, NotFoundError } from "../domain-errors.server";
 import { COLLECTION, readChildren, readLive, type Fields, type LiveResource } from "./kinds.server";
-import { isLargeMove, requireAccount, storeChangeSet, type DraftChange } from "./propose.server";
+import { isLargeMove, storeChangeSet, type DraftChange } from "./propose.server";
 import { applyToReadModel } from "./read-model.server";
 import { trackWork } from "../lifecycle/drain.server";
 import { consumeApproval, type ApprovalCapability } from "./approval.server";
@@ -35,11 +34,8 @@ interface Google {
 const NOT_APPLIED = "Not applied; nothing changed at Google";
 
 async function googleFor(db: DB, userId: string, customerId: string): Promise<Google> {
-  const account = await requireAccount(db, userId, customerId);
-  const connection = await getConnection(userId, db);
-  if (!connection) throw new HttpError(409, "Connect a Google Ads account first");
   let lastRequestId: string | undefined;
-  const client = adsClientFor(connection, {
+  const { client, loginCustomerId } = await requireAdsContext(userId, customerId, {
     db,
     // The client hands back only the body; the request id lives in a header.
     fetch: async (input, init) => {
@@ -48,14 +44,14 @@ async function googleFor(db: DB, userId: string, customerId: string): Promise<Go
       return res;
     },
   });
-  return { client, loginCustomerId: account.login_customer_id ?? undefined, lastRequestId: () => lastRequestId };
+  return { client, loginCustomerId, lastRequestId: () => lastRequestId };
 }
 
 async function loadSet(db: DB, userId: string | null, id: string): Promise<ChangeSetDetail> {
   let q = db.selectFrom("change_sets").selectAll().where("id", "=", id);
   if (userId !== null) q = q.where("user_id", "=", userId);
   const set = await q.executeTakeFirst();
-  if (!set) throw new HttpError(404, "Change set not found");
+  if (!set) throw new NotFoundError("Change set not found");
   const changes = await db.selectFrom("changes").selectAll().where("change_set_id", "=", id).orderBy("seq").execute();
   return { set, changes };
 }
@@ -130,7 +126,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 export async function validateChangeSet(userId: string, id: string): Promise<ChangeSetDetail> {
   const db = getDb();
   const { set, changes } = await loadSet(db, userId, id);
-  if (!["proposed", "validated", "invalid"].includes(set.status)) throw new HttpError(409, `This change set is already ${set.status.replace("_", " ")}`);
+  if (!["proposed", "validated", "invalid"].includes(set.status)) throw new ConflictError(`This change set is already ${set.status.replace("_", " ")}`);
   const g = await googleFor(db, userId, set.customer_id);
   const existing = changes.filter((c) => c.operation !== "create" && c.resource_name);
   const live = existing.length
@@ -226,7 +222,7 @@ async function refuseIfChangedSinceReview(db: DB, g: Google, set: ChangeSet, cha
     await trx.updateTable("change_sets").set({ status: "proposed", approved_at: null, error: message }).where("id", "=", set.id).where("status", "=", "applying").execute();
     await trx.updateTable("changes").set({ status: "pending" }).where("change_set_id", "=", set.id).where("status", "=", "applying").execute();
   });
-  throw new HttpError(409, message);
+  throw new ConflictError(message);
 }
 
 async function finishSet(db: DB, id: string) {
@@ -263,11 +259,11 @@ async function applyNow(userId: string, id: string, opts: ApplyOptions): Promise
   const db = getDb();
   let { set } = await loadSet(db, userId, id);
   if (set.status === "proposed") ({ set } = await validateChangeSet(userId, id));
-  if (set.status === "invalid") throw new HttpError(409, "Google refused some of these changes; fix them and propose again");
-  if (set.status !== "validated") throw new HttpError(409, `This change set is already ${set.status.replace("_", " ")}`);
+  if (set.status === "invalid") throw new ConflictError("Google refused some of these changes; fix them and propose again");
+  if (set.status !== "validated") throw new ConflictError(`This change set is already ${set.status.replace("_", " ")}`);
   if (set.needs_confirmation && !opts.confirmLargeMoves) {
     const message = `This moves a budget or bid by more than ${getConfig().CHANGE_CONFIRM_PERCENT}%; confirm the large change to apply it`;
-    throw new HttpError(409, message, { confirmLargeMoves: message });
+    throw new ConflictError(message, { confirmLargeMoves: message });
   }
   const g = await googleFor(db, userId, set.customer_id);
 
@@ -283,7 +279,7 @@ async function applyNow(userId: string, id: string, opts: ApplyOptions): Promise
     await trx.updateTable("changes").set({ status: "applying" }).where("change_set_id", "=", id).where("status", "=", "valid").execute();
     return true;
   });
-  if (!claimed) throw new HttpError(409, "This change set is already being applied");
+  if (!claimed) throw new ConflictError("This change set is already being applied");
 
   const { changes } = await loadSet(db, userId, id);
   // After the claim, so a second Apply cannot slip in between the check and the send.
@@ -528,9 +524,9 @@ export function isRevertable(set: Pick<ChangeSet, "status">, changes: Change[], 
 
 /** A new proposed change set undoing the applied changes of `changeSetId`; it goes through the same review. */
 /** A revert of this set is already open (waiting for review or being applied): one at a time. */
-export class OpenRevertError extends HttpError {
+export class OpenRevertError extends ConflictError {
   constructor(readonly changeSetId: string | null) {
-    super(409, `A revert of this change set is already open${changeSetId ? ` (change set ${changeSetId})` : ""}: review or discard it first`);
+    super(`A revert of this change set is already open${changeSetId ? ` (change set ${changeSetId})` : ""}: review or discard it first`);
   }
 }
 
@@ -547,7 +543,7 @@ export async function proposeRevert(userId: string, changeSetId: string): Promis
   const open = await openRevertOf(db, changeSetId);
   if (open) throw new OpenRevertError(open.id);
   const reverted = await db.selectFrom("change_sets").select("id").where("revert_of", "=", changeSetId).where("status", "in", ["applied", "partially_applied", "applying"]).executeTakeFirst();
-  if (!isRevertable(set, changes, !!reverted)) throw new HttpError(409, reverted ? "This change set was already reverted" : "Nothing in this change set can be reverted");
+  if (!isRevertable(set, changes, !!reverted)) throw new ConflictError(reverted ? "This change set was already reverted" : "Nothing in this change set can be reverted");
   const drafts = changes
     .filter((c) => c.status === "applied")
     .map(inverse)

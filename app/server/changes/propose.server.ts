@@ -14,10 +14,11 @@ import {
   StatusChangeInput,
   type Action,
 } from "~/lib/change-actions";
+import { requireOwnAccount } from "../ads/context.server";
 import { getDb, type DB } from "../db/db.server";
 import type { ChangeOperation, ChangeResourceKind, ChangeSetSource } from "../db/schema";
 import { getConfig } from "../env.server";
-import { HttpError, validationError } from "../http/errors.server";
+import { InvalidError, NotFoundError, parseInput } from "../domain-errors.server";
 import { resourceName, type Fields } from "./kinds.server";
 
 export type { Action };
@@ -44,14 +45,8 @@ export interface ProposeMeta {
   atomic?: boolean;
 }
 
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const r = schema.safeParse(input);
-  if (!r.success) throw validationError(r.error);
-  return r.data;
-}
-
 function notFound(field: string, what: string): never {
-  throw new HttpError(404, `${what} not found in this account`, { [field]: `${what} not found in this account` });
+  throw new NotFoundError(`${what} not found in this account`, { [field]: `${what} not found in this account` });
 }
 
 const toMicros = (units: number) => Math.round(units * 100) * 10_000;
@@ -60,18 +55,6 @@ const toMicros = (units: number) => Math.round(units * 100) * 10_000;
 export function isLargeMove(before: unknown, after: unknown, percent = getConfig().CHANGE_CONFIRM_PERCENT): boolean {
   if (typeof before !== "number" || typeof after !== "number" || before <= 0) return false;
   return (Math.abs(after - before) / before) * 100 > percent;
-}
-
-/** Another user's account is indistinguishable from a missing one: no ids leak across users. */
-export async function requireAccount(db: DB, userId: string, customerId: string) {
-  const account = await db
-    .selectFrom("ads_accounts")
-    .selectAll()
-    .where("user_id", "=", userId)
-    .where("customer_id", "=", customerId)
-    .executeTakeFirst();
-  if (!account || account.manager === 1) throw new HttpError(404, "No such Google Ads account", { customerId: "No such Google Ads account" });
-  return account;
 }
 
 function update(rn: string, fields: Record<string, unknown>): Record<string, unknown> {
@@ -177,7 +160,7 @@ async function budgetDrafts(db: DB, customerId: string, input: z.output<typeof B
     .where("id", "=", input.campaignId)
     .executeTakeFirst();
   if (!row) notFound("campaignId", "Campaign");
-  if (!row.budget_resource_name) throw new HttpError(400, "This campaign has no budget to change", { campaignId: "This campaign has no budget to change" });
+  if (!row.budget_resource_name) throw new InvalidError("This campaign has no budget to change", { campaignId: "This campaign has no budget to change" });
   const amountMicros = toMicros(input.amount);
   return [
     {
@@ -375,7 +358,7 @@ export async function storeChangeSet(
   drafts: DraftChange[],
   meta: ProposeMeta & { title: string; revertOf?: string },
 ): Promise<string> {
-  if (drafts.length === 0) throw new HttpError(400, "Nothing to change");
+  if (drafts.length === 0) throw new InvalidError("Nothing to change");
   const id = randomUUID();
   const now = new Date().toISOString();
   const large = drafts.some((d) => d.operation === "update" && Object.keys(d.after ?? {}).some((k) => k.endsWith("Micros") && isLargeMove(d.before?.[k], d.after?.[k])));
@@ -440,9 +423,9 @@ async function propose<S extends z.ZodType<{ customerId: string }>>(
   build: (db: DB, data: z.output<S>) => Promise<DraftChange[]>,
   title: (data: z.output<S>, drafts: DraftChange[]) => string,
 ): Promise<string> {
-  const data = parse(schema, input);
+  const data = parseInput(schema, input);
   const db = getDb();
-  await requireAccount(db, userId, data.customerId);
+  await requireOwnAccount(userId, data.customerId, { db, field: "customerId" });
   const drafts = await build(db, data);
   return storeChangeSet(db, userId, data.customerId, drafts, { ...meta, title: meta.title ?? title(data, drafts) });
 }

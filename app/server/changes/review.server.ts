@@ -2,7 +2,7 @@ import { diffFields, type FieldDiff } from "~/lib/change-fields";
 import { getDb } from "../db/db.server";
 import type { ChangeSetStatus } from "../db/schema";
 import { getConfig } from "../env.server";
-import { HttpError } from "../http/errors.server";
+import { ConflictError, DomainError, NotFoundError } from "../domain-errors.server";
 import { syncAccount } from "../ads/sync.server";
 import { applyChangeSet, isRevertable, validateChangeSet, type ApplyOptions, type ChangeSetDetail } from "./pipeline.server";
 import { isLargeMove } from "./propose.server";
@@ -126,7 +126,7 @@ export async function validateQuietly(userId: string, id: string): Promise<strin
     await validateChangeSet(userId, id);
     return null;
   } catch (error) {
-    if (error instanceof HttpError) return error.detail;
+    if (error instanceof DomainError) return error.message;
     const message = error instanceof Error ? error.message : String(error);
     console.warn(`Validating change set ${id}: ${message}`);
     return "Google could not be reached to validate these changes; try again in a moment.";
@@ -145,8 +145,8 @@ export async function discardChangeSet(userId: string, id: string): Promise<void
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) === 1) return;
   const set = await db.selectFrom("change_sets").select("status").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
-  if (!set) throw new HttpError(404, "Change set not found");
-  throw new HttpError(409, `This change set is already ${set.status.replace("_", " ")}`);
+  if (!set) throw new NotFoundError("Change set not found");
+  throw new ConflictError(`This change set is already ${set.status.replace("_", " ")}`);
 }
 
 /** Proposals of this account waiting for the person's review, newest first. */

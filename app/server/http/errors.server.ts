@@ -1,7 +1,12 @@
 import { data } from "react-router";
 import type { z } from "zod";
+import { AdsClientError } from "../ads/errors.server";
+import { ReconnectNeededError } from "../auth/google-connection.server";
+import { DomainError, fieldErrorsOf, invalidInput, type FieldErrors } from "../domain-errors.server";
 
-/** An error whose message is safe and useful to show the user or API client. */
+export { fieldErrorsOf };
+
+/** An HTTP-only failure (401, 405, 415, 429 with its headers); services throw domain errors instead. */
 export class HttpError extends Error {
   constructor(
     public readonly status: number,
@@ -14,19 +19,24 @@ export class HttpError extends Error {
   }
 }
 
-/** First message per field, keyed by the field's path ("email", "password"). */
-export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join(".") || "_";
-    out[key] ??= issue.message;
-  }
-  return out;
+const STATUS_OF: Record<DomainError["kind"], number> = { not_found: 404, conflict: 409, invalid: 400 };
+
+/**
+ * The one mapping from what went wrong to an HTTP status and a safe message,
+ * or undefined for a bug (which stays a 500). Google unreachable is a 502 with
+ * its reason; a Google connection that needs reconnecting a 409.
+ */
+export function toHttpError(error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  if (error instanceof DomainError) return new HttpError(STATUS_OF[error.kind], error.message, error.fieldErrors);
+  if (error instanceof AdsClientError) return new HttpError(502, error.userMessage);
+  if (error instanceof ReconnectNeededError) return new HttpError(409, error.message);
+  return undefined;
 }
 
+/** A failed body parse: 400 with one message per field. */
 export function validationError(error: z.ZodError) {
-  const fieldErrors = fieldErrorsOf(error);
-  return new HttpError(400, Object.values(fieldErrors)[0] ?? "Invalid request", fieldErrors);
+  return invalidInput(error);
 }
 
 /** Parses a JSON request body with a schema; anything malformed is a 400 with a detail, never a 500. */
@@ -46,13 +56,14 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
   return parsed.data;
 }
 
-/** JSON error body in the API's one error shape: { detail, errors? }. */
-export function apiError(error: unknown) {
-  if (error instanceof HttpError) {
-    return data(
-      { detail: error.detail, ...(error.fieldErrors ? { errors: error.fieldErrors } : {}) },
-      { status: error.status, headers: error.headers },
-    );
-  }
-  throw error;
+/** JSON error body in the API's one error shape: { detail, errors? }; anything unexpected is rethrown (a 500). */
+export function apiError(error: unknown, headers?: Record<string, string>) {
+  const http = toHttpError(error);
+  if (!http) throw error;
+  return data(
+    { detail: http.detail, ...(http.fieldErrors ? { errors: http.fieldErrors } : {}) },
+    { status: http.status, headers: { ...http.headers, ...headers } },
+  );
 }
+
+export type { FieldErrors };

@@ -1,11 +1,12 @@
 import { sql, type Kysely } from "kysely";
 import type { z } from "zod";
 import { addDays, type DateRange } from "~/lib/date-range";
-import { getConnection, ReconnectNeededError } from "../../auth/google-connection.server";
+import { ReconnectNeededError } from "../../auth/google-connection.server";
+import { DomainError, NotFoundError } from "../../domain-errors.server";
 import { createDb } from "../../db/db.server";
 import type { AdsSyncStateTable, Database } from "../../db/schema";
 import { getConfig } from "../../env.server";
-import { adsClientFor, getAccount } from "../accounts.server";
+import { requireAdsContext } from "../context.server";
 import { AdsClientError, AdsResponseError, type AdsClient } from "../client.server";
 import { yesterdayIn } from "../dates.server";
 import { createStager, switchOver, type Dialect } from "./bulk-insert.server";
@@ -67,12 +68,9 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
 
   let currentLabel: string = STEPS[0].label;
   try {
-    const account = await getAccount(job.userId, customerId, conn);
-    if (!account) throw new SyncAccessError(`Account ${customerId} is not one of this user's Google Ads accounts.`);
-    const connection = await getConnection(job.userId, conn);
-    if (!connection) throw new ReconnectNeededError("Google Ads is not connected.");
-    const client = job.client ?? adsClientFor(connection, { db: conn });
-    const loginCustomerId = account.login_customer_id ?? undefined;
+    const { account, client, loginCustomerId } = await requireAdsContext(job.userId, customerId, { db: conn, client: job.client }).catch((error: unknown) => {
+      throw error instanceof NotFoundError ? new SyncAccessError(error.message) : error;
+    });
     const to = yesterdayIn(account.time_zone, clock());
     const range: DateRange = { from: addDays(to, -(SYNC_DAYS - 1)), to };
 
@@ -180,7 +178,7 @@ function describeFailure(error: unknown): string {
   // The detail says which row and field; without it "unexpected format" can't be acted on.
   if (error instanceof AdsResponseError) return error.message;
   if (error instanceof AdsClientError) return error.userMessage;
-  if (error instanceof ReconnectNeededError || error instanceof SyncAccessError) return error.message;
+  if (error instanceof ReconnectNeededError || error instanceof DomainError) return error.message;
   return "an internal error stopped the sync. It has been logged.";
 }
 

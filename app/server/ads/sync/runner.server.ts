@@ -4,7 +4,8 @@ import { getDb, type DB } from "../../db/db.server";
 import type { AdsSyncStateTable } from "../../db/schema";
 import { getConfig } from "../../env.server";
 import { runOptimizerAfterSync } from "../../optimizer/run.server";
-import { getAccount } from "../accounts.server";
+import { NotFoundError } from "../../domain-errors.server";
+import { requireOwnAccount } from "../context.server";
 import { normalizeCustomerId, type AdsClient } from "../client.server";
 import { runSyncJob } from "./job.server";
 import {
@@ -45,13 +46,13 @@ interface Run {
 const inflight = new Map<string, Run>();
 let stopping = false;
 
+/** The one ownership check (ads/context.server.ts), said as the sync's own error. */
 async function requireAccount(userId: string, customerId: string, db: DB) {
-  const account = await getAccount(userId, customerId, db);
-  if (!account) throw new SyncAccessError(`Account ${customerId} is not one of this user's Google Ads accounts.`);
-  if (account.manager === 1) {
-    throw new SyncAccessError("A manager account has no campaigns of its own; choose one of its client accounts.");
+  try {
+    return await requireOwnAccount(userId, customerId, { db });
+  } catch (error) {
+    throw error instanceof NotFoundError ? new SyncAccessError(error.message) : error;
   }
-  return account;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AdsSyncStateTable } from "../../db/schema";
 import { getDb, type DB } from "../../db/db.server";
+import { NotFoundError } from "../../domain-errors.server";
 import { normalizeCustomerId } from "../client.server";
 import { SYNC_STEP_COUNT } from "./streams.server";
 
@@ -104,7 +105,7 @@ export async function getSyncState(customerId: string, db: DB = getDb(), now: Da
   return toState(row, cid, now);
 }
 
-/** The user cannot sync this account (not theirs, or a manager without campaigns). */
-export class SyncAccessError extends Error {
+/** The user cannot sync this account (not theirs, or a manager without campaigns); a 404 at the edge. */
+export class SyncAccessError extends NotFoundError {
   name = "SyncAccessError";
 }

@@ -1,0 +1,66 @@
+import type { z } from "zod";
+
+// The failures a service reports, without HTTP: the assistant's tools and the
+// background jobs need the same "not found / conflict / invalid" as the routes.
+// HTTP is mapped at the edge, once for /api/v1 (http/api-route.server.ts) and
+// once for pages (http/page-errors.server.ts). Messages are safe and useful to
+// show a person or an API client; field errors are keyed by the field's path.
+
+export type FieldErrors = Record<string, string>;
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: "not_found" | "conflict" | "invalid";
+  constructor(
+    message: string,
+    public readonly fieldErrors?: FieldErrors,
+  ) {
+    super(message);
+  }
+
+  /** The same failure with its field errors renamed (a form names its fields its own way). */
+  withFieldErrors(fieldErrors: FieldErrors): this {
+    const Kind = this.constructor as new (message: string, fieldErrors?: FieldErrors) => this;
+    return new Kind(this.message, fieldErrors);
+  }
+}
+
+/** The thing does not exist, or is someone else's (indistinguishable on purpose). */
+export class NotFoundError extends DomainError {
+  readonly kind = "not_found";
+  name = "NotFoundError";
+}
+
+/** The thing exists but its state forbids this (already applied, not connected, …). */
+export class ConflictError extends DomainError {
+  readonly kind = "conflict";
+  name = "ConflictError";
+}
+
+/** The input breaks a rule; fieldErrors says which field, when one does. */
+export class InvalidError extends DomainError {
+  readonly kind = "invalid";
+  name = "InvalidError";
+}
+
+/** First message per field, keyed by the field's path ("email", "actions.0.amount"). */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "_";
+    out[key] ??= issue.message;
+  }
+  return out;
+}
+
+/** A failed zod parse as an InvalidError whose message is the first field's. */
+export function invalidInput(error: z.ZodError): InvalidError {
+  const fieldErrors = fieldErrorsOf(error);
+  return new InvalidError(Object.values(fieldErrors)[0] ?? "Invalid request", fieldErrors);
+}
+
+/** Parses or throws an InvalidError. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const r = schema.safeParse(input);
+  if (!r.success) throw invalidInput(r.error);
+  return r.data;
+}
