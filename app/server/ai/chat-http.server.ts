@@ -1,7 +1,7 @@
 import { consumeStream, createUIMessageStreamResponse } from "ai";
 import { z } from "zod";
 import { getSession } from "../auth/session.server";
-import { HttpError } from "../http/errors.server";
+import { userFacingError } from "../http/errors.server";
 import { activeAccountOf } from "../reporting.server";
 import { startTurn } from "./chat.server";
 
@@ -40,7 +40,8 @@ export async function streamChatTurn(request: Request): Promise<Response> {
       consumeSseStream: ({ stream }) => consumeStream({ stream }),
     });
   } catch (error) {
-    if (error instanceof HttpError) return text(error.status, error.detail);
+    const failure = userFacingError(error);
+    if (failure) return text(failure.status, failure.detail);
     throw error;
   }
 }

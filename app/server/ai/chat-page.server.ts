@@ -3,7 +3,7 @@ import { data, redirect } from "react-router";
 import { z } from "zod";
 import { ChatMessageSchema, CONNECT_FIRST_REPLY, isBlank, MAX_CHAT_MESSAGE_LENGTH, type ChatMessage } from "~/lib/chat";
 import type { User } from "../db/schema";
-import { HttpError } from "../http/errors.server";
+import { userFacingError } from "../http/errors.server";
 import { activeAccountOf } from "../reporting.server";
 import { findChat, listChats, loadMessages } from "./chat-store.server";
 import { runTurn } from "./chat.server";
@@ -85,8 +85,9 @@ export async function chatPageAction(user: User, form: FormData) {
     );
     return redirect(`/ai-optimizer?chat=${chat.id}`);
   } catch (error) {
-    if (error instanceof HttpError) {
-      return data({ error: error.detail, message: input.intent === "send" ? input.message : "" }, { status: error.status });
+    const failure = userFacingError(error);
+    if (failure) {
+      return data({ error: failure.detail, message: input.intent === "send" ? input.message : "" }, { status: failure.status });
     }
     throw error;
   }

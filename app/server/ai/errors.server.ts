@@ -1,5 +1,5 @@
 import { APICallError, InvalidToolInputError, NoSuchToolError, RetryError } from "ai";
-import { HttpError } from "../http/errors.server";
+import { userFacingError } from "../http/errors.server";
 import { describeModel } from "./model.server";
 import { ToolRefusal } from "./tools.server";
 
@@ -60,7 +60,8 @@ export function describeToolErrorText(text: string): string {
 
 export function describeAiError(error: unknown): string {
   if (isToolError(error)) return describeToolError(error);
-  if (error instanceof HttpError) return error.detail;
+  const failure = userFacingError(error);
+  if (failure) return failure.detail;
   const e = RetryError.isInstance(error) ? error.lastError : error;
   const model = describeModel();
   const where = model.endpoint ?? model.provider ?? "the provider";

@@ -12,7 +12,7 @@ import { listHistory } from "../changes/history.server";
 import { ActionInput } from "~/lib/change-actions";
 import { proposeBulk } from "../changes/propose.server";
 import { validateQuietly } from "../changes/review.server";
-import { HttpError } from "../http/errors.server";
+import { userFacingError } from "../http/errors.server";
 import type { ReportAccount } from "../reporting.server";
 import { accountKeywords, accountSearchTerms, budgetLostShares, lastSyncAt, type RowSort } from "./account-data.server";
 import { listRecommendations } from "../optimizer/service.server";
@@ -443,9 +443,11 @@ export function toolRunners(ctx: ToolContext) {
           { source: "assistant", sourceDetail: `chat:${ctx.chatId}`, title: untrusted(parsed.title, 200) },
         );
       } catch (error) {
-        if (error instanceof HttpError) {
-          const fields = error.fieldErrors ? Object.entries(error.fieldErrors).map(([k, v]) => `${k}: ${v}`) : [];
-          throw new ToolRefusal(`Not proposed: ${error.detail}${fields.length > 1 ? ` (${fields.join("; ")})` : ""}`);
+        // Domain errors (not found, invalid with field errors): the model is told why, nothing was stored.
+        const failure = userFacingError(error);
+        if (failure) {
+          const fields = failure.fieldErrors ? Object.entries(failure.fieldErrors).map(([k, v]) => `${k}: ${v}`) : [];
+          throw new ToolRefusal(`Not proposed: ${failure.detail}${fields.length > 1 ? ` (${fields.join("; ")})` : ""}`);
         }
         throw error;
       }

@@ -1,7 +1,7 @@
 import { RSA_DESCRIPTIONS_MAX, RSA_HEADLINES_MAX } from "~/lib/ad-limits";
 import type { Action } from "~/lib/change-actions";
 import { DomainError, InvalidError } from "../domain-errors.server";
-import { HttpError, toHttpError } from "../http/errors.server";
+import { userFacingError } from "../http/errors.server";
 import {
   proposeAddKeywords,
   proposeAddNegatives,
@@ -222,7 +222,7 @@ export async function proposeFromForm(userId: string, customerId: string, form: 
     }
     return { ok: true, changeSetId: id };
   } catch (error) {
-    const failure = error instanceof DomainError || error instanceof HttpError ? toHttpError(error) : undefined;
+    const failure = userFacingError(error);
     if (!failure) throw error;
     const errors: Record<string, string> = {};
     for (const [path, message] of Object.entries(failure.fieldErrors ?? {})) {

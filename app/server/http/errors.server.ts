@@ -21,14 +21,21 @@ export class HttpError extends Error {
 
 const STATUS_OF: Record<DomainError["kind"], number> = { not_found: 404, conflict: 409, invalid: 400 };
 
+/** An HttpError, or a domain error as one; undefined for anything else (Google's failures included). */
+export function userFacingError(error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  if (error instanceof DomainError) return new HttpError(STATUS_OF[error.kind], error.message, error.fieldErrors);
+  return undefined;
+}
+
 /**
  * The one mapping from what went wrong to an HTTP status and a safe message,
  * or undefined for a bug (which stays a 500). Google unreachable is a 502 with
  * its reason; a Google connection that needs reconnecting a 409.
  */
 export function toHttpError(error: unknown): HttpError | undefined {
-  if (error instanceof HttpError) return error;
-  if (error instanceof DomainError) return new HttpError(STATUS_OF[error.kind], error.message, error.fieldErrors);
+  const known = userFacingError(error);
+  if (known) return known;
   if (error instanceof AdsClientError) return new HttpError(502, error.userMessage);
   if (error instanceof ReconnectNeededError) return new HttpError(409, error.message);
   return undefined;
