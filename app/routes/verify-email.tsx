@@ -1,7 +1,7 @@
 import { data, Form } from "react-router";
 import { CONFIRM_LINK_INVALID, confirmEmail } from "~/server/auth/credentials.server";
 import { readVerificationToken } from "~/server/auth/email-verification.server";
-import { HttpError } from "~/server/http/errors.server";
+import { userFacingError } from "~/server/http/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/verify-email";
 
@@ -25,8 +25,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await confirmEmail(form.get("token"), form.get("password"), context.clientIp ?? "unknown");
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    return data({ detail: error.detail, fieldErrors: error.fieldErrors ?? {} }, { status: error.status, headers: error.headers });
+    const failure = userFacingError(error);
+    if (!failure) throw error;
+    return data({ detail: failure.detail, fieldErrors: failure.fieldErrors ?? {} }, { status: failure.status, headers: failure.headers });
   }
   return redirectWithToast("/login", { type: "success", message: "Email address confirmed. You can sign in." });
 }
