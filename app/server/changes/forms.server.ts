@@ -133,7 +133,7 @@ export async function proposeFromForm(userId: string, customerId: string, form: 
       case "add_keywords": {
         // The ad group is an explicit choice: the form has no preselected one.
         if (!text(form, "adGroupId")) {
-          throw new HttpError(400, "Choose the ad group the keywords go into.", { adGroupId: "Choose the ad group the keywords go into." });
+          throw new InvalidError("Choose the ad group the keywords go into.", { adGroupId: "Choose the ad group the keywords go into." });
         }
         const parsed = parseKeywordLines(text(form, "keywords"), text(form, "matchType"));
         lines = parsed.map((k) => k.text);
