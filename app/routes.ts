@@ -9,6 +9,7 @@ export default [
   layout("routes/app-layout.tsx", [
     index("routes/home.tsx"),
     route("dashboard", "routes/dashboard.tsx"),
+    route("dashboard/score", "routes/performance-score.tsx"),
     route("campaigns", "routes/campaigns.tsx"),
     route("campaigns/:campaignId", "routes/campaign-detail.tsx"),
     route("campaigns/:campaignId/ads/new", "routes/new-ad.tsx"),

@@ -1,9 +1,11 @@
 import { ChatPanel } from "~/components/chat-panel";
 import { OfflineChat } from "~/components/offline-chat";
+import { RecommendationsPanel, type PanelError } from "~/components/recommendations-panel";
 import { PageHeader } from "~/components/ui";
 import type { ChatMessage } from "~/lib/chat";
 import { chatPage, chatPageAction } from "~/server/ai/chat-page.server";
 import { requireUser } from "~/server/auth/session.server";
+import { isRecommendationIntent, recommendationsAction, recommendationsPanel } from "~/server/optimizer/pages.server";
 import type { Route } from "./+types/ai-optimizer";
 
 export function meta() {
@@ -12,19 +14,25 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUser(request);
-  return chatPage(user, new URL(request.url));
+  const url = new URL(request.url);
+  const [chat, recommendations] = await Promise.all([chatPage(user, url), recommendationsPanel(user, url)]);
+  return { ...chat, recommendations };
 }
 
 // Without JavaScript the form posts here and the server renders the full reply.
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireUser(request);
-  return chatPageAction(user, await request.formData());
+  const form = await request.formData();
+  // The recommendations panel's forms (intent rec-…); everything else is the chat's.
+  if (isRecommendationIntent(form)) return recommendationsAction(user, form);
+  return chatPageAction(user, form);
 }
 
 export default function AiOptimizer({ loaderData, actionData }: Route.ComponentProps) {
-  const result = actionData as { messages?: ChatMessage[]; error?: string | null; message?: string } | undefined;
+  const result = actionData as { messages?: ChatMessage[]; error?: string | null; message?: string; recError?: PanelError } | undefined;
   return (
-    <div className="flex h-[calc(100vh-4rem)] flex-col">
+    <div className="flex flex-col gap-4 xl:h-[calc(100vh-4rem)] xl:flex-row">
+    <div className="flex h-[calc(100vh-4rem)] min-w-0 flex-1 flex-col">
       <PageHeader title="AI Optimizer" description="Chat with your AI assistant about your campaigns" />
       {loaderData?.connected ? (
         <ChatPanel
@@ -41,6 +49,8 @@ export default function AiOptimizer({ loaderData, actionData }: Route.ComponentP
       ) : (
         <OfflineChat initialMessages={result?.messages ?? []} error={result?.error ?? null} />
       )}
+    </div>
+    {loaderData?.recommendations ? <RecommendationsPanel data={loaderData.recommendations} error={result?.recError ?? null} /> : null}
     </div>
   );
 }

@@ -3,12 +3,14 @@ import { DateRangePicker } from "~/components/date-range-picker";
 import { Change, PerformanceChart } from "~/components/performance-chart";
 import { percentChange } from "~/lib/chart-scale";
 import { SyncProgress, SyncStatus } from "~/components/sync-status";
+import { AiOptimizationsCard, PerformanceScoreCard } from "~/components/optimizer-cards";
 import { EmptyState, PageHeader, StatCard } from "~/components/ui";
 import { formatDateRange, formatInteger, formatMoney } from "~/lib/format";
 import { currentPath, hrefWith } from "~/lib/query";
 import { presetLinks, rangeFormHidden } from "~/lib/report-query";
 import { RANGE_PRESETS } from "~/lib/date-range";
 import { requireUser } from "~/server/auth/session.server";
+import { optimizerCards } from "~/server/optimizer/pages.server";
 import { dashboardPage } from "~/server/report-pages.server";
 import type { Route } from "./+types/dashboard";
 
@@ -18,7 +20,9 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUser(request);
-  return dashboardPage(user, new URL(request.url));
+  const page = await dashboardPage(user, new URL(request.url));
+  if (!page.connected) return page;
+  return { ...page, optimizer: await optimizerCards(page.account.customerId, page.account.timeZone) };
 }
 
 const STEPS = [
@@ -70,8 +74,8 @@ function ConnectedDashboard({ data }: { data: Connected }) {
                 ) : null
               }
             />
-            <StatCard title="AI Optimizations" value="0" hint="This month" />
-            <StatCard title="Performance Score" value="-" hint="AI analysis" />
+            <AiOptimizationsCard count={data.optimizer.aiOptimizations} />
+            <PerformanceScoreCard score={data.optimizer.score} />
           </div>
           <section className="mt-8 rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="performance-heading">
             <div className="mb-4 flex flex-wrap items-start justify-between gap-4">

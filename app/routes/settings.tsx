@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
+import { OptimizationTargets } from "~/components/optimization-targets";
 import { PageHeader, buttonClass } from "~/components/ui";
 import { formatCustomerId, formatInteger } from "~/lib/format";
 import { tokensThisMonth } from "~/server/ai/chat-store.server";
@@ -7,6 +8,7 @@ import { describeModel, MODEL_SETUP_HINT } from "~/server/ai/model.server";
 import { listAccounts, refreshAccounts, setActiveAccount } from "~/server/ads/accounts.server";
 import { disconnectGoogle, getConnection } from "~/server/auth/google-connection.server";
 import { requireUser } from "~/server/auth/session.server";
+import { isTargetsIntent, targetsAction, targetsSection } from "~/server/optimizer/pages.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/settings";
 
@@ -16,11 +18,12 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUser(request);
-  const [connection, accounts, tokens] = await Promise.all([getConnection(user.id), listAccounts(user.id), tokensThisMonth(user.id)]);
+  const [connection, accounts, tokens, targets] = await Promise.all([getConnection(user.id), listAccounts(user.id), tokensThisMonth(user.id), targetsSection(user)]);
   const model = describeModel();
   return {
     ai: { configured: model.configured, summary: model.summary, hint: model.configured ? null : MODEL_SETUP_HINT, tokens },
     email: user.email,
+    targets,
     activeCustomerId: user.active_customer_id,
     connection: connection
       ? {
@@ -50,7 +53,9 @@ const ActionSchema = z.discriminatedUnion("intent", [
 
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireUser(request);
-  const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  const form = await request.formData();
+  if (isTargetsIntent(form)) return targetsAction(user, form);
+  const parsed = ActionSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ error: parsed.error.issues[0].message }, { status: 400 });
   const input = parsed.data;
   switch (input.intent) {
@@ -80,7 +85,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   return (
     <>
       <PageHeader title="Settings" description="Your Google Ads connection and accounts" />
-      {actionData?.error ? (
+      {actionData && "error" in actionData && actionData.error ? (
         <p role="alert" className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
           {actionData.error}
         </p>
@@ -176,6 +181,14 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             </Form>
           )}
         </section>
+      ) : null}
+
+      {loaderData.targets ? (
+        <OptimizationTargets
+          data={loaderData.targets}
+          errors={actionData && "targetErrors" in actionData ? actionData.targetErrors : undefined}
+          values={actionData && "targetValues" in actionData ? (actionData.targetValues as Record<string, string>) : undefined}
+        />
       ) : null}
 
       <section className="mt-6 rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="ai-heading">

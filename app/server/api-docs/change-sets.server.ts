@@ -43,7 +43,7 @@ export const ChangeSet = z.object({
   status: z.enum(SET_STATUSES),
   source: z.enum(["user", "rule", "assistant"]),
   sourceDetail: z.string().nullable(),
-  proposedBy: z.string().describe("The proposer's email, or Rule / Assistant"),
+  proposedBy: z.string().describe("The proposer's email, or Recommendation (a recommendation's Apply), Rule or Assistant"),
   atomic: z.boolean().describe("Every change applies or none does"),
   needsConfirmation: z.boolean().describe("A budget or bid moves by more than confirmPercent: apply needs confirmLargeMoves"),
   confirmPercent: z.int(),

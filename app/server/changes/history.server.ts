@@ -257,6 +257,7 @@ export async function listHistory(
       "change_sets.title as set_title",
       "change_sets.status as set_status",
       "change_sets.source",
+      "change_sets.recommendation_id",
       "change_sets.customer_id",
       "change_sets.created_at",
       "users.email",
@@ -315,7 +316,8 @@ export async function listHistory(
       at,
       customerId: r.customer_id,
       source: r.source,
-      who: r.source === "user" ? (r.email ?? "Deleted user") : r.source === "rule" ? "Rule" : "Assistant",
+      // A recommendation's Apply is source "rule" with its id: history names where it came from.
+      who: r.source === "user" ? (r.email ?? "Deleted user") : r.source === "rule" ? (r.recommendation_id ? "Recommendation" : "Rule") : "Assistant",
       originLabel: "Ads AI Manager",
       resourceKind: r.resource_kind,
       resourceName: rn,

@@ -77,7 +77,7 @@ export async function changeSetView(detail: ChangeSetDetail, currency: string): 
     status: set.status,
     source: set.source,
     sourceDetail: set.source_detail,
-    proposedBy: set.source === "user" ? (user?.email ?? "Deleted user") : set.source === "rule" ? "Rule" : "Assistant",
+    proposedBy: set.source === "user" ? (user?.email ?? "Deleted user") : set.source === "rule" ? (set.recommendation_id ? "Recommendation" : "Rule") : "Assistant",
     atomic: set.atomic === 1,
     needsConfirmation: set.needs_confirmation === 1,
     confirmPercent: getConfig().CHANGE_CONFIRM_PERCENT,

@@ -1,0 +1,260 @@
+import { Form, Link, useNavigation } from "react-router";
+import { formatDateRange, formatTimeAgo } from "~/lib/format";
+import {
+  DISMISS_REASON_MAX,
+  impactText,
+  RECOMMENDATION_LIST_LABELS,
+  RECOMMENDATION_LISTS,
+  RECOMMENDATION_TYPE_LABELS,
+  type RecommendationList,
+} from "~/lib/recommendations";
+
+// The AI Optimizer's recommendations (beside the chat): grouped by type, the
+// groups and items sorted by impact, evidence expandable, and plain form posts
+// (Apply, Dismiss with a reason, Snooze 7/30, Restore) that work without JavaScript.
+
+interface Figure {
+  name: string;
+  label: string;
+  value: number | string | null;
+  unit?: string;
+}
+
+export interface PanelRecommendation {
+  id: string;
+  type: string;
+  title: string;
+  status: string;
+  confidence: number;
+  confidenceLabel: string;
+  impact: { kind: string; monthly: number; riskConversions: number | null; assumption: string; currencyCode: string };
+  evidence: {
+    summary: string;
+    dateRange: { from: string; to: string };
+    syncedAt: string | null;
+    figures: Figure[];
+    target: { label: string } | null;
+    test: { name: string; result: string } | null;
+    notes: string[];
+  };
+  actions: unknown[];
+  links: Array<{ label: string; href: string }>;
+  dismissedReason: string | null;
+  snoozedUntil: string | null;
+  changeSetId: string | null;
+}
+
+export interface PanelData {
+  list: RecommendationList;
+  counts: Record<RecommendationList, number>;
+  recommendations: PanelRecommendation[];
+  ranAt: string | null;
+  syncedAt: string | null;
+  score: number | null;
+  currencyCode: string;
+}
+
+export interface PanelError {
+  id: string | null;
+  field: string;
+  message: string;
+}
+
+function formatFigure(f: Figure, currency: string): string {
+  if (f.value === null) return "—";
+  if (typeof f.value === "string") return f.value;
+  if (f.unit === "money") return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(f.value);
+  if (f.unit === "percent") return `${f.value} %`;
+  return f.value.toLocaleString("en-US");
+}
+
+const small = "rounded-md border border-gray-300 px-2.5 py-1 text-xs font-semibold text-gray-700 hover:bg-gray-50 disabled:opacity-50";
+
+function Item({ r, list, error, busy, currency }: { r: PanelRecommendation; list: RecommendationList; error: PanelError | null; busy: boolean; currency: string }) {
+  const mine = error && error.id === r.id ? error : null;
+  return (
+    <li id={`rec-${r.id}`} className="rounded-lg border border-gray-200 bg-white p-3 shadow-sm" data-type={r.type} data-status={r.status}>
+      <p className="text-sm font-medium text-gray-900">{r.title}</p>
+      <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-gray-600">
+        <span className={`rounded px-1.5 py-0.5 font-semibold ${r.confidenceLabel === "Strong" ? "bg-green-100 text-green-800" : "bg-amber-100 text-amber-800"}`}>
+          {r.confidenceLabel} ({Math.round(r.confidence * 100)} %)
+        </span>
+        <span>{impactText(r.impact)}</span>
+      </p>
+      <details className="mt-2 text-xs text-gray-700">
+        <summary className="cursor-pointer font-semibold text-blue-700">Evidence</summary>
+        <div className="mt-2 space-y-2">
+          <p>{r.evidence.summary}</p>
+          <p className="text-gray-500">
+            {formatDateRange(r.evidence.dateRange)}
+            {r.evidence.syncedAt ? ` · data synced ${r.evidence.syncedAt.slice(0, 16).replace("T", " ")} UTC` : ""}
+          </p>
+          <dl className="grid grid-cols-2 gap-x-3 gap-y-0.5">
+            {r.evidence.figures.map((f) => (
+              <div key={f.name} className="contents">
+                <dt className="text-gray-500">{f.label}</dt>
+                <dd className="text-right tabular-nums">{formatFigure(f, currency)}</dd>
+              </div>
+            ))}
+          </dl>
+          {r.evidence.target ? <p>Judged against: {r.evidence.target.label}</p> : null}
+          {r.evidence.test ? (
+            <p>
+              Test: {r.evidence.test.name} — <strong>{r.evidence.test.result}</strong>
+            </p>
+          ) : null}
+          <p>Impact assumption: {r.impact.assumption}</p>
+          {r.impact.riskConversions ? <p>Risk: about {r.impact.riskConversions} conversions a month.</p> : null}
+          {r.evidence.notes.length ? (
+            <ul className="list-disc pl-4">
+              {r.evidence.notes.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      </details>
+      {r.links.length ? (
+        <p className="mt-2 text-xs">
+          {r.links.map((l) => (
+            <Link key={l.href} to={l.href} className="font-semibold text-blue-700 hover:underline">
+              {l.label}
+            </Link>
+          ))}
+        </p>
+      ) : null}
+      {list === "open" ? (
+        <div className="mt-2 flex flex-wrap items-start gap-2">
+          {r.actions.length ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="rec-apply" />
+              <input type="hidden" name="id" value={r.id} />
+              <button type="submit" disabled={busy} className="rounded-md bg-blue-600 px-2.5 py-1 text-xs font-semibold text-white hover:bg-blue-700 disabled:opacity-50">
+                {r.changeSetId ? "Review change set" : "Apply"}
+              </button>
+            </Form>
+          ) : null}
+          <Form method="post" className="flex items-start gap-1">
+            <input type="hidden" name="intent" value="rec-dismiss" />
+            <input type="hidden" name="id" value={r.id} />
+            <input type="hidden" name="list" value={list} />
+            <label className="sr-only" htmlFor={`reason-${r.id}`}>
+              Reason for dismissing (optional)
+            </label>
+            <input
+              id={`reason-${r.id}`}
+              name="reason"
+              maxLength={DISMISS_REASON_MAX}
+              placeholder="Reason (optional)"
+              aria-invalid={mine?.field === "reason" || undefined}
+              aria-describedby={mine?.field === "reason" ? `reason-error-${r.id}` : undefined}
+              className="w-36 rounded-md border border-gray-300 px-2 py-1 text-xs"
+            />
+            <button type="submit" disabled={busy} className={small}>
+              Dismiss
+            </button>
+          </Form>
+          <Form method="post" className="flex gap-1">
+            <input type="hidden" name="intent" value="rec-snooze" />
+            <input type="hidden" name="id" value={r.id} />
+            <input type="hidden" name="list" value={list} />
+            <button type="submit" name="days" value="7" disabled={busy} className={small}>
+              Snooze 7 days
+            </button>
+            <button type="submit" name="days" value="30" disabled={busy} className={small}>
+              Snooze 30 days
+            </button>
+          </Form>
+        </div>
+      ) : list === "dismissed" || list === "snoozed" ? (
+        <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-gray-600">
+          {r.dismissedReason ? <span>Reason: {r.dismissedReason}</span> : null}
+          {r.snoozedUntil ? <span>Snoozed until {r.snoozedUntil.slice(0, 10)}</span> : null}
+          <Form method="post">
+            <input type="hidden" name="intent" value="rec-restore" />
+            <input type="hidden" name="id" value={r.id} />
+            <input type="hidden" name="list" value={list} />
+            <button type="submit" disabled={busy} className={small}>
+              Restore
+            </button>
+          </Form>
+        </div>
+      ) : r.changeSetId ? (
+        <p className="mt-2 text-xs">
+          <Link to={`/changes/${r.changeSetId}`} className="font-semibold text-blue-700 hover:underline">
+            Its change set
+          </Link>
+        </p>
+      ) : null}
+      {mine ? (
+        <p role="alert" id={`reason-error-${r.id}`} className="mt-1 text-xs text-red-700">
+          {mine.message}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+export function RecommendationsPanel({ data, error }: { data: PanelData; error: PanelError | null }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const groups = new Map<string, PanelRecommendation[]>();
+  for (const r of data.recommendations) groups.set(r.type, [...(groups.get(r.type) ?? []), r]);
+  return (
+    <section aria-labelledby="recommendations-heading" className="flex min-h-0 flex-col rounded-xl border border-gray-200 bg-gray-50 p-4 xl:w-[28rem]">
+      <div className="flex items-center justify-between gap-2">
+        <h2 id="recommendations-heading" className="text-lg font-semibold text-gray-900">
+          Recommendations
+        </h2>
+        <Form method="post">
+          <input type="hidden" name="intent" value="rec-run" />
+          <input type="hidden" name="list" value={data.list} />
+          <button type="submit" disabled={busy} className={small}>
+            Run analysis
+          </button>
+        </Form>
+      </div>
+      <p className="mt-1 text-xs text-gray-500">
+        {data.ranAt ? `Last analysis ${formatTimeAgo(data.ranAt, new Date())}` : "No analysis yet: it runs after the first sync."}
+        {data.score !== null ? (
+          <>
+            {" · "}
+            <Link to="/dashboard/score" className="text-blue-700 hover:underline">
+              Performance Score {data.score}
+            </Link>
+          </>
+        ) : null}
+      </p>
+      <nav aria-label="Recommendation lists" className="mt-3 flex gap-3 text-sm">
+        {RECOMMENDATION_LISTS.map((l) => (
+          <Link key={l} to={`?recs=${l}`} aria-current={l === data.list ? "page" : undefined} className={l === data.list ? "font-semibold text-gray-900 underline" : "text-blue-700 hover:underline"}>
+            {RECOMMENDATION_LIST_LABELS[l]} ({data.counts[l]})
+          </Link>
+        ))}
+      </nav>
+      {error && error.id === null ? (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          {error.message}
+        </p>
+      ) : null}
+      <div className="mt-3 min-h-0 flex-1 space-y-4 overflow-y-auto">
+        {data.recommendations.length === 0 ? (
+          <p className="text-sm text-gray-600">{data.list === "open" ? "Nothing to recommend right now." : `No ${RECOMMENDATION_LIST_LABELS[data.list].toLowerCase()} recommendations.`}</p>
+        ) : (
+          [...groups.entries()].map(([type, items]) => (
+            <details key={type} open className="group" data-group={type}>
+              <summary className="cursor-pointer text-sm font-semibold text-gray-800">
+                {RECOMMENDATION_TYPE_LABELS[type] ?? type} ({items.length})
+              </summary>
+              <ol className="mt-2 space-y-2">
+                {items.map((r) => (
+                  <Item key={r.id} r={r} list={data.list} error={error} busy={busy} currency={data.currencyCode} />
+                ))}
+              </ol>
+            </details>
+          ))
+        )}
+      </div>
+    </section>
+  );
+}

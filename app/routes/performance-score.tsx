@@ -1,0 +1,76 @@
+import { Link } from "react-router";
+import { EmptyState, PageHeader } from "~/components/ui";
+import { RECOMMENDATION_TYPE_LABELS } from "~/lib/recommendations";
+import { requireUser } from "~/server/auth/session.server";
+import { scorePage } from "~/server/optimizer/pages.server";
+import type { Route } from "./+types/performance-score";
+
+export function meta() {
+  return [{ title: "Performance Score · Ads AI Manager" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { user } = await requireUser(request);
+  return scorePage(user);
+}
+
+/** The score's breakdown: each category, what lowers it, each item linked to its recommendation. */
+export default function PerformanceScore({ loaderData }: Route.ComponentProps) {
+  if (!loaderData.connected || loaderData.value === null) {
+    return (
+      <>
+        <PageHeader title="Performance Score" description="Waste and missed opportunity at target, never spend" />
+        <EmptyState title="No score yet">
+          <p>The score appears after your Google Ads data is synced and analysed.</p>
+        </EmptyState>
+      </>
+    );
+  }
+  return (
+    <>
+      <PageHeader title="Performance Score" description={`${loaderData.accountName}: waste and missed opportunity at target, never spend`} />
+      <section className="rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-label="Score">
+        <p className="text-5xl font-bold text-gray-900">
+          {loaderData.value}
+          <span className="text-xl font-medium text-gray-500"> / 100</span>
+        </p>
+        <p className="mt-2 max-w-2xl text-sm text-gray-600">
+          The weighted mean of the categories below. Spending more never raises it; dismissing a recommendation does not either — applying it (and
+          the next sync showing the change) does.
+        </p>
+      </section>
+      <div className="mt-6 space-y-6">
+        {loaderData.breakdown.map((c) => (
+          <section key={c.id} className="rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby={`cat-${c.id}`}>
+            <div className="flex items-baseline justify-between gap-4">
+              <h2 id={`cat-${c.id}`} className="text-lg font-semibold text-gray-900">
+                {c.label}
+              </h2>
+              <p className="text-sm text-gray-600">
+                {c.score === null ? "Does not apply" : `${c.score} / 100`} · weight {c.weight}
+              </p>
+            </div>
+            <p className="mt-1 text-sm text-gray-600">{c.explanation}</p>
+            {c.items.length === 0 ? (
+              <p className="mt-3 text-sm text-gray-500">Nothing lowers it.</p>
+            ) : (
+              <ol className="mt-3 divide-y divide-gray-100 text-sm">
+                {c.items.slice(0, 50).map((item) => (
+                  <li key={item.key} className="flex items-start justify-between gap-4 py-2">
+                    <Link to={`/ai-optimizer?recs=open#rec-${item.recommendationId}`} className="text-blue-700 hover:underline">
+                      {item.title}
+                    </Link>
+                    <span className="shrink-0 text-gray-600" title={RECOMMENDATION_TYPE_LABELS[item.type]}>
+                      −{item.points} pts
+                    </span>
+                  </li>
+                ))}
+                {c.items.length > 50 ? <li className="py-2 text-gray-500">and {c.items.length - 50} more smaller items</li> : null}
+              </ol>
+            )}
+          </section>
+        ))}
+      </div>
+    </>
+  );
+}

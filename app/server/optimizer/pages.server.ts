@@ -1,0 +1,157 @@
+import { data, redirect } from "react-router";
+import { z } from "zod";
+import { RECOMMENDATION_LISTS, type RecommendationList } from "~/lib/recommendations";
+import { todayIn } from "../ads/dates.server";
+import { getDb } from "../db/db.server";
+import type { User } from "../db/schema";
+import { HttpError } from "../http/errors.server";
+import { activeAccountOf } from "../reporting.server";
+import { redirectWithToast } from "../toast.server";
+import { runOptimizer } from "./run.server";
+import { getAccountTargets, setAccountTargets } from "./targets.server";
+import {
+  applyRecommendation,
+  countRecommendations,
+  dismissRecommendation,
+  DismissInput,
+  getScore,
+  listRecommendations,
+  restoreRecommendation,
+  snoozeRecommendation,
+  SnoozeInput,
+} from "./service.server";
+
+// What the screens need from the engine: the AI Optimizer's panel (and its
+// form posts), the Dashboard's two cards and the score's breakdown page.
+
+export async function recommendationsPanel(user: User, url: URL) {
+  const account = await activeAccountOf(user);
+  if (!account) return null;
+  const raw = url.searchParams.get("recs");
+  const list: RecommendationList = (RECOMMENDATION_LISTS as readonly string[]).includes(raw ?? "") ? (raw as RecommendationList) : "open";
+  const db = getDb();
+  const [result, counts] = await Promise.all([listRecommendations(db, account.customerId, { status: list }), countRecommendations(db, account.customerId)]);
+  return { list, counts, recommendations: result.recommendations, ranAt: result.ranAt, syncedAt: result.syncedAt, score: result.score.value, currencyCode: account.currencyCode };
+}
+
+const Intent = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("rec-apply"), id: z.string() }),
+  z.object({ intent: z.literal("rec-dismiss"), id: z.string(), reason: z.string().optional() }),
+  z.object({ intent: z.literal("rec-snooze"), id: z.string(), days: z.string() }),
+  z.object({ intent: z.literal("rec-restore"), id: z.string() }),
+  z.object({ intent: z.literal("rec-run") }),
+]);
+
+export function isRecommendationIntent(form: FormData): boolean {
+  return String(form.get("intent") ?? "").startsWith("rec-");
+}
+
+/** The panel's forms (they work without JavaScript): Apply opens the change set's review page. */
+export async function recommendationsAction(user: User, form: FormData) {
+  const back = `/ai-optimizer?recs=${RECOMMENDATION_LISTS.find((l) => l === form.get("list")) ?? "open"}`;
+  const parsed = Intent.safeParse(Object.fromEntries(form));
+  if (!parsed.success) return data({ recError: { id: null as string | null, field: "intent", message: "Unknown action" } }, { status: 400 });
+  const input = parsed.data;
+  try {
+    switch (input.intent) {
+      case "rec-apply": {
+        const { changeSet, validationProblem } = await applyRecommendation(user.id, input.id);
+        return redirectWithToast(`/changes/${changeSet.id}`, validationProblem ? { type: "error", message: validationProblem } : { type: "success", message: "Change set ready: review it and apply" });
+      }
+      case "rec-dismiss": {
+        const body = DismissInput.safeParse({ reason: input.reason });
+        if (!body.success) return data({ recError: { id: input.id, field: "reason", message: body.error.issues[0].message } }, { status: 400 });
+        await dismissRecommendation(user.id, input.id, body.data.reason);
+        return redirectWithToast(back, { type: "success", message: "Dismissed: it stays dismissed until you restore it" });
+      }
+      case "rec-snooze": {
+        const body = SnoozeInput.safeParse({ days: input.days });
+        if (!body.success) return data({ recError: { id: input.id, field: "days", message: body.error.issues[0].message } }, { status: 400 });
+        await snoozeRecommendation(user.id, input.id, body.data.days);
+        return redirectWithToast(back, { type: "success", message: `Snoozed for ${body.data.days} days` });
+      }
+      case "rec-restore": {
+        await restoreRecommendation(user.id, input.id);
+        return redirectWithToast(back, { type: "success", message: "Restored to the open list" });
+      }
+      case "rec-run": {
+        const account = await activeAccountOf(user);
+        if (!account) return redirect("/ai-optimizer");
+        const summary = await runOptimizer(account.customerId);
+        return redirectWithToast(back, summary.ran ? { type: "success", message: `Analysis done: ${summary.recommendations} recommendations` } : { type: "error", message: "Nothing to analyse until the first sync is done" });
+      }
+    }
+  } catch (error) {
+    if (error instanceof HttpError) {
+      const id = "id" in input ? input.id : null;
+      return data({ recError: { id, field: "form", message: error.detail } }, { status: error.status === 404 ? 404 : 400 });
+    }
+    throw error;
+  }
+}
+
+/** The Dashboard's two cards. */
+export async function optimizerCards(customerId: string, timeZone: string) {
+  const db = getDb();
+  const monthStart = `${todayIn(timeZone).slice(0, 7)}-01T00:00:00.000Z`;
+  const [score, applied] = await Promise.all([
+    getScore(db, customerId),
+    db
+      .selectFrom("change_sets")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("customer_id", "=", customerId)
+      .where("status", "in", ["applied", "partially_applied"])
+      .where("applied_at", ">=", monthStart)
+      .where((eb) => eb.or([eb("recommendation_id", "is not", null), eb("source", "=", "assistant")]))
+      .executeTakeFirst(),
+  ]);
+  return { score: score.value, aiOptimizations: Number(applied?.n ?? 0) };
+}
+
+export async function scorePage(user: User) {
+  const account = await activeAccountOf(user);
+  if (!account) return { connected: false as const };
+  const score = await getScore(getDb(), account.customerId);
+  return { connected: true as const, accountName: account.name, ...score };
+}
+
+// ---- /settings: the account's optimization targets
+
+const optionalNumber = (what: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .transform((v) => (v === "" ? null : Number(v.replace(",", "."))))
+    .refine((v) => v === null || (Number.isFinite(v) && v > 0), `${what} must be a number greater than 0, or empty`)
+    .refine((v) => v === null || v <= max, `${what} is too large`)
+    .refine((v) => v === null || Math.abs(Math.round(v * 100) - v * 100) < 1e-6, `${what} can have at most 2 decimals`);
+
+export const TargetsForm = z.object({
+  targetCpa: optionalNumber("Target CPA", 1_000_000),
+  targetRoas: optionalNumber("Target ROAS", 100_000),
+});
+
+export async function targetsSection(user: User) {
+  const account = await activeAccountOf(user);
+  if (!account) return null;
+  return { customerId: account.customerId, accountName: account.name, currencyCode: account.currencyCode, ...(await getAccountTargets(getDb(), account.customerId)) };
+}
+
+export function isTargetsIntent(form: FormData) {
+  return form.get("intent") === "set-targets";
+}
+
+/** Saves the targets and re-runs the engine with them; bad values come back next to their field, nothing saved. */
+export async function targetsAction(user: User, form: FormData) {
+  const account = await activeAccountOf(user);
+  if (!account) return data({ targetErrors: { form: "Connect a Google Ads account first" } as Record<string, string> }, { status: 400 });
+  const parsed = TargetsForm.safeParse({ targetCpa: String(form.get("targetCpa") ?? ""), targetRoas: String(form.get("targetRoas") ?? "") });
+  if (!parsed.success) {
+    const errors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+    return data({ targetErrors: errors, targetValues: { targetCpa: String(form.get("targetCpa") ?? ""), targetRoas: String(form.get("targetRoas") ?? "") } }, { status: 400 });
+  }
+  await setAccountTargets(getDb(), account.customerId, user.id, { targetCpa: parsed.data.targetCpa, targetRoasPercent: parsed.data.targetRoas });
+  await runOptimizer(account.customerId).catch((error: unknown) => console.warn(`Optimizer after new targets failed: ${String(error)}`));
+  return redirectWithToast("/settings", { type: "success", message: "Targets saved; recommendations updated" });
+}

@@ -1,0 +1,95 @@
+import type { Page } from "@playwright/test";
+import { test } from "./fixtures";
+import { connectDemoAccount, expect } from "./ads-fixtures";
+
+// The recommendations on /ai-optimizer against the demo outdoor account:
+// Apply → the change set's review page → Apply at Google → history names the
+// recommendation, the Dashboard's AI Optimizations card counts it, and the
+// recommendation moves to the applied list. Each spec reverts what it applied,
+// so the shared emulator account ends as it began. With and without JavaScript.
+
+const panel = (page: Page) => page.getByRole("region", { name: "Recommendations" });
+const changesTable = (page: Page) => page.getByRole("table", { name: "Changes in this change set" });
+
+async function applyRecommendation(page: Page, keyword: string) {
+  await page.goto("/ai-optimizer");
+  const group = panel(page).locator('[data-group="paused_converting"]');
+  await expect(group).toBeVisible();
+  const item = group.getByRole("listitem").filter({ hasText: `Enable “${keyword}”` });
+  await expect(item).toHaveCount(1);
+  // The evidence opens in place.
+  await item.getByText("Evidence").click();
+  await expect(item.getByText("Judged against:")).toBeVisible();
+  await item.getByRole("button", { name: /^(Apply|Review change set)$/ }).click();
+
+  // The review page: nothing applied yet, proposed by the recommendation.
+  await expect(page).toHaveURL(/\/changes\/[0-9a-f-]{36}$/);
+  await expect(page.getByText(/Recommendation \(Recommendation: Enable/)).toBeVisible();
+  await expect(changesTable(page)).toContainText("Status: Paused → Enabled");
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Applied at Google" }).first()).toBeVisible();
+  const changeSetUrl = page.url();
+
+  // History says where it came from.
+  await page.goto("/history");
+  const entry = page.getByRole("row").filter({ hasText: `Enable Keyword “${keyword}”` }).first();
+  await expect(entry).toContainText("Recommendation");
+  await expect(entry).toContainText("Applied");
+
+  // The Dashboard counts it this month.
+  await page.goto("/dashboard");
+  const card = page.getByRole("region", { name: "AI Optimizations" });
+  await expect(card).toBeVisible();
+  expect(Number(await card.locator("p").first().textContent())).toBeGreaterThanOrEqual(1);
+  const score = page.getByRole("region", { name: "Performance Score" });
+  await expect(score.locator("p").first()).toHaveText(/^\d{1,3}$/);
+
+  // The recommendation is listed as applied.
+  await page.goto("/ai-optimizer?recs=applied");
+  await expect(panel(page).getByRole("listitem").filter({ hasText: `Enable “${keyword}”` })).toBeVisible();
+
+  // Put the account back as it was.
+  await page.goto(changeSetUrl);
+  await page.getByRole("button", { name: "Revert" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Revert: /);
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Applied at Google" }).first()).toBeVisible();
+}
+
+test("Apply a recommendation → review → Apply → history, the AI Optimizations card and the applied list", async ({ page, request }) => {
+  test.setTimeout(240_000);
+  await connectDemoAccount(page, request, "/dashboard");
+  await applyRecommendation(page, "65l backpack");
+});
+
+test("without JavaScript: apply, dismiss with a reason, snooze and restore through plain forms", async ({ browser, request }) => {
+  test.setTimeout(240_000);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await connectDemoAccount(page, request, "/dashboard");
+  await applyRecommendation(page, "aggressive climbing shoes");
+
+  // Dismiss a weak ad with a reason: it leaves the open list and waits in Dismissed.
+  await page.goto("/ai-optimizer");
+  const weak = panel(page).locator('[data-group="weak_ad"]').getByRole("listitem").first();
+  const title = (await weak.locator("p").first().textContent())!;
+  await weak.getByLabel("Reason for dismissing (optional)").fill("Written by legal");
+  await weak.getByRole("button", { name: "Dismiss" }).click();
+  await expect(page).toHaveURL(/recs=open/);
+  await expect(panel(page).getByText(title, { exact: true })).toHaveCount(0);
+  await page.goto("/ai-optimizer?recs=dismissed");
+  const dismissed = panel(page).getByRole("listitem").filter({ hasText: title });
+  await expect(dismissed).toContainText("Reason: Written by legal");
+  await dismissed.getByRole("button", { name: "Restore" }).click();
+  await page.goto("/ai-optimizer");
+  await expect(panel(page).getByText(title, { exact: true })).toHaveCount(1);
+
+  // Snooze for 7 days, then restore.
+  const item = panel(page).locator('[data-group="weak_ad"]').getByRole("listitem").filter({ hasText: title });
+  await item.getByRole("button", { name: "Snooze 7 days" }).click();
+  await page.goto("/ai-optimizer?recs=snoozed");
+  const snoozed = panel(page).getByRole("listitem").filter({ hasText: title });
+  await expect(snoozed).toContainText("Snoozed until");
+  await snoozed.getByRole("button", { name: "Restore" }).click();
+  await context.close();
+});
