@@ -159,6 +159,8 @@ describe("Dashboard screen", () => {
         { date: "2026-11-20", costMicros: 1_000_000, clicks: 1, conversions: 0 },
         { date: "2026-11-21", costMicros: 2_000_000, clicks: 3, conversions: 1 },
       ],
+      // Not analysed yet: no score; nothing applied from recommendations this month.
+      optimizer: { aiOptimizations: 0, score: null },
     }));
     expect(await screen.findByRole("region", { name: "Active Campaigns" })).toHaveTextContent("Active Campaigns11Enabled campaigns");
     expect(screen.getByRole("region", { name: "Total Spend" })).toHaveTextContent("€1,000.00Last 30 days (Oct 23 – Nov 21, 2026)");
