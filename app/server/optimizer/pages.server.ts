@@ -4,7 +4,7 @@ import { RECOMMENDATION_LISTS, type RecommendationList } from "~/lib/recommendat
 import { todayIn } from "../ads/dates.server";
 import { getDb } from "../db/db.server";
 import type { User } from "../db/schema";
-import { HttpError } from "../http/errors.server";
+import { toHttpError } from "../http/errors.server";
 import { activeAccountOf } from "../reporting.server";
 import { redirectWithToast } from "../toast.server";
 import { runOptimizer } from "./run.server";
@@ -82,9 +82,11 @@ export async function recommendationsAction(user: User, form: FormData) {
       }
     }
   } catch (error) {
-    if (error instanceof HttpError) {
+    // Unknown or another user's (404), already applied (409), nothing to apply (400), Google down (502): said next to the item.
+    const known = toHttpError(error);
+    if (known) {
       const id = "id" in input ? input.id : null;
-      return data({ recError: { id, field: "form", message: error.detail } }, { status: error.status === 404 ? 404 : 400 });
+      return data({ recError: { id, field: "form", message: known.detail } }, { status: known.status });
     }
     throw error;
   }
