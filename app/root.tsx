@@ -1,5 +1,5 @@
-import { useEffect } from "react";
-import toast, { Toaster } from "react-hot-toast";
+import { useEffect, useRef } from "react";
+import { Toaster } from "react-hot-toast";
 import {
   data,
   isRouteErrorResponse,
@@ -14,6 +14,7 @@ import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { useNonce } from "./components/nonce";
 import { syncAuthState } from "./lib/auth-storage";
+import { clearToasts, notify } from "./lib/notify";
 import { loadRootData } from "./server/root-data.server";
 
 export const links: Route.LinksFunction = () => [
@@ -63,11 +64,17 @@ function AuthAndToasts() {
     syncAuthState(email, mirrorToken);
   }, [email, mirrorToken]);
 
+  // Signing in or out makes earlier messages (a failed sign-in) stale.
+  const previousEmail = useRef(email);
+  useEffect(() => {
+    if (previousEmail.current !== email) clearToasts();
+    previousEmail.current = email;
+  }, [email]);
+
   const pending = root?.toast;
   useEffect(() => {
     if (!pending) return;
-    const show = pending.type === "success" ? toast.success : pending.type === "error" ? toast.error : toast;
-    show(pending.message, { id: pending.id });
+    notify(pending.type, pending.message);
   }, [pending]);
 
   return null;

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from "react";
+import { useEffect, useId, useState, type ReactNode } from "react";
 import { Form, useActionData, useLocation, useNavigation } from "react-router";
 import { currentPath } from "~/lib/query";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -70,14 +70,42 @@ export function SelectAll({ form, label }: { form: string; label: string }) {
       className="h-4 w-4 rounded border-gray-300"
       onChange={(e) => {
         for (const box of document.querySelectorAll<HTMLInputElement>(`input[type=checkbox][form="${form}"]`)) box.checked = e.currentTarget.checked;
+        // Setting .checked fires no event: tell the bulk bar its selection changed.
+        document.dispatchEvent(new Event(SELECTION_EVENT));
       }}
     />
   );
 }
 
+const SELECTION_EVENT = "bulk-selection-change";
+
+/**
+ * How many rows of a bulk form are ticked, kept current with JavaScript; null
+ * before hydration and without JavaScript (the server then refuses an empty
+ * selection with "Choose at least one item").
+ */
+export function useSelectedCount(formId: string): number | null {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    const recount = () => setCount(document.querySelectorAll(`input[type=checkbox][form="${formId}"]:checked`).length);
+    recount();
+    document.addEventListener("change", recount);
+    document.addEventListener(SELECTION_EVENT, recount);
+    return () => {
+      document.removeEventListener("change", recount);
+      document.removeEventListener(SELECTION_EVENT, recount);
+    };
+    // Another page of rows (sort, filter, paging) keeps the bar but not the ticks.
+  }, [formId, location.key]);
+  return hydrated ? count : null;
+}
+
 /**
  * The bar above a selectable table: its buttons act on the ticked rows. Each
  * button only proposes; nothing reaches Google before the review's Apply.
+ * With JavaScript the buttons stay disabled until a row is ticked.
  */
 export function BulkBar({
   id,
@@ -98,15 +126,18 @@ export function BulkBar({
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const action = usePostAction();
   const selectionError = errors.id ?? errors.term;
+  const selected = useSelectedCount(id);
   const fieldless = formError && Object.keys(errors).length === 0 ? formError : null;
   return (
     <Form method="post" action={action} id={id} aria-label={label} preventScrollReset className="mb-3 rounded-lg border border-gray-200 bg-gray-50 px-3 py-2">
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <fieldset disabled={busy} className="flex flex-wrap items-end gap-2 text-sm">
+      <fieldset disabled={busy || selected === 0} className="flex flex-wrap items-end gap-2 text-sm">
         <legend className="sr-only">{label}</legend>
-        <span className="self-center text-gray-600">With selected:</span>
+        <span className="self-center text-gray-600" data-testid="selection-count">
+          {selected === null ? "With selected:" : selected === 0 ? "Tick rows to act on them:" : `With ${selected} selected:`}
+        </span>
         {children}
       </fieldset>
       <FieldError id={`${id}-selection-error`} message={selectionError ?? fieldless} />

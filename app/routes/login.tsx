@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import toast from "react-hot-toast";
+import { notify } from "~/lib/notify";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { commitSessionCookie, requireAnonymous } from "~/server/auth/session.server";
 import { register, signIn } from "~/server/auth/credentials.server";
@@ -68,8 +68,8 @@ export default function Login({ actionData }: Route.ComponentProps) {
   useEffect(() => {
     if (!result || shown.current === result) return;
     shown.current = result;
-    if (result.ok) toast.success(result.message);
-    else toast.error(result.detail || FALLBACK[result.intent]);
+    if (result.ok) notify("success", result.message);
+    else notify("error", result.detail || FALLBACK[result.intent]);
   }, [result]);
 
   const fieldErrors = result && !result.ok ? result.fieldErrors ?? {} : {};
