@@ -14,7 +14,7 @@ import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { useNonce } from "./components/nonce";
 import { syncAuthState } from "./lib/auth-storage";
-import { clearToasts, notify } from "./lib/notify";
+import { clearErrors, notify } from "./lib/notify";
 import { loadRootData } from "./server/root-data.server";
 
 export const links: Route.LinksFunction = () => [
@@ -67,7 +67,7 @@ function AuthAndToasts() {
   // Signing in or out makes earlier messages (a failed sign-in) stale.
   const previousEmail = useRef(email);
   useEffect(() => {
-    if (previousEmail.current !== email) clearToasts();
+    if (previousEmail.current !== email) clearErrors();
     previousEmail.current = email;
   }, [email]);
 

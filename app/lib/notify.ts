@@ -1,5 +1,10 @@
 import toast from "react-hot-toast";
 
+// Ids of the error toasts shown by notify(): a later success dismisses exactly
+// these (dismissing every toast would also take down the success itself in
+// react-hot-toast's queue).
+const errorIds = new Set<string>();
+
 /**
  * Shows a toast so that the same message never stacks (its text is its id:
  * a repeat replaces the one on screen instead of adding a second and third)
@@ -8,14 +13,20 @@ import toast from "react-hot-toast";
  * signed-in dashboard).
  */
 export function notify(type: "success" | "error" | "blank", message: string): void {
-  if (type === "success") toast.dismiss();
   const id = `${type}:${message}`;
-  if (type === "success") toast.success(message, { id });
-  else if (type === "error") toast.error(message, { id });
-  else toast(message, { id });
+  if (type === "success") {
+    clearErrors();
+    toast.success(message, { id });
+  } else if (type === "error") {
+    errorIds.add(id);
+    toast.error(message, { id });
+  } else {
+    toast(message, { id });
+  }
 }
 
-/** Clears every toast: the person signed in or out, so what was said before no longer applies. */
-export function clearToasts(): void {
-  toast.dismiss();
+/** Clears the error toasts: the person signed in or out, so what went wrong before no longer applies. */
+export function clearErrors(): void {
+  for (const id of errorIds) toast.dismiss(id);
+  errorIds.clear();
 }
