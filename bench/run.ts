@@ -105,6 +105,13 @@ function printSync(title: string, info: EmulatorInfo, results: WorkerResult[]) {
     ]),
   );
   for (const r of results) {
+    if (r.engine) {
+      console.log(
+        `\n${r.dialect}: recommendations engine over this account, on demand after the sync: ${fmt(r.engine.ms)} ms, ${fmt(r.engine.recommendations)} recommendations, +${fmt(r.engine.extraRssMb)} MB RSS (targets: < 2,000 ms, < 300 MB)`,
+      );
+    }
+  }
+  for (const r of results) {
     if (r.lastError) console.log(`\n${r.dialect}: ${r.lastError}`);
     console.log(`\n${r.dialect}, per step (fetch + validate + stage; "Saving" is the one transaction):\n`);
     table(

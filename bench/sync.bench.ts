@@ -14,6 +14,7 @@ import { lastNDays } from "../app/lib/date-range";
 import { connectDemoUser } from "../app/server/ads/emulator-harness.server";
 import { getAccountSummary, getDailySeries, listCampaigns } from "../app/server/ads/reports.server";
 import { syncAccount } from "../app/server/ads/sync.server";
+import { runOptimizer } from "../app/server/optimizer/run.server";
 import { createDb, migrateToLatest, setDbForTests } from "../app/server/db/db.server";
 import { parseConfig, setConfigForTests } from "../app/server/env.server";
 
@@ -61,6 +62,26 @@ export interface WorkerResult {
   baselineRssMb: number;
   steps: StepTiming[];
   reads: TimingStats[];
+  /** The recommendations engine run on demand over the synced account (the sync already ran it once). */
+  engine: { ms: number; recommendations: number; extraRssMb: number } | null;
+}
+
+/**
+ * Times the engine over the synced account, with the RSS growth over the RSS
+ * just before it (sampled every 10 ms and right after; the rules' synchronous
+ * part allocates without yielding, so the sample after it catches that).
+ */
+async function timeEngine(): Promise<{ ms: number; recommendations: number; extraRssMb: number }> {
+  (globalThis as { gc?: () => void }).gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+  const t = performance.now();
+  const summary = await runOptimizer(RICH, { now: NOW });
+  const ms = performance.now() - t;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  return { ms, recommendations: summary.recommendations, extraRssMb: (peak - before) / 2 ** 20 };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -150,7 +171,9 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
       reads.push(await time("getAccountSummary 30 days", n, () => getAccountSummary(RICH, range)));
       reads.push(await time("getDailySeries 30 days", n, () => getDailySeries(RICH, range)));
     }
+    const engine = !input.listCalls && state.status === "ok" ? await timeEngine() : null;
     return {
+      engine,
       dialect: input.dialect,
       status: state.status,
       lastError: state.lastError,
