@@ -1,6 +1,7 @@
 import type { UIMessage } from "ai";
 import Markdown, { type Components } from "react-markdown";
 import { Link } from "react-router";
+import remarkGfm from "remark-gfm";
 import { formatDecimal, formatInteger } from "~/lib/format";
 import { isAppLink, type ChatMessageMeta, type EvidenceCell, type EvidenceColumn, type ProposalOutput, type ToolEvidence } from "~/lib/chat";
 
@@ -33,7 +34,8 @@ const markdownComponents: Components = {
 
 export function SafeMarkdown({ text }: { text: string }) {
   return (
-    <Markdown skipHtml disallowedElements={["img", "iframe", "script", "style"]} unwrapDisallowed components={markdownComponents}>
+    // GFM for the tables the assistant writes; raw HTML is skipped, never parsed.
+    <Markdown remarkPlugins={[remarkGfm]} skipHtml disallowedElements={["img", "iframe", "script", "style"]} unwrapDisallowed components={markdownComponents}>
       {text}
     </Markdown>
   );
