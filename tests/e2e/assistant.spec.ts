@@ -23,6 +23,9 @@ test("no model configured: the built-in analyst answers what is wasting money, w
   await expect(lastAnswer(page)).toContainText("AI_MODEL");
   await expect(lastAnswer(page).getByTestId("evidence").filter({ hasText: /^Read 10 search terms/ })).toBeVisible();
   await expect(lastAnswer(page)).toContainText("Search terms that cost money without a single conversion");
+  // The answer's Markdown table is a real table, and no image or outside link is rendered.
+  await expect(lastAnswer(page).locator("table.border-collapse").filter({ hasText: "Search term" })).toBeVisible();
+  await expect(lastAnswer(page).locator("img")).toHaveCount(0);
   await lastAnswer(page).getByRole("link", { name: "Review the proposal" }).click();
   await expect(page).toHaveURL(/\/changes\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Exclude /);
