@@ -6,7 +6,7 @@
 
 /** A quoted string literal: 'text', or "text" when the text holds a single quote. */
 export function gaqlString(value: string): string {
-  if (/[\\\u0000-\u001f]/.test(value)) {
+  if ([...value].some((c) => c === "\\" || c.charCodeAt(0) < 0x20)) {
     throw new RangeError("GAQL string literal cannot contain backslashes or control characters");
   }
   if (!value.includes("'")) return `'${value}'`;

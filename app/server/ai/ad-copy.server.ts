@@ -2,7 +2,7 @@ import { generateText, NoObjectGeneratedError, Output, type LanguageModel } from
 import { z } from "zod";
 import { blocksGeneratedLine, editorialFix, estimateStrength, isNearDuplicate, lintLine, lintRsa, withDkiDefaults } from "~/lib/ad-lint";
 import { RSA_DESCRIPTIONS_MAX, RSA_DESCRIPTIONS_MIN, RSA_HEADLINES_MAX, RSA_HEADLINES_MIN } from "~/lib/ad-limits";
-import { generateTemplateRsa, regenerateTemplateLine, toPath, type ExistingAsset, type GeneratedRsa } from "~/lib/rsa-templates";
+import { generateTemplateRsa, regenerateTemplateLine, type ExistingAsset, type GeneratedRsa } from "~/lib/rsa-templates";
 
 // The ad-copy pipeline (rsa.md §5.3–§5.8): the model over-generates structured output, code
 // fixes what is trivially fixable and runs every line through the gate (limits, editorial

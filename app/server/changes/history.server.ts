@@ -4,7 +4,7 @@ import { getDb } from "../db/db.server";
 import type { ChangeResourceKind } from "../db/schema";
 import { fieldName } from "~/lib/change-fields";
 import { gaqlString } from "../ads/gaql.server";
-import { ConflictError, DomainError, invalidInput, NotFoundError } from "../domain-errors.server";
+import { DomainError, invalidInput, NotFoundError } from "../domain-errors.server";
 import { isRevertable } from "./pipeline.server";
 import { requireAdsContext } from "../ads/context.server";
 import { nameFromFields, nameResources } from "./history-names.server";
