@@ -10,9 +10,9 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@react-router/express";
-import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
+import { compressResponses } from "./app/server/http/compression.server";
 import { canonicalRedirect } from "./app/server/http/canonical-host.server";
 import { connectionCloseWhileDraining, drainServer } from "./app/server/lifecycle/drain.server";
 import { bodyLimit, bodyWasRefused } from "./app/server/http/body-limit.server";
@@ -125,7 +125,7 @@ async function main() {
     );
   }
 
-  server.use(compression());
+  server.use(compressResponses());
   if (viteDevServer) {
     server.use(viteDevServer.middlewares);
   } else {
