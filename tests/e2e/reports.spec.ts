@@ -187,6 +187,9 @@ test("campaign detail: unknown campaign and another account's campaign are 404s"
   await expect(page.getByRole("link", { name: "Account settings" })).toContainText("Northwind Bakery Berlin");
   expect((await page.goto(`/campaigns/${onlyOutdoor!.id}`))?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  // The 404 stays inside the app's frame: navigation and account are still there.
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Account settings" })).toBeVisible();
 });
 
 test("dashboard, connected: cards and a chart over the chosen range", async ({ page, request }) => {
