@@ -14,11 +14,17 @@ const lastAnswer = (page: import("@playwright/test").Page) => conversation(page)
 
 async function ask(page: import("@playwright/test").Page, question: string) {
   const input = page.getByLabel("Message");
+  const sent = conversation(page).locator('li[data-role="user"]').filter({ hasText: question });
+  const before = await sent.count();
+  // A revalidation (the first sync or analysis finishing) can re-render the form between
+  // filling and sending; send again until the question is in the conversation.
   await expect(async () => {
+    if ((await sent.count()) > before) return;
     await input.fill(question);
     await expect(page.getByRole("button", { name: "Send" })).toBeEnabled({ timeout: 1000 });
+    await input.press("Enter");
+    await expect(sent).toHaveCount(before + 1, { timeout: 3000 });
   }).toPass();
-  await input.press("Enter");
 }
 
 test("streams the answer token by token, shows what it read with the figures expandable, and lists the chat", async ({ page, request }) => {
