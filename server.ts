@@ -17,16 +17,13 @@ import { canonicalRedirect } from "./app/server/http/canonical-host.server";
 import { connectionCloseWhileDraining, drainServer } from "./app/server/lifecycle/drain.server";
 import { bodyLimit, bodyWasRefused } from "./app/server/http/body-limit.server";
 import { noStoreForData } from "./app/server/http/no-store.server";
+import { requestLog } from "./app/server/http/request-log.server";
+import { errorMessage, log } from "./app/server/log.server";
 
 type BootResult = Awaited<ReturnType<typeof import("./app/server/boot.server").boot>>;
 
 const dev = process.argv.includes("--dev") || process.env.NODE_ENV === "development";
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-function log(level: "info" | "warn" | "error", message: string, extra?: Record<string, unknown>) {
-  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...extra });
-  (level === "error" ? console.error : console.log)(line);
-}
 
 async function loadBuild() {
   if (!dev) {
@@ -46,8 +43,9 @@ async function main() {
   try {
     app = await entry.boot();
   } catch (error) {
-    // Configuration errors name the variable; print them plainly and stop.
-    console.error(error instanceof Error && error.name === "ConfigError" ? error.message : error);
+    // Configuration errors name the variable: the message alone says what to fix.
+    if (error instanceof Error && error.name === "ConfigError") log.error(error.message);
+    else log.error({ err: error }, "Could not start");
     process.exit(1);
   }
 
@@ -56,20 +54,9 @@ async function main() {
   server.set("trust proxy", app.trustProxy);
 
   server.use(connectionCloseWhileDraining);
-  server.use((req, res, next) => {
+  server.use(requestLog());
+  server.use((_req, res, next) => {
     for (const [name, value] of Object.entries(app.securityHeaders)) res.setHeader(name, value);
-    const started = performance.now();
-    res.on("finish", () => {
-      if (app.logLevel === "debug" || (app.logLevel === "info" && res.statusCode >= 500)) {
-        // Path only: query strings may carry tokens or codes.
-        log(res.statusCode >= 500 ? "error" : "info", "request", {
-          method: req.method,
-          path: req.path,
-          status: res.statusCode,
-          ms: Math.round(performance.now() - started),
-        });
-      }
-    });
     next();
   });
 
@@ -108,7 +95,7 @@ async function main() {
       await app.health();
       res.json({ status: "ok", database: app.databaseKind, demoMode: app.demoMode });
     } catch (error) {
-      log("error", "health check failed", { error: String(error) });
+      log.error({ err: error }, "health check failed");
       res.status(503).json({ status: "unavailable" });
     }
   });
@@ -155,19 +142,17 @@ async function main() {
   const listener = server.listen(app.port, app.host, () => {
     const address = listener.address();
     const port = typeof address === "object" && address ? address.port : app.port;
-    log("info", `Ads AI Manager listening on ${app.appUrl} (port ${port})`, {
-      demoMode: app.demoMode,
-      database: app.databaseKind,
-    });
+    log.info({ demoMode: app.demoMode, database: app.databaseKind }, `Ads AI Manager listening on ${app.appUrl} (port ${port})`);
   });
 
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    log("info", `received ${signal}, draining`);
+    log.info(`received ${signal}, draining`);
     void drainServer(listener, app.shutdownTimeoutMs).then(async ({ clean, ms }) => {
-      log(clean ? "info" : "warn", clean ? `drained in ${ms} ms` : `gave up waiting after ${ms} ms`);
+      if (clean) log.info(`drained in ${ms} ms`);
+      else log.warn(`gave up waiting after ${ms} ms`);
       await app.shutdown().catch(() => {});
       await viteDevServer?.close();
       process.exit(clean ? 0 : 1);
@@ -177,7 +162,7 @@ async function main() {
   process.on("SIGINT", () => shutdown("SIGINT"));
 }
 
-main().catch((error) => {
-  console.error(error);
+main().catch((error: unknown) => {
+  log.error({ err: error }, `Could not start: ${errorMessage(error)}`);
   process.exit(1);
 });

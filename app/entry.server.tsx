@@ -7,6 +7,7 @@ import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
 import { documentSecurityHeaders } from "./server/http/security.server";
+import { errorMessage, log } from "./server/log.server";
 
 export { boot } from "./server/boot.server";
 
@@ -19,7 +20,7 @@ export const streamTimeout = 5_000;
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   if (error instanceof Error && error.name === "BodyTooLargeError") return;
-  console.error(error);
+  log.error({ err: error }, errorMessage(error));
 }
 
 export default function handleRequest(
@@ -69,7 +70,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) log.error({ err: error }, errorMessage(error));
         },
       },
     );

@@ -23,7 +23,6 @@ export async function boot() {
     appUrl: config.APP_URL,
     trustProxy: config.TRUST_PROXY,
     maxBodyBytes: config.MAX_BODY_BYTES,
-    logLevel: config.LOG_LEVEL,
     demoMode: config.demoMode,
     emulatorMountPath: EMULATOR_MOUNT_PATH,
     /** The only OAuth client the mounted demo emulator serves. */

@@ -6,6 +6,7 @@ import { todayIn, yesterdayIn } from "./ads/dates.server";
 import { ensureFresh, getSyncState, syncAccount, type SyncState } from "./ads/sync.server";
 import type { AdsAccount, User } from "./db/schema";
 import { InvalidError } from "./domain-errors.server";
+import { errorMessage, log } from "./log.server";
 
 // What the report pages and the report API share: which account a request may
 // read, which date range it asked for, and how fresh the local copy is.
@@ -86,7 +87,7 @@ export async function startSync(userId: string, account: ReportAccount) {
     settled = true;
   });
   // Its outcome is recorded in the sync state; nobody awaits it past the claim.
-  run.catch((error: unknown) => console.warn(`Sync now for ${account.customerId}: ${error instanceof Error ? error.message : String(error)}`));
+  run.catch((error: unknown) => log.warn(`Sync now for ${account.customerId}: ${errorMessage(error)}`));
   const deadline = Date.now() + 2000;
   while (!settled && Date.now() < deadline) {
     const state = await getSyncState(account.customerId);

@@ -13,6 +13,7 @@ import { completeGoogleSignIn } from "~/server/auth/google-connection.server";
 import { commitSessionCookie, createSession, getSession } from "~/server/auth/session.server";
 import { toastHeader } from "~/server/toast.server";
 import type { Route } from "./+types/auth-google-callback";
+import { log } from "~/server/log.server";
 
 /**
  * Google sends the browser back here. Success: the user is found, created or
@@ -42,7 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       // The reason for the log, never the URL: it carries the code.
       const reason =
         error instanceof Error ? `${error.name}: ${error.message}` : error instanceof Response ? `HTTP ${error.status}` : String(error);
-      console.warn(`Google sign-in failed: ${reason}`);
+      log.warn(`Google sign-in failed: ${reason}`);
     }
     headers.append("Set-Cookie", await toastHeader({ type: "error", message: describeGoogleError(error) }));
     return redirect(current ? returnTo : "/login", { headers });
@@ -57,7 +58,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       await toastHeader({ type: "error", message: `Signed in, but your Google Ads accounts could not be loaded: ${accounts.error}` }),
     );
   } else if (tookOver) {
-    console.warn(`Google sign-in took over an unconfirmed password account (user ${userId}): its password, sessions and API tokens were revoked`);
+    log.warn(`Google sign-in took over an unconfirmed password account (user ${userId}): its password, sessions and API tokens were revoked`);
     headers.append(
       "Set-Cookie",
       await toastHeader({ type: "success", message: "Signed in with Google. A password set on this address without confirming it was removed, with its sessions." }),

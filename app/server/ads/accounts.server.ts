@@ -4,6 +4,7 @@ import type { AdsAccount, GoogleConnection } from "../db/schema";
 import { getConfig } from "../env.server";
 import { getConnection, getGoogleAccessToken, ReconnectNeededError } from "../auth/google-connection.server";
 import { AdsClientError, createAdsClient, Int64, parseRows, type AdsClient, type AdsClientOptions } from "./client.server";
+import { errorMessage, log } from "../log.server";
 
 /** An Ads API client acting as this connection's Google user. */
 export function adsClientFor(connection: GoogleConnection, opts: { db?: DB; fetch?: AdsClientOptions["fetch"] } = {}): AdsClient {
@@ -115,7 +116,7 @@ export async function refreshAccounts(userId: string, db: DB = getDb()): Promise
         ? (error as AdsClientError).userMessage ?? error.message
         : "The Google Ads API could not be reached.";
     if (!(error instanceof AdsClientError || error instanceof ReconnectNeededError)) {
-      console.warn(`Account discovery failed: ${error instanceof Error ? error.message : String(error)}`);
+      log.warn(`Account discovery failed: ${errorMessage(error)}`);
     }
     await db.updateTable("google_connections").set({ accounts_error: message, updated_at: now }).where("id", "=", connection.id).execute();
     return { ok: false, error: message };

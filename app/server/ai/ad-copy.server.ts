@@ -3,6 +3,7 @@ import { z } from "zod";
 import { blocksGeneratedLine, editorialFix, estimateStrength, isNearDuplicate, lintLine, lintRsa, withDkiDefaults } from "~/lib/ad-lint";
 import { RSA_DESCRIPTIONS_MAX, RSA_DESCRIPTIONS_MIN, RSA_HEADLINES_MAX, RSA_HEADLINES_MIN } from "~/lib/ad-limits";
 import { generateTemplateRsa, regenerateTemplateLine, type ExistingAsset, type GeneratedRsa } from "~/lib/rsa-templates";
+import { errorMessage, log } from "../log.server";
 
 // The ad-copy pipeline (rsa.md §5.3–§5.8): the model over-generates structured output, code
 // fixes what is trivially fixable and runs every line through the gate (limits, editorial
@@ -273,7 +274,7 @@ export async function generateAdCopy(brief: AdCopyBrief, grounding: AdCopyGround
       }
     } catch (error) {
       if (options.abortSignal?.aborted) throw error;
-      console.warn(`Ad copy: the model failed, templates used instead: ${error instanceof Error ? error.message : String(error)}`);
+      log.warn(`Ad copy: the model failed, templates used instead: ${errorMessage(error)}`);
       notices.push(`The AI model could not be reached (${error instanceof Error ? error.message.slice(0, 200) : "unknown error"}), so templates wrote what was missing.`);
     }
   }

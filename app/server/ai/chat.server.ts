@@ -27,6 +27,7 @@ import { describeAiError, describeToolErrorText, isToolError } from "./errors.se
 import { describeModel, getLanguageModel } from "./model.server";
 import { systemPrompt } from "./prompt.server";
 import { buildTools } from "./tools.server";
+import { errorMessage, log } from "../log.server";
 
 /** At most this many model steps (each may call tools) per question. */
 export const MAX_TOOL_STEPS = 8;
@@ -101,7 +102,7 @@ export async function startTurn(ctx: TurnContext, input: TurnInput): Promise<Tur
       const id = await appendMessage(ctx.userId, chat.id, { role: "assistant", parts, metadata });
       settle({ id, role: "assistant", parts, metadata });
     } catch (error) {
-      console.error(`Saving the assistant's answer in chat ${chat.id} failed:`, error);
+      log.error({ err: error }, `Saving the assistant's answer in chat ${chat.id} failed`);
       settle(null);
     }
   };
@@ -128,7 +129,7 @@ export async function startTurn(ctx: TurnContext, input: TurnInput): Promise<Tur
       },
       onError: (error) => {
         failure = describeAiError(error);
-        console.error("Built-in analyst failed:", error);
+        log.error({ err: error }, "Built-in analyst failed");
         return failure;
       },
       onFinish: ({ responseMessage, isAborted }) => save(responseMessage, isAborted),
@@ -174,7 +175,7 @@ export async function startTurn(ctx: TurnContext, input: TurnInput): Promise<Tur
       const message = describeAiError(error);
       if (!isToolError(error)) {
         failure = message;
-        console.warn(`Assistant turn failed (chat ${chat.id}): ${error instanceof Error ? error.message : String(error)}`);
+        log.warn(`Assistant turn failed (chat ${chat.id}): ${errorMessage(error)}`);
       }
       return message;
     },

@@ -2,6 +2,7 @@ import { createCookie, redirect } from "react-router";
 import { getDb, type DB } from "../db/db.server";
 import type { User } from "../db/schema";
 import { getConfig } from "../env.server";
+import { noteRequestUser } from "../log.server";
 import { randomToken, sha256 } from "./crypto-utils.server";
 
 /**
@@ -110,6 +111,7 @@ async function findSession(db: DB, column: "id" | "token_hash", value: string): 
     return null;
   }
   const { session_id, token_hash, expires_at: _e, ...user } = row;
+  noteRequestUser(user.id);
   return { user, sessionId: session_id, tokenHash: token_hash };
 }
 

@@ -8,6 +8,7 @@ import { DomainError, invalidInput, NotFoundError } from "../domain-errors.serve
 import { isRevertable } from "./pipeline.server";
 import { requireAdsContext } from "../ads/context.server";
 import { nameFromFields, nameResources } from "./history-names.server";
+import { log } from "../log.server";
 
 export const HISTORY_PAGE_SIZE = 50;
 /** change_event reports our own writes too, a little later than we record them. */
@@ -183,7 +184,7 @@ export async function importRecentChanges(userId: string, customerId: string, no
   } catch (error) {
     lastImport.delete(customerId);
     const message = error instanceof DomainError ? error.message : error instanceof Error ? error.message : String(error);
-    console.warn(`Importing change history of ${customerId}: ${message}`);
+    log.warn(`Importing change history of ${customerId}: ${message}`);
     return "Changes made outside Ads AI Manager could not be loaded from Google just now; showing what was imported before.";
   }
 }

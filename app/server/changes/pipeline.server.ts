@@ -11,6 +11,7 @@ import { isLargeMove, storeChangeSet, type DraftChange } from "./propose.server"
 import { applyToReadModel } from "./read-model.server";
 import { trackWork } from "../lifecycle/drain.server";
 import { consumeApproval, type ApprovalCapability } from "./approval.server";
+import { errorMessage, log } from "../log.server";
 
 export interface ChangeSetDetail {
   set: ChangeSet;
@@ -347,7 +348,7 @@ async function applyNow(userId: string, id: string, opts: ApplyOptions): Promise
     } catch (error) {
       // Google is not answering even reads: the set stays "applying" ("Settling with
       // Google…" on its page) and the background settler keeps trying.
-      console.warn(`Settling change set ${id} right after apply failed, retrying in the background: ${error instanceof Error ? error.message : String(error)}`);
+      log.warn(`Settling change set ${id} right after apply failed, retrying in the background: ${errorMessage(error)}`);
       kickSettling();
     }
   }
@@ -468,7 +469,7 @@ export async function reconcileInFlight(opts: ReconcileOptions = {}): Promise<{ 
       total.failed += r.failed;
     } catch (error) {
       // One account's outage must not block the others; the set stays "applying" for the next start.
-      total.errors.push(`${id}: ${error instanceof Error ? error.message : String(error)}`);
+      total.errors.push(`${id}: ${errorMessage(error)}`);
     }
   }
   return total;

@@ -6,6 +6,7 @@ import { ConflictError, DomainError, NotFoundError } from "../domain-errors.serv
 import { syncAccount } from "../ads/sync.server";
 import { applyChangeSet, isRevertable, validateChangeSet, type ApplyOptions, type ChangeSetDetail } from "./pipeline.server";
 import { isLargeMove } from "./propose.server";
+import { errorMessage, log } from "../log.server";
 
 /** A change set as the review page and the API show it. */
 export interface ChangeSetView {
@@ -128,7 +129,7 @@ export async function validateQuietly(userId: string, id: string): Promise<strin
   } catch (error) {
     if (error instanceof DomainError) return error.message;
     const message = error instanceof Error ? error.message : String(error);
-    console.warn(`Validating change set ${id}: ${message}`);
+    log.warn(`Validating change set ${id}: ${message}`);
     return "Google could not be reached to validate these changes; try again in a moment.";
   }
 }
@@ -170,7 +171,7 @@ export async function applyAndRefresh(userId: string, id: string, opts: ApplyOpt
   const detail = await applyChangeSet(userId, id, opts);
   if (detail.changes.some((c) => c.operation === "create" && c.status === "applied")) {
     syncAccount(userId, detail.set.customer_id).catch((error: unknown) =>
-      console.warn(`Sync after applying ${id}: ${error instanceof Error ? error.message : String(error)}`),
+      log.warn(`Sync after applying ${id}: ${errorMessage(error)}`),
     );
   }
   return detail;

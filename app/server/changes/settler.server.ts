@@ -1,5 +1,6 @@
 import type { DB } from "../db/db.server";
 import { reconcileInFlight } from "./pipeline.server";
+import { errorMessage, log } from "../log.server";
 
 /**
  * Settles change sets left "applying" (a crash mid-apply, or Google's answer
@@ -55,11 +56,11 @@ export function startSettling(opts: SettlerOptions = {}): Settler {
       let retry = false;
       try {
         const r = await reconcileInFlight({ db: opts.db, settleMs: opts.settleMs });
-        if (r.applied + r.failed > 0) console.log(`Settled in-flight changes with Google: ${r.applied} applied, ${r.failed} failed`);
-        for (const error of r.errors) console.warn(`Settling change set ${error} (will retry)`);
+        if (r.applied + r.failed > 0) log.info(`Settled in-flight changes with Google: ${r.applied} applied, ${r.failed} failed`);
+        for (const error of r.errors) log.warn(`Settling change set ${error} (will retry)`);
         retry = r.errors.length > 0;
       } catch (error) {
-        console.warn(`Settling in-flight changes failed (will retry): ${error instanceof Error ? error.message : String(error)}`);
+        log.warn(`Settling in-flight changes failed (will retry): ${errorMessage(error)}`);
         retry = true;
       } finally {
         running = undefined;

@@ -6,6 +6,7 @@ import { ensurePrivateDir, ensurePrivateFile } from "../data-dir.server";
 import { getConfig } from "../env.server";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
+import { log } from "../log.server";
 
 export type DB = Kysely<Database>;
 export type Dialect = "sqlite" | "postgres";
@@ -25,7 +26,7 @@ export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db:
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // An idle client dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next checkout.
-    pool.on("error", (error) => console.warn(`PostgreSQL idle client error: ${error.message}`));
+    pool.on("error", (error) => log.warn(`PostgreSQL idle client error: ${error.message}`));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect };
   }
   let file = opts.databaseUrl?.replace(/^sqlite:(\/\/)?/, "") || path.join(opts.dataDir, "app.db");

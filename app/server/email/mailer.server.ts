@@ -1,5 +1,6 @@
 import nodemailer from "nodemailer";
 import { getConfig } from "../env.server";
+import { errorMessage, log } from "../log.server";
 
 /**
  * Outgoing mail through the SMTP server in SMTP_URL (nodemailer). A
@@ -23,8 +24,7 @@ function mailFrom() {
 export async function sendMail(mail: Mail): Promise<void> {
   const config = getConfig();
   if (!config.SMTP_URL) {
-    if (config.LOG_LEVEL !== "info" && config.LOG_LEVEL !== "debug") return;
-    console.log(`Email to ${mail.to} (SMTP_URL is not set, so it is written here instead)\nSubject: ${mail.subject}\n\n${mail.text}\n`);
+    log.info(`Email to ${mail.to} (SMTP_URL is not set, so it is written here instead)\nSubject: ${mail.subject}\n\n${mail.text}\n`);
     return;
   }
   transport ??= nodemailer.createTransport(config.SMTP_URL);
@@ -34,7 +34,7 @@ export async function sendMail(mail: Mail): Promise<void> {
 /** Sends without making the caller wait or fail: a mail server outage is logged, the request answers as usual. */
 export function sendMailInBackground(mail: Mail): Promise<void> {
   return sendMail(mail).catch((error: unknown) => {
-    console.warn(`Could not send the email "${mail.subject}" to ${mail.to}: ${error instanceof Error ? error.message : String(error)}`);
+    log.warn(`Could not send the email "${mail.subject}" to ${mail.to}: ${errorMessage(error)}`);
   });
 }
 

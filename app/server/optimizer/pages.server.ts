@@ -20,6 +20,7 @@ import {
   snoozeRecommendation,
   SnoozeInput,
 } from "./service.server";
+import { log } from "../log.server";
 
 // What the screens need from the engine: the AI Optimizer's panel (and its
 // form posts), the Dashboard's two cards and the score's breakdown page.
@@ -154,6 +155,6 @@ export async function targetsAction(user: User, form: FormData) {
     return data({ targetErrors: errors, targetValues: { targetCpa: String(form.get("targetCpa") ?? ""), targetRoas: String(form.get("targetRoas") ?? "") } }, { status: 400 });
   }
   await setAccountTargets(getDb(), account.customerId, user.id, { targetCpa: parsed.data.targetCpa, targetRoasPercent: parsed.data.targetRoas });
-  await runOptimizer(account.customerId).catch((error: unknown) => console.warn(`Optimizer after new targets failed: ${String(error)}`));
+  await runOptimizer(account.customerId).catch((error: unknown) => log.warn(`Optimizer after new targets failed: ${String(error)}`));
   return redirectWithToast("/settings", { type: "success", message: "Targets saved; recommendations updated" });
 }

@@ -2,6 +2,7 @@ import { getDb, type DB } from "../db/db.server";
 import { loadAccountData } from "./data.server";
 import { runEngine } from "./engine.server";
 import { saveRun } from "./store.server";
+import { log } from "../log.server";
 
 // Running the engine for one account: after every successful sync (sync.server)
 // and on demand (the AI Optimizer's "Run analysis"). Reads local tables only.
@@ -21,7 +22,7 @@ export async function runOptimizer(customerId: string, opts: { db?: DB; now?: Da
   const data = await loadAccountData(db, customerId, account?.currency_code ?? "USD", now);
   if (!data) return { ran: false, recommendations: 0, score: null, durationMs: performance.now() - t0 };
   const result = runEngine(data);
-  if (result.dropped.length > 0) console.warn(`Optimizer for ${customerId}: the safety gate refused ${result.dropped.length} finding(s): ${result.dropped.map((d) => `${d.key} (${d.reason})`).join("; ")}`);
+  if (result.dropped.length > 0) log.warn(`Optimizer for ${customerId}: the safety gate refused ${result.dropped.length} finding(s): ${result.dropped.map((d) => `${d.key} (${d.reason})`).join("; ")}`);
   const durationMs = performance.now() - t0;
   await saveRun(db, customerId, result, { syncedAt: data.period.syncedAt, durationMs }, now);
   return { ran: true, recommendations: result.findings.length, score: result.score.value, durationMs: performance.now() - t0 };
@@ -32,6 +33,6 @@ export async function runOptimizerAfterSync(customerId: string, db: DB, now?: Da
   try {
     await runOptimizer(customerId, { db, now });
   } catch (error) {
-    console.warn(`Optimizer after the sync of ${customerId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    log.warn(`Optimizer after the sync of ${customerId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   }
 }

@@ -12,6 +12,7 @@ import { yesterdayIn } from "../dates.server";
 import { createStager, switchOver, type Dialect } from "./bulk-insert.server";
 import { iso, SYNC_DAYS, SyncAccessError } from "./state.server";
 import { SAVE_LABEL, STEPS, SYNC_STEP_COUNT, SYNCED_TABLES, type StagedTable, type Step } from "./streams.server";
+import { errorMessage, log } from "../../log.server";
 
 /**
  * The work of one sync, after the runner has claimed the account: read each
@@ -131,7 +132,7 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
   } catch (error) {
     if (error instanceof SupersededError) return;
     const message = `${currentLabel} failed: ${describeFailure(error)}`;
-    console.warn(`Sync of ${customerId}: ${message}${error instanceof Error && !(error instanceof AdsClientError) ? ` (${error.stack ?? error.message})` : ""}`);
+    log.warn(`Sync of ${customerId}: ${message}${error instanceof Error && !(error instanceof AdsClientError) ? ` (${error.stack ?? error.message})` : ""}`);
     const finishedAt = iso(clock());
     await update({ status: "failed", finished_at: finishedAt, last_error: message, current_step: null }).catch(() => undefined);
   }
@@ -195,6 +196,6 @@ async function refreshPlannerStatistics(conn: Kysely<Database>, dialect: Dialect
   try {
     for (const table of SYNCED_TABLES) await sql.raw(`ANALYZE "${table}"`).execute(conn);
   } catch (error) {
-    console.warn(`ANALYZE after sync failed: ${error instanceof Error ? error.message : String(error)}`);
+    log.warn(`ANALYZE after sync failed: ${errorMessage(error)}`);
   }
 }

@@ -18,6 +18,7 @@ import {
 } from "./state.server";
 import { STEPS, SYNC_STEP_COUNT } from "./streams.server";
 import type { FromWorker, JobInput, ToWorker } from "./worker.server";
+import { errorMessage, log } from "../../log.server";
 
 /**
  * Starting syncs: one per account per process (callers join a running one),
@@ -106,7 +107,7 @@ function launch(userId: string, customerId: string, opts: SyncOptions): Run {
     inflight.delete(customerId);
   });
   // A background run (ensureFresh) may have no one awaiting it.
-  done.catch((error: unknown) => console.warn(`Sync of ${customerId} could not run: ${error instanceof Error ? error.message : String(error)}`));
+  done.catch((error: unknown) => log.warn(`Sync of ${customerId} could not run: ${errorMessage(error)}`));
   const run: Run = { claimed, done };
   inflight.set(customerId, run);
   return run;
@@ -173,7 +174,7 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
     }
   } catch (error) {
     // The job stores its own failures; this is the thread itself dying (out of memory, a bug, shutdown).
-    console.warn(`Sync of ${customerId} stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    log.warn(`Sync of ${customerId} stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     const reason = stopping
       ? "The sync stopped because the server shut down; the previous data is kept."
       : "an internal error stopped the sync. It has been logged.";
