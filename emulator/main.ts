@@ -10,10 +10,11 @@
  *   EMULATOR_ENABLE_ADMIN      "true" to serve /__emulator/* test hooks
  *   EMULATOR_PUBLIC_URL        base URL to advertise (issuer, endpoints) when behind a proxy
  *   EMULATOR_LOG_REQUESTS      "true" to log one line per request (path only, never the query)
+ *   EMULATOR_FIXTURE           JSON file of accounts to serve instead of the demo (emulator/README.md)
  */
 import http from "node:http";
 import { z } from "zod";
-import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_USER_EMAIL } from "./ads";
+import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_USER_EMAIL, loadFixtureFile, type AdsStore } from "./ads";
 import { parseFaultsEnv } from "./faults";
 import { createEmulator } from "./server";
 
@@ -33,6 +34,7 @@ const envSchema = z.object({
     .enum(["true", "false", "1", "0"])
     .default("false")
     .transform((v) => v === "true" || v === "1"),
+  EMULATOR_FIXTURE: z.string().min(1).optional(),
 });
 
 function loadEnv() {
@@ -59,7 +61,14 @@ function main() {
     console.error((error as Error).message);
     process.exit(1);
   }
-  const store = createDemoStore();
+  let store: AdsStore;
+  try {
+    // A bad fixture stops here with the file and every bad field's path.
+    store = env.EMULATOR_FIXTURE ? loadFixtureFile(env.EMULATOR_FIXTURE) : createDemoStore();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
   const emulator = createEmulator({
     dataSource: createAdsDataSource(store),
     mutate: createMutateHandler(store),
@@ -90,6 +99,7 @@ function main() {
       fixedClient: env.EMULATOR_CLIENT_ID ?? null,
       faults: env.faults.length,
       admin: env.EMULATOR_ENABLE_ADMIN,
+      accounts: env.EMULATOR_FIXTURE ?? "demo",
     });
   });
 

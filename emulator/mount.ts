@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_USER_EMAIL } from "./ads";
+import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_USER_EMAIL, loadFixtureFile } from "./ads";
 import { parseFaultsEnv } from "./faults";
 import { fileOAuthPersistence, journaledMutate, prepareStateDir } from "./persistence";
 import { createEmulator } from "./server";
@@ -16,6 +16,8 @@ const mountEnv = z.object({
   EMULATOR_ACCESS_TOKEN_TTL: z.coerce.number().int().positive().default(3599),
   // A third demo account with one campaign of this many keywords (2 ad groups), for paging tests.
   EMULATOR_LARGE_ACCOUNT_KEYWORDS: z.coerce.number().int().min(2).max(200_000).optional(),
+  // Accounts from a fixture file instead of the demo (emulator/README.md).
+  EMULATOR_FIXTURE: z.string().min(1).optional(),
 });
 
 export interface DemoMountOptions {
@@ -44,7 +46,9 @@ export function mountDemoEmulator(opts: DemoMountOptions) {
   }
   const env = parsed.data;
   const large = env.EMULATOR_LARGE_ACCOUNT_KEYWORDS;
-  const store = createDemoStore(large ? { largeAccount: { adGroups: 2, keywordsPerAdGroup: Math.ceil(large / 2) } } : {});
+  const store = env.EMULATOR_FIXTURE
+    ? loadFixtureFile(env.EMULATOR_FIXTURE)
+    : createDemoStore(large ? { largeAccount: { adGroups: 2, keywordsPerAdGroup: Math.ceil(large / 2) } } : {});
   let pinnedNow: Date | undefined;
   let mutate = createMutateHandler(store, { now: () => pinnedNow ?? new Date() });
   if (opts.stateDir) {

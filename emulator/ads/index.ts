@@ -13,3 +13,5 @@ export type { AdsDataSource, QueryPage, QueryBatch, StreamingAdsDataSource, Goog
 export { GoogleAdsFailureError } from "./contract";
 export { createMutateHandler, type MutateHandlerOptions, type MutateCall } from "./mutate/handler";
 export { seedDemoChangeEvents, formatChangeDateTime } from "./mutate/change-events";
+export { createFixtureStore, loadFixtureFile, parseFixture, parseFixtureJson, FixtureError } from "./fixture/load";
+export type { Fixture, FixtureInput } from "./fixture/schema";
