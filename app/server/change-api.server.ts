@@ -5,7 +5,7 @@ import { proposeBulk } from "./changes/propose.server";
 import type { ApprovalCapability } from "./changes/approval.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, validateQuietly, type ChangeSetView } from "./changes/review.server";
 import { InvalidError, NotFoundError, ConflictError } from "./domain-errors.server";
-import { apiError, HttpError, readJsonBody } from "./http/errors.server";
+import { readJsonBody } from "./http/errors.server";
 import { requireAccountOf } from "./reporting.server";
 
 // The JSON API's change sets: the same services as the review page, answered
@@ -77,13 +77,4 @@ export async function revertForApi(userId: string, id: string) {
   const revertId = await proposeRevert(userId, id);
   const validationProblem = await validateQuietly(userId, revertId);
   return { changeSet: await load(userId, revertId), validationProblem };
-}
-
-// Kept for branches written before apiRoute (http/api-route.server.ts), which new routes use.
-export { NO_STORE, postOnly } from "./http/api-route.server";
-/** @deprecated apiRoute maps errors itself. */
-export const changeApiError = (error: unknown) => apiError(error, { "Cache-Control": "no-store" });
-/** @deprecated apiRoute({ method: "POST" }) checks the method. */
-export function requirePost(request: Request) {
-  if (request.method !== "POST") throw new HttpError(405, "Method not allowed", undefined, { Allow: "POST" });
 }

@@ -9,7 +9,7 @@ import type { z } from "zod";
 export type FieldErrors = Record<string, string>;
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: "not_found" | "conflict" | "invalid";
+  abstract readonly kind: "not_found" | "conflict" | "invalid" | "limited" | "unavailable";
   constructor(
     message: string,
     public readonly fieldErrors?: FieldErrors,
@@ -40,6 +40,28 @@ export class ConflictError extends DomainError {
 export class InvalidError extends DomainError {
   readonly kind = "invalid";
   name = "InvalidError";
+}
+
+/** A quota of this user's is used up (the assistant's daily messages); it resets by itself. */
+export class LimitReachedError extends DomainError {
+  readonly kind = "limited";
+  name = "LimitReachedError";
+}
+
+/**
+ * A service this one depends on failed (the language model); the input was
+ * kept. `chatId` names the chat the question is stored in, so a client can
+ * retry there.
+ */
+export class UnavailableError extends DomainError {
+  readonly kind = "unavailable";
+  name = "UnavailableError";
+  constructor(
+    message: string,
+    public readonly chatId?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** First message per field, keyed by the field's path ("email", "actions.0.amount"). */

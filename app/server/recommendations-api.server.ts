@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getDb } from "./db/db.server";
-import { HttpError, readJsonBody } from "./http/errors.server";
+import { InvalidError } from "./domain-errors.server";
+import { readJsonBody } from "./http/errors.server";
 import {
   applyRecommendation,
   dismissRecommendation,
@@ -21,12 +22,12 @@ const StatusParam = z.enum(RECOMMENDATION_STATUSES, { error: "status must be ope
 
 export async function recommendationsForApi(userId: string, customerId: string, url: URL) {
   const account = await requireAccountOf(userId, customerId);
-  if (account.manager) throw new HttpError(400, "A manager account has no campaigns of its own; ask for one of its client accounts.");
+  if (account.manager) throw new InvalidError("A manager account has no campaigns of its own; ask for one of its client accounts.");
   const rawStatus = url.searchParams.get("status") ?? "open";
   const status = StatusParam.safeParse(rawStatus);
-  if (!status.success) throw new HttpError(400, status.error.issues[0].message, { status: status.error.issues[0].message });
+  if (!status.success) throw new InvalidError(status.error.issues[0].message, { status: status.error.issues[0].message });
   const rawType = url.searchParams.get("type");
-  if (rawType !== null && !isRecommendationType(rawType)) throw new HttpError(400, "Unknown recommendation type", { type: "Unknown recommendation type" });
+  if (rawType !== null && !isRecommendationType(rawType)) throw new InvalidError("Unknown recommendation type", { type: "Unknown recommendation type" });
   const list = await listRecommendations(getDb(), account.customerId, { status: status.data, type: rawType ?? undefined });
   return { recommendations: list.recommendations, score: list.score, ranAt: list.ranAt, syncedAt: list.syncedAt };
 }

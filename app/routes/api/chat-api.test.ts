@@ -111,8 +111,14 @@ describe("POST /api/v1/chat", () => {
     expect((await read(await chatGet(args(api("/chat", demo))))).status).toBe(405);
     const { APICallError } = await import("ai");
     setLanguageModelForTests(scriptedModel([{ error: new APICallError({ message: "rate", url: "http://x", requestBodyValues: {}, statusCode: 429 }) }]));
-    const failed = await read(await chatAction(args(api("/chat", demo, { message: "What is wasting money?" }))));
+    const answer = (await chatAction(args(api("/chat", demo, { message: "What is wasting money?" })))) as { init?: ResponseInit | null };
+    const failed = await read(answer);
     expect(failed.status).toBe(502);
     expect(failed.body.detail).toMatch(/rate limiting/);
+    // The chat the question was kept in, to retry there.
+    const chatId = new Headers(answer.init?.headers).get("X-Chat-Id");
+    expect((await read(await chatDetail(args(api(`/chats/${chatId}`, demo), { chatId: chatId! })))).body.messages).toEqual(
+      expect.arrayContaining([expect.objectContaining({ role: "user", text: "What is wasting money?" })]),
+    );
   });
 });

@@ -1,18 +1,8 @@
-import { data } from "react-router";
-import { changeApiError, NO_STORE, postOnly, requirePost } from "~/server/change-api.server";
-import { requireApiSession } from "~/server/http/api-auth.server";
 import { snoozeForApi } from "~/server/recommendations-api.server";
+import { apiRoute, postOnly } from "~/server/http/api-route.server";
 import type { Route } from "./+types/recommendation-snooze";
 
 export const loader = postOnly;
 
 /** POST { days: 7 | 30 } → { recommendation } with status "snoozed" until then. Another user's → 404. */
-export async function action({ request, params }: Route.ActionArgs) {
-  try {
-    requirePost(request);
-    const { user } = await requireApiSession(request);
-    return data(await snoozeForApi(user.id, params.recommendationId, request), { headers: NO_STORE });
-  } catch (error) {
-    return changeApiError(error);
-  }
-}
+export const action = apiRoute({ method: "POST" }, ({ params, request }: Route.ActionArgs, { user }) => snoozeForApi(user.id, params.recommendationId, request));

@@ -4,6 +4,7 @@ import { setupTestEnvironment, type TestContext } from "../../../tests/setup/tes
 import { syncAccount } from "../ads/sync.server";
 import { connectDemoUser } from "../ads/emulator-harness.server";
 import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../changes/test-support.server";
+import { toHttpError } from "../http/errors.server";
 import { requireAccountOf } from "../reporting.server";
 import { analystAnswer, classify, NO_MODEL_NOTE } from "./analyst.server";
 import { listChats, loadMessages, tokensThisMonth } from "./chat-store.server";
@@ -154,13 +155,15 @@ describe("a turn with a model", () => {
   });
 
   it("refuses another user's chat and enforces AI_DAILY_MESSAGE_LIMIT with a clear message", async () => {
-    await expect(startTurn({ userId: "someone-else", account }, { message: "hi", chatId: (await listChats(userId))[0].id })).rejects.toMatchObject({ status: 404 });
+    // As the edge answers them (the service throws domain errors).
+    const asHttp = (p: Promise<unknown>) => p.then(() => expect.unreachable("it was refused"), (error: unknown) => toHttpError(error));
+    expect(await asHttp(startTurn({ userId: "someone-else", account }, { message: "hi", chatId: (await listChats(userId))[0].id }))).toMatchObject({ status: 404, detail: "Chat not found" });
     setLanguageModelForTests(scriptedModel([{ text: "ok" }]));
     // 7 allowed per day in this file; earlier tests sent 4 (plus one refused above, never stored).
     await runTurn({ userId, account }, { message: "one" });
     await runTurn({ userId, account }, { message: "two" });
     await runTurn({ userId, account }, { message: "three" });
-    await expect(runTurn({ userId, account }, { message: "four" })).rejects.toMatchObject({ status: 429, detail: expect.stringMatching(/limit of 7 messages/) });
+    expect(await asHttp(runTurn({ userId, account }, { message: "four" }))).toMatchObject({ status: 429, detail: expect.stringMatching(/limit of 7 messages/) });
   });
 });
 

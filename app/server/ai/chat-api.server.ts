@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MAX_CHAT_MESSAGE_LENGTH, type ProposalOutput } from "~/lib/chat";
 import type { User } from "../db/schema";
 import { getDb } from "../db/db.server";
-import { HttpError } from "../http/errors.server";
+import { ConflictError, UnavailableError } from "../domain-errors.server";
 import { activeAccountOf } from "../reporting.server";
 import { listChats, loadMessages, requireChat, type StoredMessage } from "./chat-store.server";
 import { runTurn } from "./chat.server";
@@ -56,9 +56,9 @@ export async function replyOf(userId: string, message: StoredMessage | null): Pr
 
 export async function postChatForApi(user: User, body: z.infer<typeof ChatPostBody>) {
   const account = await activeAccountOf(user);
-  if (!account) throw new HttpError(409, "Connect a Google Ads account first; the assistant answers about your active account");
+  if (!account) throw new ConflictError("Connect a Google Ads account first; the assistant answers about your active account");
   const { chat, message } = await runTurn({ userId: user.id, account }, { chatId: body.chatId, message: body.message });
-  if (message?.metadata?.error) throw new HttpError(502, message.metadata.error, undefined, { "X-Chat-Id": chat.id });
+  if (message?.metadata?.error) throw new UnavailableError(message.metadata.error, chat.id);
   return { chatId: chat.id, reply: await replyOf(user.id, message) };
 }
 

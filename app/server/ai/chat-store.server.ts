@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { UIMessage } from "ai";
 import type { ChatMessageMeta } from "~/lib/chat";
 import { getDb } from "../db/db.server";
-import { HttpError } from "../http/errors.server";
+import { NotFoundError } from "../domain-errors.server";
 
 /**
  * Chats and their messages, per user and Google Ads account. Another user's
@@ -39,7 +39,7 @@ export async function findChat(userId: string, chatId: string): Promise<ChatSumm
 
 export async function requireChat(userId: string, chatId: string): Promise<ChatSummary> {
   const chat = await findChat(userId, chatId);
-  if (!chat) throw new HttpError(404, "Chat not found");
+  if (!chat) throw new NotFoundError("Chat not found");
   return chat;
 }
 
@@ -50,10 +50,10 @@ export async function requireChat(userId: string, chatId: string): Promise<ChatS
  */
 export async function openChat(userId: string, customerId: string, chatId: string | undefined, firstMessage: string): Promise<ChatSummary> {
   const id = chatId ?? randomUUID();
-  if (!isUuid(id)) throw new HttpError(404, "Chat not found");
+  if (!isUuid(id)) throw new NotFoundError("Chat not found");
   const existing = await getDb().selectFrom("chats").select(["user_id", "customer_id"]).where("id", "=", id).executeTakeFirst();
   if (existing) {
-    if (existing.user_id !== userId || existing.customer_id !== customerId) throw new HttpError(404, "Chat not found");
+    if (existing.user_id !== userId || existing.customer_id !== customerId) throw new NotFoundError("Chat not found");
     return requireChat(userId, id);
   }
   const now = new Date().toISOString();

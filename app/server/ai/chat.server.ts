@@ -10,7 +10,7 @@ import { z } from "zod";
 import { isBlank, MAX_CHAT_MESSAGE_LENGTH, type ChatMessageMeta } from "~/lib/chat";
 import { todayIn } from "../ads/dates.server";
 import { getConfig } from "../env.server";
-import { HttpError } from "../http/errors.server";
+import { ConflictError, InvalidError, LimitReachedError, NotFoundError } from "../domain-errors.server";
 import type { ReportAccount } from "../reporting.server";
 import { analystAnswer } from "./analyst.server";
 import {
@@ -55,9 +55,9 @@ export interface Turn {
   done: Promise<StoredMessage | null>;
 }
 
-export class DailyLimitError extends HttpError {
+export class DailyLimitError extends LimitReachedError {
   constructor(limit: number) {
-    super(429, `You have reached today's limit of ${limit} messages to the assistant (AI_DAILY_MESSAGE_LIMIT). It resets at midnight UTC.`, {
+    super(`You have reached today's limit of ${limit} messages to the assistant (AI_DAILY_MESSAGE_LIMIT). It resets at midnight UTC.`, {
       message: `Daily limit of ${limit} messages reached`,
     });
   }
@@ -71,15 +71,15 @@ export class DailyLimitError extends HttpError {
  */
 export async function startTurn(ctx: TurnContext, input: TurnInput): Promise<Turn> {
   const text = input.message?.trim() ?? "";
-  if (!input.retry && isBlank(text)) throw new HttpError(400, "Type a question first", { message: "Type a question first" });
+  if (!input.retry && isBlank(text)) throw new InvalidError("Type a question first", { message: "Type a question first" });
   let chat: ChatSummary;
   if (input.retry) {
-    if (!input.chatId) throw new HttpError(400, "Nothing to retry");
+    if (!input.chatId) throw new InvalidError("Nothing to retry");
     chat = await requireChat(ctx.userId, input.chatId);
-    if (chat.customerId !== ctx.account.customerId) throw new HttpError(404, "Chat not found");
+    if (chat.customerId !== ctx.account.customerId) throw new NotFoundError("Chat not found");
     await dropTrailingFailures(chat.id);
     const last = (await loadMessages(chat.id)).at(-1);
-    if (last?.role !== "user") throw new HttpError(409, "The last question already has an answer");
+    if (last?.role !== "user") throw new ConflictError("The last question already has an answer");
   } else {
     const limit = getConfig().AI_DAILY_MESSAGE_LIMIT;
     if ((await messagesSentToday(ctx.userId)) >= limit) throw new DailyLimitError(limit);

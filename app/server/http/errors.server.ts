@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { z } from "zod";
 import { AdsClientError } from "../ads/errors.server";
 import { ReconnectNeededError } from "../auth/google-connection.server";
-import { DomainError, fieldErrorsOf, invalidInput, type FieldErrors } from "../domain-errors.server";
+import { DomainError, fieldErrorsOf, invalidInput, UnavailableError, type FieldErrors } from "../domain-errors.server";
 
 export { fieldErrorsOf };
 
@@ -19,11 +19,12 @@ export class HttpError extends Error {
   }
 }
 
-const STATUS_OF: Record<DomainError["kind"], number> = { not_found: 404, conflict: 409, invalid: 400 };
+const STATUS_OF: Record<DomainError["kind"], number> = { not_found: 404, conflict: 409, invalid: 400, limited: 429, unavailable: 502 };
 
 /** An HttpError, or a domain error as one; undefined for anything else (Google's failures included). */
 export function userFacingError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
+  if (error instanceof UnavailableError && error.chatId) return new HttpError(502, error.message, undefined, { "X-Chat-Id": error.chatId });
   if (error instanceof DomainError) return new HttpError(STATUS_OF[error.kind], error.message, error.fieldErrors);
   return undefined;
 }

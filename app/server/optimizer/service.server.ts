@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getDb, type DB } from "../db/db.server";
 import type { RecommendationStatus, RecommendationsTable } from "../db/schema";
-import { HttpError } from "../http/errors.server";
+import { ConflictError, InvalidError, NotFoundError } from "../domain-errors.server";
 import { getChangeSet } from "../changes/pipeline.server";
 import { proposeBulk, type Action } from "../changes/propose.server";
 import { changeSetView, validateQuietly, type ChangeSetView } from "../changes/review.server";
@@ -120,7 +120,7 @@ export async function countRecommendations(db: DB, customerId: string, now: Date
   return out;
 }
 
-const notFound = () => new HttpError(404, "Recommendation not found");
+const notFound = () => new NotFoundError("Recommendation not found");
 
 /** The recommendation, if the user reaches its account (a manager account never holds one). */
 async function load(db: DB, userId: string, id: string) {
@@ -161,9 +161,9 @@ export async function getRecommendation(userId: string, id: string, now: Date = 
 export async function applyRecommendation(userId: string, id: string): Promise<{ changeSet: ChangeSetView; validationProblem: string | null; reused: boolean }> {
   const db = getDb();
   const { row, currency } = await load(db, userId, id);
-  if (row.status === "applied") throw new HttpError(409, "This recommendation was already applied");
+  if (row.status === "applied") throw new ConflictError("This recommendation was already applied");
   const actions = JSON.parse(row.actions_json) as Action[];
-  if (actions.length === 0) throw new HttpError(400, "This recommendation has nothing to change automatically; follow its evidence and links instead");
+  if (actions.length === 0) throw new InvalidError("This recommendation has nothing to change automatically; follow its evidence and links instead");
   const open = await db
     .selectFrom("change_sets")
     .select("id")
@@ -202,7 +202,7 @@ export const SnoozeInput = z.object({
 async function setStatus(userId: string, id: string, values: Partial<RecommendationsTable>, now: Date) {
   const db = getDb();
   const { row } = await load(db, userId, id);
-  if (row.status === "applied") throw new HttpError(409, "This recommendation was already applied");
+  if (row.status === "applied") throw new ConflictError("This recommendation was already applied");
   await db
     .updateTable("recommendations")
     .set({ dismissed_reason: null, snoozed_until: null, ...values, status_changed_at: now.toISOString() })
