@@ -1,7 +1,7 @@
 // ESLint (flat config): typescript-eslint's recommended rules, React's hooks
 // rules, and the design's layer boundaries as import restrictions:
 //   - app/components and app/lib never import server code (*.server.*, app/server);
-//   - app/ never imports emulator/ (tests excepted);
+//   - app/ never imports emulator/ (tests excepted), nor app/server the test-only code in tests/;
 //   - emulator/ never imports app/.
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
@@ -14,6 +14,10 @@ const SERVER_CODE = {
 const EMULATOR = {
   group: ["**/emulator/*", "**/emulator"],
   message: "The product never imports the Google emulator; only tests may (select it by config, not by import).",
+};
+const TEST_SUPPORT = {
+  group: ["**/tests/*", "**/tests/**"],
+  message: "tests/ holds test-only code (the emulator harnesses, fakes); the product never imports it.",
 };
 const APP = {
   group: ["~/*", "**/app/*"],
@@ -43,9 +47,9 @@ export default tseslint.config(
   },
   {
     files: ["app/**"],
-    // Tests may start the emulator; so may the two test-only harnesses that still live in app/server.
-    ignores: ["app/**/*.test.ts", "app/**/*.test.tsx", "app/components/**", "app/lib/**", "app/server/ads/emulator-harness.server.ts", "app/server/changes/test-support.server.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [EMULATOR] }] },
+    // Only tests start the emulator (through tests/support/); product code never does.
+    ignores: ["app/**/*.test.ts", "app/**/*.test.tsx", "app/components/**", "app/lib/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [EMULATOR, TEST_SUPPORT] }] },
   },
   {
     // Tests build partial framework arguments (loader args, SDK messages).

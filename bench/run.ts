@@ -14,7 +14,7 @@ import os from "node:os";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { DemoStoreOptions } from "../emulator/ads";
-import { googleEnvFor } from "../app/server/ads/emulator-harness.server";
+import { googleEnvFor } from "../tests/support/emulator-harness";
 import { benchDeepCampaign, benchDuringSync, benchPages, benchWide, ensureBuilds, type HttpBenchResult } from "./http.bench";
 import { TODAY, type Dialect, type WorkerInput, type WorkerResult } from "./sync.bench";
 

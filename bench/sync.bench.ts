@@ -11,7 +11,7 @@ import path from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { lastNDays } from "../app/lib/date-range";
-import { connectDemoUser } from "../app/server/ads/emulator-harness.server";
+import { connectDemoUser } from "../tests/support/emulator-harness";
 import { getAccountSummary, getDailySeries, listCampaigns } from "../app/server/ads/reports.server";
 import { syncAccount } from "../app/server/ads/sync.server";
 import { runOptimizer } from "../app/server/optimizer/run.server";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_RICH_CUSTOMER_ID, DEMO_SMALL_CUSTOMER_ID } from "../../emulator/ads";
 import { setupTestEnvironment, type TestContext } from "../../tests/setup/test-db";
 import routes from "../routes";
-import { connectDemoUser, startEmulator, type RunningEmulator } from "../server/ads/emulator-harness.server";
+import { connectDemoUser, startEmulator, type RunningEmulator } from "../../tests/support/emulator-harness";
 import { getSyncState, syncAccount } from "../server/ads/sync.server";
 import { commitSessionCookie, createSession } from "../server/auth/session.server";
 import { documented } from "../../tests/support/api-doc";

@@ -13,7 +13,7 @@ import { action as adCopyRoute, loader as adCopyLoader } from "~/routes/api/ad-c
 import { documented } from "../../tests/support/api-doc";
 import { action as pageAction, loader as pageLoader } from "~/routes/ad-generator";
 import { blocksGeneratedLine, lintRsa } from "~/lib/ad-lint";
-import { connectDemoUser } from "./ads/emulator-harness.server";
+import { connectDemoUser } from "../../tests/support/emulator-harness";
 import { syncAccount } from "./ads/sync.server";
 import { generateAdCopy, NO_MODEL_NOTICE } from "./ai/ad-copy.server";
 import { adGroupContext } from "./ai/ad-copy-context.server";
@@ -21,7 +21,7 @@ import { setLanguageModelForTests } from "./ai/model.server";
 import { commitSessionCookie, createSession } from "./auth/session.server";
 import { validateChangeSet } from "./changes/pipeline.server";
 import { proposeCreateRsa } from "./changes/propose.server";
-import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "./changes/test-support.server";
+import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../tests/support/writable-emulator";
 
 // Every API response these tests read is checked against the OpenAPI document.
 const adCopyAction = documented(adCopyRoute);

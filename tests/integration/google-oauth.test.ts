@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL } from "../../emulator/ads";
 import { createEmulator, type Emulator } from "../../emulator/server";
-import { googleEnvFor } from "~/server/ads/emulator-harness.server";
+import { googleEnvFor } from "../support/emulator-harness";
 import { loader as callbackLoader } from "~/routes/api/auth-google-callback";
 import { loader as startLoader } from "~/routes/api/auth-google";
 import { disconnectGoogle, getConnection, getGoogleAccessToken, ReconnectNeededError } from "~/server/auth/google-connection.server";

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL } from "../../emulator/ads";
 import { createEmulator, type Emulator } from "../../emulator/server";
-import { googleEnvFor } from "~/server/ads/emulator-harness.server";
+import { googleEnvFor } from "../support/emulator-harness";
 import { loader as callbackLoader } from "~/routes/api/auth-google-callback";
 import { loader as startLoader } from "~/routes/api/auth-google";
 import { action as verifyAction, loader as verifyLoader } from "~/routes/verify-email";

@@ -4,11 +4,11 @@
 // database the run selects (SQLite, or PostgreSQL with TEST_DB_DIALECT=postgres).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
-import { connectDemoUser } from "~/server/ads/emulator-harness.server";
+import { connectDemoUser } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "~/server/ads/sync.server";
 import { createSession } from "~/server/auth/session.server";
 import type { ChangeSetView } from "~/server/changes/review.server";
-import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "~/server/changes/test-support.server";
+import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
 import { action as proposeAction } from "./account-change-sets";
 import { loader as changeSetLoader } from "./change-set";
 import { action as applyAction } from "./change-set-apply";

@@ -7,7 +7,7 @@ import { DEMO_MANAGER_CUSTOMER_ID, DEMO_RICH_CUSTOMER_ID } from "../../../emulat
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { NotFoundError } from "../domain-errors.server";
 import { requireAdsContext, requireOwnAccount } from "./context.server";
-import { connectDemoUser, startEmulator, type RunningEmulator } from "./emulator-harness.server";
+import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
 
 let emu: RunningEmulator;
 let t: TestContext;

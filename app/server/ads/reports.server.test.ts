@@ -9,7 +9,7 @@ import { getConnection } from "../auth/google-connection.server";
 import type { AdsAdsTable, AdsCampaignsTable, AdsKeywordsTable } from "../db/schema";
 import { adsClientFor } from "./accounts.server";
 import { Double, Int64, Int64String, Micros, parseRows, type AdsClient } from "./client.server";
-import { connectDemoUser, startEmulator, type RunningEmulator } from "./emulator-harness.server";
+import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
 import {
   DETAIL_LIST_LIMIT,
   defaultRange,

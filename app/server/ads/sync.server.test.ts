@@ -6,7 +6,7 @@ import { setupTestEnvironment, type TestContext } from "../../../tests/setup/tes
 import { getConnection } from "../auth/google-connection.server";
 import { adsClientFor, getAccount } from "./accounts.server";
 import { Double, Int64, Micros, parseRows, type AdsClient } from "./client.server";
-import { connectDemoUser, startEmulator, type RunningEmulator } from "./emulator-harness.server";
+import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
 import {
   FAILURE_COOLDOWN_MS,
   FRESH_FOR_MS,

@@ -2,8 +2,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { syncAccount } from "../ads/sync.server";
-import { connectDemoUser } from "../ads/emulator-harness.server";
-import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../changes/test-support.server";
+import { connectDemoUser } from "../../../tests/support/emulator-harness";
+import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
 import { toHttpError } from "../http/errors.server";
 import { requireAccountOf } from "../reporting.server";
 import { analystAnswer, classify, NO_MODEL_NOTE } from "./analyst.server";
@@ -11,7 +11,7 @@ import { listChats, loadMessages, tokensThisMonth } from "./chat-store.server";
 import { runTurn, startTurn } from "./chat.server";
 import { createLanguageModel, setLanguageModelForTests } from "./model.server";
 import { startFakeOpenAI } from "../../../tests/fake-llm/fake-openai";
-import { scriptedModel } from "./test-support.server";
+import { scriptedModel } from "../../../tests/support/scripted-model";
 import { buildTools, toolRunners } from "./tools.server";
 
 // The assistant against the project's Google emulator (small demo account,

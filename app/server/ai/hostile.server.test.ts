@@ -3,13 +3,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
-import { connectDemoUser } from "../ads/emulator-harness.server";
+import { connectDemoUser } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
-import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../changes/test-support.server";
+import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
 import { requireAccountOf } from "../reporting.server";
 import { runTurn } from "./chat.server";
 import { setLanguageModelForTests } from "./model.server";
-import { scriptedModel } from "./test-support.server";
+import { scriptedModel } from "../../../tests/support/scripted-model";
 
 // A hostile model: it calls tools that do not exist, passes another account's
 // ids, sends oversized and malformed arguments, and tries to apply its own

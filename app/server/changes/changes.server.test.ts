@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
-import { connectDemoUser } from "../ads/emulator-harness.server";
+import { connectDemoUser } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
 import { createSession } from "../auth/session.server";
 import { HttpError, toHttpError } from "../http/errors.server";
@@ -19,7 +19,7 @@ import {
   proposeRemoveKeywords,
   proposeStatusChange,
 } from "./propose.server";
-import { approved, CUSTOMER, startWritableEmulator, type WritableEmulator } from "./test-support.server";
+import { approved, CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
 
 // The pipeline against the project's Google emulator over HTTP (Google's real
 // mutate protocol, validateOnly, partialFailure, change_event), through the

@@ -6,12 +6,12 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { getConnection } from "../auth/google-connection.server";
 import { adsClientFor, getAccount } from "../ads/accounts.server";
-import { connectDemoUser } from "../ads/emulator-harness.server";
+import { connectDemoUser } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
 import { readChildren } from "./kinds.server";
 import { reconcileInFlight, validateChangeSet } from "./pipeline.server";
 import { proposeBulk } from "./propose.server";
-import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "./test-support.server";
+import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
 
 // 100 changes (10 change sets, half atomic) applied by a child process that is
 // SIGKILLed at random moments; after each kill the parent runs

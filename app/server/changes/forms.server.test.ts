@@ -1,12 +1,12 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
-import { connectDemoUser } from "../ads/emulator-harness.server";
+import { connectDemoUser } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
 import { parseAmount, parseKeywordLines, proposeFromForm } from "./forms.server";
 import { getChangeSet } from "./pipeline.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, listOpenChangeSets, validateQuietly } from "./review.server";
-import { approved, CUSTOMER, startWritableEmulator, type WritableEmulator } from "./test-support.server";
+import { approved, CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
 import { ConflictError, NotFoundError } from "../domain-errors.server";
 
 // The screens' forms → change sets, the review's view of them, and what an

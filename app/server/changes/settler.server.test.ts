@@ -1,13 +1,13 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
-import { connectDemoUser } from "../ads/emulator-harness.server";
+import { connectDemoUser } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
 import { validateChangeSet } from "./pipeline.server";
 import { proposeBudgetChange } from "./propose.server";
 import { captureLogs } from "../log.server";
 import { startSettling } from "./settler.server";
-import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "./test-support.server";
+import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
 
 // Issue 9 point 4: a set left "applying" while Google is unreachable used to
 // stay so forever (settled only once, at boot, with the errors hidden).

@@ -4,11 +4,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
-import { connectDemoUser } from "../ads/emulator-harness.server";
+import { connectDemoUser } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
 import { validateChangeSet } from "../changes/pipeline.server";
 import { proposeBulk } from "../changes/propose.server";
-import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../changes/test-support.server";
+import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
 
 // SIGTERM while an apply is waiting on Google: the server must stop taking
 // connections at once, finish the apply and answer the request in flight,

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_RICH_CUSTOMER_ID, DEMO_SMALL_CUSTOMER_ID } from "../../../emulator/ads";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
-import { connectDemoUser, startEmulator, type RunningEmulator } from "../ads/emulator-harness.server";
+import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
 import { runOptimizer } from "./run.server";
 import { listRecommendations } from "./service.server";

@@ -2,12 +2,12 @@ import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
-import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL, type AdsStore, type DemoStoreOptions } from "../../../emulator/ads";
-import { createEmulator, type Emulator } from "../../../emulator/server";
-import { completeGoogleSignIn } from "../auth/google-connection.server";
-import { ADS_SCOPE, CALLBACK_PATH } from "../auth/google-oauth.server";
-import { getConfig } from "../env.server";
-import { refreshAccounts } from "./accounts.server";
+import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL, type AdsStore, type DemoStoreOptions } from "../../emulator/ads";
+import { createEmulator, type Emulator } from "../../emulator/server";
+import { completeGoogleSignIn } from "../../app/server/auth/google-connection.server";
+import { ADS_SCOPE, CALLBACK_PATH } from "../../app/server/auth/google-oauth.server";
+import { getConfig } from "../../app/server/env.server";
+import { refreshAccounts } from "../../app/server/ads/accounts.server";
 
 /**
  * Test and benchmark support only (nothing in the app imports it): the Google

@@ -1,12 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_SMALL_CUSTOMER_ID, type AdsStore } from "../../../emulator/ads";
-import { createEmulator } from "../../../emulator/server";
-import { googleEnvFor } from "../ads/emulator-harness.server";
-import { createSession } from "../auth/session.server";
-import { getConfig } from "../env.server";
-import { approvalFromApiRequest } from "./approval.server";
-import type { ApplyOptions } from "./pipeline.server";
+import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_SMALL_CUSTOMER_ID, type AdsStore } from "../../emulator/ads";
+import { createEmulator } from "../../emulator/server";
+import { googleEnvFor } from "./emulator-harness";
+import { createSession } from "../../app/server/auth/session.server";
+import { getConfig } from "../../app/server/env.server";
+import { approvalFromApiRequest } from "../../app/server/changes/approval.server";
+import type { ApplyOptions } from "../../app/server/changes/pipeline.server";
 
 /**
  * Test support only: the project's Google emulator with its write side
