@@ -1,0 +1,190 @@
+// @vitest-environment node
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFixtureStore } from "../../../emulator/ads";
+import { ENGINE_TODAY, healthyAccount, RULE_PLANTS, ruleAccount, type CustomerInput, type PlantedRule } from "../../../emulator/fixtures/engine";
+import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
+import { syncAccount } from "../ads/sync.server";
+import { listRecommendations } from "./service.server";
+import { RECOMMENDATION_TYPES, type Recommendation } from "./types.server";
+
+// The engine over accounts described as fixtures, through the real path:
+// fixture → emulator store → the app's OAuth, account discovery and sync →
+// engine → stored recommendations. A healthy account gives nothing; each
+// rule's fixture plants one finding and gets exactly that one.
+
+const NOW = new Date(`${ENGINE_TODAY}T15:00:00Z`);
+const CLEAN = "2000000001";
+const RULES = Object.keys(RULE_PLANTS) as PlantedRule[];
+const ruleId = (type: PlantedRule) => `20000001${String(RULES.indexOf(type)).padStart(2, "0")}`;
+
+let emu: RunningEmulator;
+let ctx: TestContext;
+const recs = new Map<string, Recommendation[]>();
+
+beforeAll(async () => {
+  const customers: CustomerInput[] = [healthyAccount(CLEAN), ...RULES.map((t) => ruleAccount(t, ruleId(t)))];
+  emu = await startEmulator({ store: createFixtureStore({ customers }, { today: ENGINE_TODAY, source: "engine fixtures" }) });
+  ctx = await setupTestEnvironment(emu.env);
+  const userId = await connectDemoUser(emu.baseUrl);
+  for (const c of customers) {
+    const id = String(c.id);
+    const state = await syncAccount(userId, id, { now: () => NOW });
+    expect(state.status, c.name).toBe("ok");
+    recs.set(id, (await listRecommendations(ctx.db, id, { now: NOW })).recommendations);
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await ctx?.cleanup();
+  await emu?.close();
+});
+
+const of = (customerId: string) => recs.get(customerId)!;
+const figure = (r: Recommendation, name: string) => r.evidence.figures.find((f) => f.name === name)?.value;
+const summary = (list: Recommendation[]) => list.map((r) => `${r.type}: ${r.title}`).join("\n");
+
+/** Ids the emulator assigned, read back from the synced tables. */
+async function keywordKey(customerId: string, text: string, adGroup?: string): Promise<string> {
+  let q = ctx.db
+    .selectFrom("ads_keywords")
+    .innerJoin("ads_ad_groups", (j) => j.onRef("ads_ad_groups.id", "=", "ads_keywords.ad_group_id").onRef("ads_ad_groups.customer_id", "=", "ads_keywords.customer_id"))
+    .select(["ads_keywords.ad_group_id", "ads_keywords.criterion_id"])
+    .where("ads_keywords.customer_id", "=", customerId)
+    .where("ads_keywords.text", "=", text)
+    .where("ads_keywords.negative", "=", 0);
+  if (adGroup) q = q.where("ads_ad_groups.name", "=", adGroup);
+  const row = await q.executeTakeFirstOrThrow();
+  return `${row.ad_group_id}~${row.criterion_id}`;
+}
+async function idOf(customerId: string, table: "ads_campaigns" | "ads_ad_groups", name: string): Promise<string> {
+  return (await ctx.db.selectFrom(table).select("id").where("customer_id", "=", customerId).where("name", "=", name).executeTakeFirstOrThrow()).id;
+}
+
+describe("fixtures through sync and engine", () => {
+  it("the healthy account gets no recommendation", () => {
+    expect(summary(of(CLEAN))).toBe("");
+  });
+
+  it("each rule's fixture gets exactly its one finding", () => {
+    expect(RULES.slice().sort()).toEqual([...RECOMMENDATION_TYPES].sort());
+    for (const type of RULES) {
+      const list = of(ruleId(type));
+      expect(list.map((r) => r.type), `${type}:\n${summary(list)}`).toEqual([type]);
+    }
+  });
+
+  it("wasted_keyword: pause, on the 30 judged days' figures, Strong", async () => {
+    const [r] = of(ruleId("wasted_keyword"));
+    const id = await keywordKey(ruleId("wasted_keyword"), "tent footprint");
+    expect(id).toMatch(/~300000009001$/);
+    expect(r.resources[0]).toMatchObject({ kind: "keyword", id });
+    expect(r.actions).toEqual([{ type: "status", kind: "keyword", ids: [id], status: "PAUSED" }]);
+    expect(r.evidence.dateRange).toEqual({ from: "2026-10-20", to: "2026-11-18" });
+    expect([figure(r, "clicks"), figure(r, "cost"), figure(r, "conversions")]).toEqual([300, 360, 0]);
+    expect(figure(r, "breakEvenRate")).toBe(4);
+    expect(r.evidence.target).toMatchObject({ metric: "cpa", value: 30, source: "bidding strategy" });
+    expect(r.confidenceLabel).toBe("Strong");
+    // Impact: the spend of the last 30 days of data (27 of the 30 days the keyword ran).
+    expect(r.impact).toMatchObject({ kind: "cost_saved", monthly: 324 });
+  });
+
+  it("wasted_search_term: an exact negative in its ad group", async () => {
+    const c = ruleId("wasted_search_term");
+    const [r] = of(c);
+    const adGroup = await idOf(c, "ads_ad_groups", "Family Tents");
+    expect(r.resources[0]).toMatchObject({ kind: "search_term", id: "family tent repair kit" });
+    expect(r.actions).toEqual([{ type: "add_negatives", level: "ad_group", parentId: adGroup, keywords: [{ text: "family tent repair kit", matchType: "EXACT" }] }]);
+    expect([figure(r, "clicks"), figure(r, "cost"), figure(r, "conversions")]).toEqual([120, 120, 0]);
+    expect(figure(r, "matchedKeywords")).toBe("family tent");
+    expect(r.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("negative_ngram: “free” as a phrase negative on the campaign, its four terms as evidence", async () => {
+    const c = ruleId("negative_ngram");
+    const [r] = of(c);
+    const campaign = await idOf(c, "ads_campaigns", "Search | Tents");
+    expect(r.resources[0]).toMatchObject({ kind: "search_term", id: "free" });
+    expect(r.actions).toEqual([{ type: "add_negatives", level: "campaign", parentId: campaign, keywords: [{ text: "free", matchType: "PHRASE" }] }]);
+    expect([figure(r, "termCount"), figure(r, "clicks"), figure(r, "cost"), figure(r, "conversions")]).toEqual([4, 112, 112, 0]);
+    expect(String(figure(r, "examples")).split(" · ").sort()).toEqual(["free camping gear", "free dome tent", "free family tent giveaway", "free tent"]);
+    expect(r.confidenceLabel).toBe("Strong");
+  });
+
+  it("harvest_search_term: the converting term as an exact keyword of its ad group", async () => {
+    const c = ruleId("harvest_search_term");
+    const [r] = of(c);
+    const adGroup = await idOf(c, "ads_ad_groups", "Family Tents");
+    // Maximize Conversions: no bid of its own.
+    expect(r.actions).toEqual([{ type: "add_keywords", adGroupId: adGroup, keywords: [{ text: "large family tent with porch", matchType: "EXACT" }] }]);
+    expect(Number(figure(r, "conversions"))).toBeGreaterThanOrEqual(5);
+    expect(figure(r, "matchedKeyword")).toBe("family tent");
+    expect(r.impact.kind).toBe("conversions_gained");
+  });
+
+  it("budget_limited: +25 % (the cap), with the impression shares it rests on", async () => {
+    const c = ruleId("budget_limited");
+    const [r] = of(c);
+    const campaign = await idOf(c, "ads_campaigns", "Search | Tents");
+    expect(r.actions).toEqual([{ type: "budget", campaignId: campaign, amount: 37.5 }]);
+    expect(figure(r, "dailyBudget")).toBe(30);
+    expect(figure(r, "searchImpressionShare")).toBeCloseTo(50, 1);
+    expect(figure(r, "budgetLostImpressionShare")).toBeCloseTo(40, 1);
+    expect(r.impact.kind).toBe("conversions_gained");
+    expect(r.impact.monthly).toBeGreaterThan(0);
+  });
+
+  it("bid_adjustment: the costly ad group's default bid −20 % (the cap)", async () => {
+    const c = ruleId("bid_adjustment");
+    const [r] = of(c);
+    expect(r.actions).toEqual([{ type: "bid", kind: "ad_group", items: [{ id: "140000009001", cpc: 1.6 }] }]);
+    expect(figure(r, "bid")).toBe(2);
+    expect(r.evidence.target).toMatchObject({ metric: "cpa", source: "assumed target" });
+    expect(r.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("low_quality_score: the three components, nothing automatic", () => {
+    const [r] = of(ruleId("low_quality_score"));
+    expect(r.resources[0].id).toMatch(/~300000009002$/);
+    expect(figure(r, "qualityScore")).toBe(2);
+    for (const name of ["searchPredictedCtr", "creativeQualityScore", "postClickQualityScore"]) expect(figure(r, name)).toBe("Below average");
+    expect(r.actions).toEqual([]);
+  });
+
+  it("weak_ad: poor strength and the low assets, linked to the ad generator", async () => {
+    const c = ruleId("weak_ad");
+    const [r] = of(c);
+    const [campaign, adGroup] = [await idOf(c, "ads_campaigns", "Search | Tents"), await idOf(c, "ads_ad_groups", "Dome Tents")];
+    expect(r.resources[0]).toMatchObject({ kind: "ad", id: `${adGroup}~650000009001` });
+    expect(figure(r, "adStrength")).toBe("Poor");
+    expect(figure(r, "lowAssets")).toBe(4);
+    expect(r.actions).toEqual([]);
+    expect(r.links[0].href).toBe(`/ad-generator?campaignId=${campaign}&adGroupId=${adGroup}`);
+  });
+
+  it("duplicate_keyword: pauses the twin that converts worse", async () => {
+    const c = ruleId("duplicate_keyword");
+    const [r] = of(c);
+    const [weak, strong] = [await keywordKey(c, "dome tent", "Family Tents"), await keywordKey(c, "dome tent", "Dome Tents")];
+    expect(r.resources.filter((x) => x.kind === "keyword").map((x) => x.id)).toEqual([strong, weak]);
+    expect(r.actions).toEqual([{ type: "status", kind: "keyword", ids: [weak], status: "PAUSED" }]);
+  });
+
+  it("paused_converting: enable, with its conversions while live", async () => {
+    const c = ruleId("paused_converting");
+    const [r] = of(c);
+    const id = await keywordKey(c, "tent with vestibule");
+    expect(r.actions).toEqual([{ type: "status", kind: "keyword", ids: [id], status: "ENABLED" }]);
+    expect([figure(r, "conversions"), figure(r, "cost"), figure(r, "cpa")]).toEqual([18, 270, 15]);
+    expect(figure(r, "lastActive")).toBe("2026-10-27");
+  });
+
+  it("blocked_keyword: removes the campaign negative that silences the keyword", async () => {
+    const c = ruleId("blocked_keyword");
+    const [r] = of(c);
+    const campaign = await idOf(c, "ads_campaigns", "Search | Tents");
+    expect(r.resources[0].id).toBe(await keywordKey(c, "instant tent"));
+    expect(r.actions).toEqual([{ type: "remove_negatives", level: "campaign", ids: [`${campaign}~500000009001`] }]);
+    expect(figure(r, "keywordImpressions")).toBe(0);
+  });
+});
