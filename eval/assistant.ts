@@ -19,7 +19,7 @@ import { describeModel } from "../app/server/ai/model.server";
 import { toolRunners } from "../app/server/ai/tools.server";
 import type { DB } from "../app/server/db/db.server";
 import { listRecommendations } from "../app/server/optimizer/service.server";
-import { requireAccountOf } from "../app/server/reporting.server";
+import { requireAccountOf } from "../app/server/account-access.server";
 import { CASES, type Truth } from "./assistant-cases";
 
 const AI_VARIABLES = ["AI_MODEL", "AI_BASE_URL", "AI_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"];

@@ -1,7 +1,8 @@
 import { data, redirect } from "react-router";
 import { safeReturnPath } from "~/server/http/return-path.server";
 import { getSession, requireUser } from "~/server/auth/session.server";
-import { activeAccountOf, startSync, syncView } from "~/server/reporting.server";
+import { activeAccountOf } from "~/server/account-access.server";
+import { startSync, syncView } from "~/server/sync-status.server";
 import { getSyncState } from "~/server/ads/sync.server";
 import type { Route } from "./+types/sync";
 

@@ -14,7 +14,7 @@ import { validateQuietly } from "./changes/review.server";
 import type { User } from "./db/schema";
 import { NotFoundError } from "./domain-errors.server";
 import { readJsonBody, toHttpError } from "./http/errors.server";
-import { activeAccountOf, requireAccountOf } from "./reporting.server";
+import { activeAccountOf, requireAccountOf } from "./account-access.server";
 import { redirectWithToast } from "./toast.server";
 
 // The ad generator's loader, actions and JSON API: the brief → the pipeline (model or

@@ -6,7 +6,7 @@ import type { ApprovalCapability } from "./changes/approval.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, validateQuietly, type ChangeSetView } from "./changes/review.server";
 import { InvalidError, NotFoundError, ConflictError } from "./domain-errors.server";
 import { readJsonBody } from "./http/errors.server";
-import { requireAccountOf } from "./reporting.server";
+import { requireAccountOf } from "./account-access.server";
 
 // The JSON API's change sets: the same services as the review page, answered
 // as { changeSet, validationProblem? }. Nothing here reaches Google except

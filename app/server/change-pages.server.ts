@@ -8,7 +8,7 @@ import { HISTORY_PAGE_SIZE, HistoryQuery, importRecentChanges, listHistory } fro
 import type { User } from "./db/schema";
 import { NotFoundError } from "./domain-errors.server";
 import { formFailure } from "./http/page-errors.server";
-import { activeAccountOf, notFound as notFoundPage, requireAccountOf } from "./reporting.server";
+import { activeAccountOf, notFound as notFoundPage, requireAccountOf } from "./account-access.server";
 import { getDb } from "./db/db.server";
 import { redirectWithToast } from "./toast.server";
 

@@ -8,7 +8,8 @@ import { listCampaigns, MAX_PAGE_SIZE, type CampaignRow } from "./ads/reports.se
 import { HistoryQuery, listHistory, type HistoryItem } from "./changes/history.server";
 import { csvResponse, metricCsvColumns, moneyUnits, toCsv, type CsvColumn } from "./csv.server";
 import type { User } from "./db/schema";
-import { activeAccountOf, notFound, pageRange } from "./reporting.server";
+import { activeAccountOf, notFound } from "./account-access.server";
+import { pageRange } from "./report-range.server";
 
 // "Download CSV" of each table: the same address as the page (range, filters,
 // sort), every page of it. The same parsers as the pages, so the file holds

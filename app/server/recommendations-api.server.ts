@@ -13,7 +13,7 @@ import {
   snoozeRecommendation,
   SnoozeInput,
 } from "./optimizer/service.server";
-import { requireAccountOf } from "./reporting.server";
+import { requireAccountOf } from "./account-access.server";
 
 // The JSON API's recommendations (bearer): list with the score, apply (a
 // validated change set, never applied), dismiss, snooze, restore.

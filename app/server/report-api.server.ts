@@ -1,7 +1,8 @@
 import { emptyMetrics } from "~/lib/metrics";
 import { getAccountSummary, listAllCampaigns, type CampaignRow } from "./ads/reports.server";
 import { ensureFresh, syncAccount } from "./ads/sync.server";
-import { apiRange, requireAccountOf, type ReportAccount } from "./reporting.server";
+import { apiRange } from "./report-range.server";
+import { requireAccountOf, type ReportAccount } from "./account-access.server";
 
 // The JSON API's report reads. Same data and rules as the pages; the
 // differences are the API's: a bad range is a 400 (a page falls back

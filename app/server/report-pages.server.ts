@@ -6,7 +6,9 @@ import { getCampaignOverview, listDetailTab } from "./ads/detail-lists.server";
 import { getAccountSummary, getDailySeries, listCampaigns, type CampaignSortKey, type CampaignStatusFilter } from "./ads/reports.server";
 import { hiddenCampaignColumns } from "./campaign-columns.server";
 import type { User } from "./db/schema";
-import { activeAccountOf, awaitingFirstSync, freshness, notFound, pageRange, type ReportAccount } from "./reporting.server";
+import { activeAccountOf, notFound, type ReportAccount } from "./account-access.server";
+import { awaitingFirstSync, freshness } from "./sync-status.server";
+import { pageRange } from "./report-range.server";
 
 // The loaders of the report pages: which account, which range, how fresh,
 // and the numbers. Unconnected users get { connected: false } and the seed's

@@ -1,7 +1,8 @@
 import { getSyncState } from "~/server/ads/sync.server";
 import { InvalidError } from "~/server/domain-errors.server";
 import { apiRoute } from "~/server/http/api-route.server";
-import { requireAccountOf, startSync, syncView } from "~/server/reporting.server";
+import { requireAccountOf } from "~/server/account-access.server";
+import { startSync, syncView } from "~/server/sync-status.server";
 import type { Route } from "./+types/account-sync";
 
 /** GET: the account's sync state. */

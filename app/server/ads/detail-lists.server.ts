@@ -6,23 +6,26 @@ import type { DetailTab } from "~/lib/report-query";
 import { getDb } from "../db/db.server";
 import { normalizeCustomerId } from "./customer-id.server";
 import {
-  campaignDailySums,
-  campaignRowOf,
   containsPattern,
-  METRIC_COLUMN,
   metricColumnsOf,
+  metricSortSql,
   metricSums,
   metricsOf,
   nullableNumber,
+  searchTermSums,
+  windowTotals,
+  windowTotalsOf,
+} from "./metric-sql.server";
+import {
+  campaignDailySums,
+  campaignRowOf,
+  labelledAdTexts,
   parseJsonArray,
-  ratioSql,
   type AdGroupRow,
   type AdRow,
-  type AdText,
   type CampaignRow,
   type KeywordRow,
   type SearchTermRow,
-  type StoredAdText,
 } from "./reports.server";
 
 /**
@@ -66,28 +69,8 @@ export const MAX_DETAIL_PAGE_SIZE = 5000;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyQuery = SelectQueryBuilder<any, any, any>;
 
-const METRIC_NAMES = Object.values(METRIC_COLUMN) as string[];
-
-/** The sort expression of a metric column over the summed subquery `m`, or null when `key` is not a metric. */
-function metricSort(key: string): RawBuilder<unknown> | null {
-  switch (key) {
-    case "impressions":
-      return sql`COALESCE(${sql.ref("m.impressions")}, 0)`;
-    case "clicks":
-      return sql`COALESCE(${sql.ref("m.clicks")}, 0)`;
-    case "cost":
-      return sql`COALESCE(${sql.ref("m.cost_micros")}, 0)`;
-    case "conversions":
-      return sql`COALESCE(${sql.ref("m.conversions")}, 0)`;
-    case "ctr":
-    case "averageCpc":
-    case "costPerConversion":
-    case "conversionValuePerCost":
-      return ratioSql(key, "m");
-    default:
-      return null;
-  }
-}
+/** The sort expression of a metric over the summed subquery `m`, or null when `key` is not a metric. */
+const metricSort = (key: string) => metricSortSql(key, "m");
 
 const lower = (ref: string) => sql`lower(${sql.ref(ref)})`;
 
@@ -118,9 +101,7 @@ async function pagedRows(plan: Plan, sort: string, dir: "asc" | "desc", requeste
       .filtered()
       .select([
         ...plan.columns,
-        // Window aggregates see every filtered row before LIMIT: the count and totals come with the page.
-        sql<number>`COUNT(*) OVER ()`.as("total_count"),
-        ...METRIC_NAMES.map((column) => sql<number>`SUM(COALESCE(${sql.ref(`m.${column}`)}, 0)) OVER ()`.as(`total_${column}`)),
+        ...windowTotals("m"),
       ])
       // NULLs (ratios over nothing, no bid, no quality score) sort last either way, as in Google Ads.
       .orderBy(sql`CASE WHEN ${orderBy} IS NULL THEN 1 ELSE 0 END`)
@@ -136,15 +117,7 @@ async function pagedRows(plan: Plan, sort: string, dir: "asc" | "desc", requeste
   let total: number;
   let totals: Metrics;
   if (rows.length > 0) {
-    const first = rows[0];
-    total = Number(first.total_count);
-    totals = metricsOf({
-      impressions: first.total_impressions,
-      clicks: first.total_clicks,
-      cost_micros: first.total_cost_micros,
-      conversions: first.total_conversions,
-      conversions_value: first.total_conversions_value,
-    });
+    ({ total, totals } = windowTotalsOf(rows[0]));
   } else {
     // Past the last page (or nothing matches): count separately, then show the last page.
     const summary = (await plan
@@ -339,15 +312,7 @@ export async function listAds(customerId: string, campaignId: string, range: Dat
         .where("ad_id", "in", adIds)
         .execute()
     : [];
-  const labels = new Map<string, string>();
-  for (const a of assets) {
-    if (a.text !== null && a.performance_label !== null) labels.set(`${a.ad_group_id}~${a.ad_id}~${a.field_type}~${a.text}`, a.performance_label);
-  }
-  const adTexts = (adGroupId: string, adId: string, fieldType: string, json: string | null): AdText[] =>
-    parseJsonArray<StoredAdText>(json).map((t) => {
-      const label = labels.get(`${adGroupId}~${adId}~${fieldType}~${t.text}`) ?? t.assetPerformanceLabel;
-      return { text: t.text, ...(t.pinnedField ? { pinnedField: t.pinnedField } : {}), ...(label ? { performanceLabel: label } : {}) };
-    });
+  const adTexts = labelledAdTexts(assets);
   return {
     ...page,
     rows: page.rows.map((a) => {
@@ -390,12 +355,7 @@ export async function listSearchTerms(customerId: string, campaignId: string, ra
         db.selectFrom("ads_search_term_daily as t").select([
           "t.ad_group_id",
           "t.search_term",
-          sql<string>`MAX(${sql.ref("t.status")})`.as("status"),
-          // NULL when the term matched several keywords: no single one to name.
-          sql<string | null>`CASE WHEN MIN(${sql.ref("t.keyword_text")}) = MAX(${sql.ref("t.keyword_text")}) THEN MAX(${sql.ref("t.keyword_text")}) END`.as(
-            "keyword_text",
-          ),
-          ...metricSums("t"),
+          ...searchTermSums("t"),
         ]),
         "t",
         cid,

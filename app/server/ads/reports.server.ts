@@ -1,9 +1,21 @@
 import { sql, type RawBuilder } from "kysely";
 import { datesInRange, type DateRange } from "~/lib/date-range";
-import { emptyMetrics, RATIOS, type MetricKey, type Metrics, type RatioKey } from "~/lib/metrics";
+import { emptyMetrics, type Metrics } from "~/lib/metrics";
 import { CAMPAIGN_SORT_KEYS, type CampaignSortKeyParam } from "~/lib/report-query";
 import { getDb } from "../db/db.server";
 import { normalizeCustomerId } from "./customer-id.server";
+import {
+  containsPattern,
+  metricColumnsOf,
+  metricSortSql,
+  metricSums,
+  metricsOf,
+  nullableNumber,
+  searchTermSums,
+  windowTotals,
+  windowTotalsOf,
+  type MetricRow,
+} from "./metric-sql.server";
 
 /**
  * Read models for the report screens, from the local copy of the account
@@ -68,59 +80,6 @@ export const MAX_PAGE_SIZE = 500;
 export const DETAIL_LIST_LIMIT = 500;
 
 // ---------------------------------------------------------------------------
-// SQL pieces
-
-export const METRIC_COLUMN: Record<MetricKey, string> = {
-  impressions: "impressions",
-  clicks: "clicks",
-  costMicros: "cost_micros",
-  conversions: "conversions",
-  conversionsValue: "conversions_value",
-};
-
-/** SUM of each metric column of `table` (a table or alias), named after the column. */
-export function metricSums(table: string) {
-  return (Object.values(METRIC_COLUMN) as string[]).map((column) =>
-    sql<number>`COALESCE(SUM(${sql.ref(`${table}.${column}`)}), 0)`.as(column),
-  );
-}
-
-/** The metric columns of an aggregated subquery `alias`, 0 where the entity had no rows. */
-export function metricColumnsOf(alias: string) {
-  return (Object.values(METRIC_COLUMN) as string[]).map((column) => sql<number>`COALESCE(${sql.ref(`${alias}.${column}`)}, 0)`.as(column));
-}
-
-/**
- * A ratio of lib/metrics.ts RATIOS over aggregated columns of `alias`, NULL
- * when the denominator is 0, so sorting and display divide the same way.
- */
-export function ratioSql(key: RatioKey, alias: string): RawBuilder<number | null> {
-  const def = RATIOS[key];
-  const numerator = sql`CAST(COALESCE(${sql.ref(`${alias}.${METRIC_COLUMN[def.numerator]}`)}, 0) AS double precision)`;
-  const denominator = sql`(CAST(COALESCE(${sql.ref(`${alias}.${METRIC_COLUMN[def.denominator]}`)}, 0) AS double precision) * ${sql.lit(def.denominatorScale)})`;
-  return sql<number | null>`CASE WHEN ${denominator} = 0 THEN NULL ELSE ${numerator} / ${denominator} END`;
-}
-
-export type MetricRow = Record<(typeof METRIC_COLUMN)[MetricKey], unknown>;
-
-export function metricsOf(row: MetricRow): Metrics {
-  return {
-    impressions: Number(row.impressions ?? 0),
-    clicks: Number(row.clicks ?? 0),
-    costMicros: Number(row.cost_micros ?? 0),
-    conversions: Number(row.conversions ?? 0),
-    conversionsValue: Number(row.conversions_value ?? 0),
-  };
-}
-
-export const nullableNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
-/** "%term%" for LIKE, with the user's own % and _ taken literally (ESCAPE '!'). */
-export function containsPattern(q: string): string {
-  return `%${q.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
-}
-
-// ---------------------------------------------------------------------------
 // Campaign list
 
 const TEXT_SORTS = new Set<CampaignSortKey>(["name", "status", "channelType", "biddingStrategyType"]);
@@ -137,19 +96,8 @@ function sortExpression(sort: CampaignSortKey): RawBuilder<unknown> {
       return sql.ref("c.bidding_strategy_type");
     case "budget":
       return sql.ref("c.budget_amount_micros");
-    case "impressions":
-      return sql`COALESCE(${sql.ref("m.impressions")}, 0)`;
-    case "clicks":
-      return sql`COALESCE(${sql.ref("m.clicks")}, 0)`;
-    case "cost":
-      return sql`COALESCE(${sql.ref("m.cost_micros")}, 0)`;
-    case "conversions":
-      return sql`COALESCE(${sql.ref("m.conversions")}, 0)`;
-    case "ctr":
-    case "averageCpc":
-    case "costPerConversion":
-    case "conversionValuePerCost":
-      return ratioSql(sort, "m");
+    default:
+      return metricSortSql(sort, "m")!;
   }
 }
 
@@ -216,12 +164,7 @@ export async function listCampaigns(customerId: string, range: DateRange, opts: 
         "c.bidding_strategy_type",
         "c.budget_amount_micros",
         ...metricColumnsOf("m"),
-        // Window aggregates see every filtered row before LIMIT: the count and
-        // totals come with the page, in the same scan.
-        sql<number>`COUNT(*) OVER ()`.as("total_count"),
-        ...(Object.values(METRIC_COLUMN) as string[]).map((column) =>
-          sql<number>`SUM(COALESCE(${sql.ref(`m.${column}`)}, 0)) OVER ()`.as(`total_${column}`),
-        ),
+        ...windowTotals("m"),
       ])
       // NULLs (ratios over nothing, campaigns without a budget) sort last either way, as in Google Ads.
       .orderBy(sql`CASE WHEN ${orderBy} IS NULL THEN 1 ELSE 0 END`)
@@ -238,15 +181,7 @@ export async function listCampaigns(customerId: string, range: DateRange, opts: 
   let total: number;
   let totals: Metrics;
   if (rows.length > 0) {
-    const first = rows[0] as unknown as Record<string, unknown>;
-    total = Number(first.total_count);
-    totals = metricsOf({
-      impressions: first.total_impressions,
-      clicks: first.total_clicks,
-      cost_micros: first.total_cost_micros,
-      conversions: first.total_conversions,
-      conversions_value: first.total_conversions_value,
-    });
+    ({ total, totals } = windowTotalsOf(rows[0]));
   } else {
     // Past the last page (or nothing matches): count separately, then show the last page.
     const summary = await filtered()
@@ -421,6 +356,22 @@ export interface StoredAdText {
   assetPerformanceLabel?: string;
 }
 
+/**
+ * Reads an ad's stored headlines or descriptions, each with the performance
+ * label Google gave its asset (ad_group_ad_asset_view), else the ad's own.
+ */
+export function labelledAdTexts(assets: Array<{ ad_group_id: string; ad_id: string; field_type: string; text: string | null; performance_label: string | null }>) {
+  const labels = new Map<string, string>();
+  for (const a of assets) {
+    if (a.text !== null && a.performance_label !== null) labels.set(`${a.ad_group_id}~${a.ad_id}~${a.field_type}~${a.text}`, a.performance_label);
+  }
+  return (adGroupId: string, adId: string, fieldType: string, json: string | null): AdText[] =>
+    parseJsonArray<StoredAdText>(json).map((t) => {
+      const label = labels.get(`${adGroupId}~${adId}~${fieldType}~${t.text}`) ?? t.assetPerformanceLabel;
+      return { text: t.text, ...(t.pinnedField ? { pinnedField: t.pinnedField } : {}), ...(label ? { performanceLabel: label } : {}) };
+    });
+}
+
 export function parseJsonArray<T>(value: string | null): T[] {
   if (!value) return [];
   try {
@@ -553,12 +504,7 @@ export async function getCampaignDetail(customerId: string, campaignId: string, 
     .select([
       "t.ad_group_id",
       "t.search_term",
-      sql<string>`MAX(${sql.ref("t.status")})`.as("status"),
-      // NULL when the term matched several keywords: no single one to name.
-      sql<string | null>`CASE WHEN MIN(${sql.ref("t.keyword_text")}) = MAX(${sql.ref("t.keyword_text")}) THEN MAX(${sql.ref("t.keyword_text")}) END`.as(
-        "keyword_text",
-      ),
-      ...metricSums("t"),
+      ...searchTermSums("t"),
     ])
     .where("t.customer_id", "=", cid)
     .where("t.campaign_id", "=", campaignId)
@@ -595,15 +541,7 @@ export async function getCampaignDetail(customerId: string, campaignId: string, 
   const terms = await termsQuery.execute();
   const negatives = await negativesQuery.execute();
 
-  const labels = new Map<string, string>();
-  for (const a of assets) {
-    if (a.text !== null && a.performance_label !== null) labels.set(`${a.ad_group_id}~${a.ad_id}~${a.field_type}~${a.text}`, a.performance_label);
-  }
-  const adTexts = (adGroupId: string, adId: string, fieldType: string, json: string): AdText[] =>
-    parseJsonArray<StoredAdText>(json).map((t) => {
-      const label = labels.get(`${adGroupId}~${adId}~${fieldType}~${t.text}`) ?? t.assetPerformanceLabel;
-      return { text: t.text, ...(t.pinnedField ? { pinnedField: t.pinnedField } : {}), ...(label ? { performanceLabel: label } : {}) };
-    });
+  const adTexts = labelledAdTexts(assets);
 
   return {
     campaign: campaignRowOf(campaign),

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DateRange } from "~/lib/date-range";
 import type { Metrics } from "~/lib/metrics";
+import { containsPattern, METRIC_COLUMNS, metricColumnsOf, metricSums, metricsOf, searchTermSums, type MetricColumn } from "../ads/metric-sql.server";
 import { getDb } from "../db/db.server";
 
 // Account-wide reads the assistant needs beyond the report screens' (which
@@ -8,29 +9,8 @@ import { getDb } from "../db/db.server";
 // filtered and sorted in SQL, at most `limit` rows plus whether more matched.
 // Callers pass the customer id of the chat's account (from the session).
 
-const METRICS = ["impressions", "clicks", "cost_micros", "conversions", "conversions_value"] as const;
-
-function sums(alias: string) {
-  return METRICS.map((c) => sql<number>`COALESCE(SUM(${sql.ref(`${alias}.${c}`)}), 0)`.as(c));
-}
-
-function metricsOf(row: Record<(typeof METRICS)[number], unknown>): Metrics {
-  return {
-    impressions: Number(row.impressions ?? 0),
-    clicks: Number(row.clicks ?? 0),
-    costMicros: Number(row.cost_micros ?? 0),
-    conversions: Number(row.conversions ?? 0),
-    conversionsValue: Number(row.conversions_value ?? 0),
-  };
-}
-
-/** "%term%" for LIKE, the text's own % and _ taken literally (ESCAPE '!'). */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
-}
-
 export type RowSort = "cost" | "clicks" | "conversions" | "impressions";
-const SORT_COLUMN: Record<RowSort, (typeof METRICS)[number]> = {
+const SORT_COLUMN: Record<RowSort, MetricColumn> = {
   cost: "cost_micros",
   clicks: "clicks",
   conversions: "conversions",
@@ -59,7 +39,7 @@ export async function accountKeywords(
   const db = getDb();
   let daily = db
     .selectFrom("ads_keyword_daily as d")
-    .select(["d.ad_group_id", "d.criterion_id", ...sums("d")])
+    .select(["d.ad_group_id", "d.criterion_id", ...metricSums("d")])
     .where("d.customer_id", "=", customerId)
     .where("d.date", ">=", range.from)
     .where("d.date", "<=", range.to);
@@ -82,7 +62,7 @@ export async function accountKeywords(
       "k.status",
       "k.cpc_bid_micros",
       "k.quality_score",
-      ...METRICS.map((c) => sql<number>`COALESCE(${sql.ref(`m.${c}`)}, 0)`.as(c)),
+      ...metricColumnsOf("m"),
     ])
     .where("k.customer_id", "=", customerId)
     .where("k.negative", "=", 0)
@@ -136,11 +116,7 @@ export async function accountSearchTerms(
       "t.campaign_id",
       "t.ad_group_id",
       "t.search_term",
-      sql<string>`MAX(${sql.ref("t.status")})`.as("status"),
-      sql<string | null>`CASE WHEN MIN(${sql.ref("t.keyword_text")}) = MAX(${sql.ref("t.keyword_text")}) THEN MAX(${sql.ref("t.keyword_text")}) END`.as(
-        "keyword_text",
-      ),
-      ...sums("t"),
+      ...searchTermSums("t"),
     ])
     .where("t.customer_id", "=", customerId)
     .where("t.date", ">=", range.from)
@@ -156,7 +132,7 @@ export async function accountSearchTerms(
       "m.search_term",
       "m.status",
       "m.keyword_text",
-      ...METRICS.map((c) => sql.ref<number>(`m.${c}`).as(c)),
+      ...METRIC_COLUMNS.map((c) => sql.ref<number>(`m.${c}`).as(c)),
     ]);
   if (opts.minCostMicros) q = q.where("m.cost_micros", ">=", opts.minCostMicros);
   if (opts.nonConvertingOnly) q = q.where("m.conversions", "=", 0);

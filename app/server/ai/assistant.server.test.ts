@@ -5,7 +5,7 @@ import { syncAccount } from "../ads/sync.server";
 import { connectDemoUser } from "../../../tests/support/emulator-harness";
 import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
 import { toHttpError } from "../http/errors.server";
-import { requireAccountOf } from "../reporting.server";
+import { requireAccountOf } from "../account-access.server";
 import { analystAnswer, classify, NO_MODEL_NOTE } from "./analyst.server";
 import { listChats, loadMessages, tokensThisMonth } from "./chat-store.server";
 import { runTurn, startTurn } from "./chat.server";

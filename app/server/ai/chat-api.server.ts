@@ -3,7 +3,7 @@ import { MAX_CHAT_MESSAGE_LENGTH, type ProposalOutput } from "~/lib/chat";
 import type { User } from "../db/schema";
 import { getDb } from "../db/db.server";
 import { ConflictError, UnavailableError } from "../domain-errors.server";
-import { activeAccountOf } from "../reporting.server";
+import { activeAccountOf } from "../account-access.server";
 import { listChats, loadMessages, requireChat, type StoredMessage } from "./chat-store.server";
 import { runTurn } from "./chat.server";
 

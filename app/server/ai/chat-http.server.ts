@@ -2,7 +2,7 @@ import { consumeStream, createUIMessageStreamResponse } from "ai";
 import { z } from "zod";
 import { getSession } from "../auth/session.server";
 import { userFacingError } from "../http/errors.server";
-import { activeAccountOf } from "../reporting.server";
+import { activeAccountOf } from "../account-access.server";
 import { startTurn } from "./chat.server";
 
 // The browser's streaming endpoint for the chat (useChat's transport). The

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ChatMessageSchema, CONNECT_FIRST_REPLY, isBlank, MAX_CHAT_MESSAGE_LENGTH, type ChatMessage } from "~/lib/chat";
 import type { User } from "../db/schema";
 import { userFacingError } from "../http/errors.server";
-import { activeAccountOf } from "../reporting.server";
+import { activeAccountOf } from "../account-access.server";
 import { findChat, listChats, loadMessages } from "./chat-store.server";
 import { runTurn } from "./chat.server";
 import { describeModel } from "./model.server";

@@ -11,7 +11,7 @@ import { isBlank, MAX_CHAT_MESSAGE_LENGTH, type ChatMessageMeta } from "~/lib/ch
 import { todayIn } from "../ads/dates.server";
 import { getConfig } from "../env.server";
 import { ConflictError, InvalidError, LimitReachedError, NotFoundError } from "../domain-errors.server";
-import type { ReportAccount } from "../reporting.server";
+import type { ReportAccount } from "../account-access.server";
 import { analystAnswer } from "./analyst.server";
 import {
   appendMessage,

@@ -6,7 +6,7 @@ import { setupTestEnvironment, type TestContext } from "../../../tests/setup/tes
 import { connectDemoUser } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
 import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
-import { requireAccountOf } from "../reporting.server";
+import { requireAccountOf } from "../account-access.server";
 import { runTurn } from "./chat.server";
 import { setLanguageModelForTests } from "./model.server";
 import { scriptedModel } from "../../../tests/support/scripted-model";

@@ -1,4 +1,4 @@
-import type { ReportAccount } from "../reporting.server";
+import type { ReportAccount } from "../account-access.server";
 import { untrusted } from "./untrusted.server";
 
 /**

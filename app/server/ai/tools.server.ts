@@ -13,7 +13,7 @@ import { ActionInput } from "~/lib/change-actions";
 import { proposeBulk } from "../changes/propose.server";
 import { validateQuietly } from "../changes/review.server";
 import { userFacingError } from "../http/errors.server";
-import type { ReportAccount } from "../reporting.server";
+import type { ReportAccount } from "../account-access.server";
 import { accountKeywords, accountSearchTerms, budgetLostShares, lastSyncAt, type RowSort } from "./account-data.server";
 import { listRecommendations } from "../optimizer/service.server";
 import { RECOMMENDATION_TYPES } from "../optimizer/types.server";

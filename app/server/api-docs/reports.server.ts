@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { CampaignRow } from "../ads/reports.server";
-import type { syncView } from "../reporting.server";
+import type { syncView } from "../sync-status.server";
 import { type Assert, type SameFields, CustomerIdParams, defineArea, errorResponse, NullableTimestamp, ok } from "./registry.server";
 
 // /accounts: the caller's Google Ads accounts and their reports, read from the

@@ -1,4 +1,5 @@
 import { sql, type AliasedRawBuilder } from "kysely";
+import { METRIC_COLUMNS } from "../ads/metric-sql.server";
 import type { DB } from "../db/db.server";
 
 // What the engine reads: the account's synced tables, aggregated in SQL into
@@ -150,7 +151,6 @@ export function makePeriod(dataFrom: string, dataTo: string, syncedAt: string | 
   return { dataFrom, dataTo, evalTo, from30: clamp(addDays(evalTo, -29)), from60: clamp(addDays(evalTo, -59)), last30From: clamp(addDays(dataTo, -29)), syncedAt };
 }
 
-const METRICS = ["impressions", "clicks", "cost_micros", "conversions", "conversions_value"] as const;
 const WINDOWS = ["w30", "w60", "all", "l30"] as const;
 
 /** SUM(CASE …) columns for every metric × window, plus first/last traffic day. */
@@ -164,7 +164,7 @@ function windowColumns(p: Period): AliasedRawBuilder<unknown, string>[] {
   const cols: AliasedRawBuilder<unknown, string>[] = [];
   for (const w of WINDOWS) {
     const [from, to] = bounds[w];
-    for (const m of METRICS) {
+    for (const m of METRIC_COLUMNS) {
       cols.push(sql`SUM(CASE WHEN date BETWEEN ${from} AND ${to} THEN ${sql.ref(m)} ELSE 0 END)`.as(`${w}_${m}`));
     }
   }

@@ -5,7 +5,7 @@ import { todayIn } from "../ads/dates.server";
 import { getDb } from "../db/db.server";
 import type { User } from "../db/schema";
 import { toHttpError } from "../http/errors.server";
-import { activeAccountOf } from "../reporting.server";
+import { activeAccountOf } from "../account-access.server";
 import { redirectWithToast } from "../toast.server";
 import { runOptimizer } from "./run.server";
 import { getAccountTargets, setAccountTargets } from "./targets.server";
