@@ -420,6 +420,22 @@ async function* pagedBatches(source: AdsDataSource, customerId: string, query: s
   }
 }
 
+/** Resolves true once `res` wants more, false if the client went away (nothing more to send). */
+function drained(res: ServerResponse): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => () => {
+      res.off("drain", onDrain);
+      res.off("close", onClose);
+      resolve(ok);
+    };
+    const onDrain = done(true);
+    const onClose = done(false);
+    res.on("drain", onDrain);
+    res.on("close", onClose);
+  });
+}
+
 /**
  * A JSON array of ≤10,000-row batches, written as they are produced. An error
  * before the first byte gets its own HTTP status (still array-wrapped); one
@@ -445,8 +461,9 @@ async function searchStream(
   });
   let first = true;
   const write = (value: unknown) => {
-    res.write(`${first ? "[" : ",\n"}${JSON.stringify(value)}`);
+    const ok = res.write(`${first ? "[" : ",\n"}${JSON.stringify(value)}`);
     first = false;
+    return ok;
   };
 
   let fieldMask = "";
@@ -457,13 +474,18 @@ async function searchStream(
       fieldMask = mask;
       summaryRow = row ?? summaryRow;
       if (summary !== "SUMMARY_ROW_ONLY") {
-        write({
+        const flowing = write({
           ...(results && results.length > 0 ? { results } : {}),
           fieldMask: mask,
           requestId,
           ...rest,
           ...(queryResourceConsumption !== undefined ? { queryResourceConsumption } : {}),
         });
+        // Node corks a response's writes until the event loop turns, and this loop only awaits
+        // microtasks: without a real wait the whole answer (100+ MB for a large account) would
+        // pile up in memory and reach the client at the end. Waiting for the client to take a
+        // batch streams it, and the next batch is built while the client reads this one.
+        if (!flowing && !(await drained(res))) return;
       }
       next = await batches.next();
     }
