@@ -1,13 +1,15 @@
 import { Form } from "react-router";
 import { KEYWORD_MATCH_TYPES, KEYWORD_MAX_CHARS, KEYWORD_MAX_WORDS } from "~/lib/ad-limits";
 import { formatEnum } from "~/lib/format";
-import { FieldError, FormError, Labeled, dangerButtonClass, inputClass, secondaryButtonClass, useFormErrors, usePostAction } from "./change-forms";
+import type { FieldMetadata } from "@conform-to/react";
+import { AddKeywordsForm as AddKeywordsFormSchema, AddNegativesForm as AddNegativesFormSchema, BudgetForm as BudgetFormSchema } from "~/lib/change-form-schemas";
+import { FieldError, FormError, Labeled, dangerButtonClass, inputClass, secondaryButtonClass, useChangeFormResult, useFormErrors, usePostAction } from "./change-forms";
+import { errorAria, FieldMessage, useSchemaForm } from "./forms";
 
 // The campaign screens' change forms. Each one only proposes: the next page is
 // the review, where Google's validation is shown and Apply sends it.
 
-const errorProps = (id: string, message: string | undefined) =>
-  message ? { "aria-invalid": true as const, "aria-describedby": id } : {};
+const errorProps = (id: string, message: string | undefined) => (message ? { "aria-invalid": true as const, "aria-describedby": id } : {});
 
 /** Micros → "12.50" for an input's default value. */
 const units = (micros: number | null) => (micros === null ? "" : (micros / 1_000_000).toFixed(2));
@@ -38,24 +40,27 @@ export function CampaignStatusButtons({ campaignId, status }: { campaignId: stri
 }
 
 export function BudgetForm({ campaignId, budgetMicros, currency }: { campaignId: string; budgetMicros: number | null; currency: string }) {
-  const { formError, errors, values } = useFormErrors("budget");
+  const [form, fields] = useSchemaForm(BudgetFormSchema, { id: "budget-form", lastResult: useChangeFormResult("budget") });
   const postAction = usePostAction();
-  const message = errors.amount ?? errors.campaignId ?? formError ?? undefined;
+  // A refusal that is not the amount's (the campaign's, Google's) still shows under the one box.
+  const amount = fields.amount.errors?.length ? fields.amount : { errorId: fields.amount.errorId, errors: fields.campaignId.errors ?? form.errors };
   if (budgetMicros === null) return null;
   return (
-    <Form method="post" action={postAction} aria-label="Change daily budget" preventScrollReset noValidate className="flex flex-wrap items-start gap-2">
+    <Form method="post" action={postAction} id={form.id} onSubmit={form.onSubmit} aria-label="Change daily budget" preventScrollReset noValidate className="flex flex-wrap items-start gap-2">
       <input type="hidden" name="intent" value="budget" />
       <input type="hidden" name="campaignId" value={campaignId} />
       <label className="flex flex-col text-xs font-medium text-gray-600">
         Daily budget ({currency})
         <input
-          name="amount"
+          id={fields.amount.id}
+          name={fields.amount.name}
           inputMode="decimal"
-          defaultValue={values.amount?.[0] ?? units(budgetMicros)}
+          key={fields.amount.key}
+          defaultValue={typeof fields.amount.initialValue === "string" ? fields.amount.initialValue : units(budgetMicros)}
           className={`mt-0.5 w-32 ${inputClass}`}
-          {...errorProps("budget-error", message)}
+          {...errorAria(amount)}
         />
-        <FieldError id="budget-error" message={message} />
+        <FieldMessage field={amount} />
       </label>
       <button type="submit" className={`${secondaryButtonClass} mt-4`}>
         Review budget change
@@ -99,19 +104,22 @@ export function StatusButtons() {
   );
 }
 
-function MatchTypeSelect({ id, defaultValue = "PHRASE", error }: { id: string; defaultValue?: string; error?: string }) {
+/** A control's name, its messages and what was typed last time: a Conform field, or the same shape built by hand. */
+type ControlField = { name: string; errorId: string; errors?: string[]; initialValue?: unknown; key?: string };
+
+function MatchTypeSelect({ field, defaultValue = "PHRASE" }: { field: ControlField; defaultValue?: string }) {
   return (
     <Labeled label="Match type">
       {(controlId) => (
         <>
-          <select id={controlId} name="matchType" defaultValue={defaultValue} className={`mt-0.5 ${inputClass}`} {...errorProps(id, error)}>
+          <select id={controlId} name={field.name} key={field.key} defaultValue={initial(field) ?? defaultValue} className={`mt-0.5 ${inputClass}`} {...errorAria(field)}>
             {KEYWORD_MATCH_TYPES.map((m) => (
               <option key={m} value={m}>
                 {formatEnum(m)}
               </option>
             ))}
           </select>
-          <FieldError id={id} message={error} />
+          <FieldMessage field={field} />
         </>
       )}
     </Labeled>
@@ -119,21 +127,14 @@ function MatchTypeSelect({ id, defaultValue = "PHRASE", error }: { id: string; d
 }
 
 function AdGroupSelect({
-  id,
+  field,
   options,
-  error,
-  name = "adGroupId",
   placeholder,
-  value,
 }: {
-  id: string;
+  field: ControlField;
   options: Array<{ id: string; name: string }>;
-  error?: string;
-  name?: string;
   /** An empty first choice ("Choose an ad group…"): the person must pick one, nothing is preselected. */
   placeholder?: string;
-  /** The choice submitted last time, so a refused form comes back as it was. */
-  value?: string;
 }) {
   return (
     <Labeled label="Ad group">
@@ -141,11 +142,13 @@ function AdGroupSelect({
         <>
           <select
             id={controlId}
-            name={name}
+            name={field.name}
+            key={field.key}
             required={placeholder !== undefined}
-            defaultValue={value ?? (placeholder !== undefined ? "" : undefined)}
+            // The choice submitted last time, so a refused form comes back as it was.
+            defaultValue={initial(field) ?? (placeholder !== undefined ? "" : undefined)}
             className={`mt-0.5 max-w-xs ${inputClass}`}
-            {...errorProps(id, error)}
+            {...errorAria(field)}
           >
             {placeholder !== undefined ? (
               <option value="" disabled>
@@ -158,7 +161,7 @@ function AdGroupSelect({
               </option>
             ))}
           </select>
-          <FieldError id={id} message={error} />
+          <FieldMessage field={field} />
         </>
       )}
     </Labeled>
@@ -168,37 +171,32 @@ function AdGroupSelect({
 const KEYWORD_HINT = `One per line, at most ${KEYWORD_MAX_CHARS} characters and ${KEYWORD_MAX_WORDS} words each. [exact] and "phrase" set the match type of a line.`;
 
 export function AddKeywordsForm({ adGroups, currency }: { adGroups: Array<{ id: string; name: string }>; currency: string }) {
-  const { formError, errors, values } = useFormErrors("add_keywords");
+  const [form, fields] = useSchemaForm(AddKeywordsFormSchema, { id: "add-keywords", lastResult: useChangeFormResult("add_keywords") });
   const postAction = usePostAction();
-  const fieldless = formError && Object.keys(errors).length === 0 ? formError : null;
+  const fieldless = form.errors?.length && Object.keys(form.allErrors).length === 1 ? form.errors[0] : null;
   if (adGroups.length === 0) return null;
   return (
-    <Form method="post" action={postAction} aria-label="Add keywords" preventScrollReset noValidate className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm">
+    <Form method="post" action={postAction} id={form.id} onSubmit={form.onSubmit} aria-label="Add keywords" preventScrollReset noValidate className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm">
       <h3 className="mb-3 font-semibold text-gray-900">Add keywords</h3>
       <FormError message={fieldless} />
       <input type="hidden" name="intent" value="add_keywords" />
       <div className="flex flex-col gap-3">
-        <AdGroupSelect
-          id="add-keywords-adgroup-error"
-          options={adGroups}
-          error={errors.adGroupId}
-          placeholder="Choose an ad group…"
-          value={values.adGroupId?.[0]}
-        />
-        <label className="flex flex-col text-xs font-medium text-gray-600">
-          Keywords
-          <textarea name="keywords" rows={4} defaultValue={values.keywords?.[0]} className={`mt-0.5 ${inputClass}`} aria-describedby="add-keywords-hint" {...errorProps("add-keywords-error", errors.keywords)} />
-          <span id="add-keywords-hint" className="mt-1 font-normal text-gray-500">
-            {KEYWORD_HINT}
-          </span>
-          <FieldError id="add-keywords-error" message={errors.keywords} />
-        </label>
+        <AdGroupSelect field={fields.adGroupId} options={adGroups} placeholder="Choose an ad group…" />
+        <KeywordsBox label="Keywords" field={fields.keywords} />
         <div className="flex flex-wrap items-start gap-3">
-          <MatchTypeSelect id="add-keywords-match-error" error={errors.matchType} />
+          <MatchTypeSelect field={fields.matchType} />
           <label className="flex flex-col text-xs font-medium text-gray-600">
             Max. CPC ({currency}, optional)
-            <input name="cpc" inputMode="decimal" className={`mt-0.5 w-28 ${inputClass}`} {...errorProps("add-keywords-cpc-error", errors.cpc)} />
-            <FieldError id="add-keywords-cpc-error" message={errors.cpc} />
+            <input
+              id={fields.cpc.id}
+              name={fields.cpc.name}
+              key={fields.cpc.key}
+              defaultValue={initial(fields.cpc)}
+              inputMode="decimal"
+              className={`mt-0.5 w-28 ${inputClass}`}
+              {...errorAria(fields.cpc)}
+            />
+            <FieldMessage field={fields.cpc} />
           </label>
         </div>
         <div>
@@ -212,11 +210,14 @@ export function AddKeywordsForm({ adGroups, currency }: { adGroups: Array<{ id: 
 }
 
 export function AddNegativesForm({ campaignId, adGroups }: { campaignId: string; adGroups: Array<{ id: string; name: string }> }) {
-  const { formError, errors, values } = useFormErrors("add_negatives");
+  const lastResult = useChangeFormResult("add_negatives");
+  const [form, fields] = useSchemaForm(AddNegativesFormSchema, { id: "add-negatives", lastResult });
   const postAction = usePostAction();
-  const fieldless = formError && Object.keys(errors).length === 0 ? formError : null;
+  // The parent (campaign or ad group) is the server's to check: its message comes by the form's field name.
+  const parentId = { errorId: `${form.id}-parent-error`, errors: lastResult?.error?.parentId ?? undefined };
+  const fieldless = form.errors?.length && Object.keys(form.allErrors).length === 1 ? form.errors[0] : null;
   return (
-    <Form method="post" action={postAction} aria-label="Add negative keywords" preventScrollReset noValidate className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm">
+    <Form method="post" action={postAction} id={form.id} onSubmit={form.onSubmit} aria-label="Add negative keywords" preventScrollReset noValidate className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm">
       <h3 className="mb-3 font-semibold text-gray-900">Add negative keywords</h3>
       <FormError message={fieldless} />
       <input type="hidden" name="intent" value="add_negatives" />
@@ -233,16 +234,9 @@ export function AddNegativesForm({ campaignId, adGroups }: { campaignId: string;
             </label>
           </div>
         </fieldset>
-        {adGroups.length > 0 ? <AdGroupSelect id="add-negatives-adgroup-error" options={adGroups} error={errors.parentId} /> : null}
-        <label className="flex flex-col text-xs font-medium text-gray-600">
-          Negative keywords
-          <textarea name="keywords" rows={4} defaultValue={values.keywords?.[0]} className={`mt-0.5 ${inputClass}`} aria-describedby="add-negatives-hint" {...errorProps("add-negatives-error", errors.keywords)} />
-          <span id="add-negatives-hint" className="mt-1 font-normal text-gray-500">
-            {KEYWORD_HINT}
-          </span>
-          <FieldError id="add-negatives-error" message={errors.keywords} />
-        </label>
-        <MatchTypeSelect id="add-negatives-match-error" error={errors.matchType} />
+        {adGroups.length > 0 ? <AdGroupSelect field={{ ...parentId, name: "adGroupId" }} options={adGroups} /> : null}
+        <KeywordsBox label="Negative keywords" field={fields.keywords} />
+        <MatchTypeSelect field={fields.matchType} />
         <div>
           <button type="submit" className={secondaryButtonClass}>
             Review negative keywords
@@ -253,12 +247,37 @@ export function AddNegativesForm({ campaignId, adGroups }: { campaignId: string;
   );
 }
 
+/** What was typed last time (from the action's reply), for an uncontrolled control's defaultValue. */
+const initial = (field: { initialValue?: unknown }) => (typeof field.initialValue === "string" ? field.initialValue : undefined);
+
+function KeywordsBox({ label, field }: { label: string; field: FieldMetadata<string | undefined> }) {
+  const hintId = `${field.id}-hint`;
+  return (
+    <label className="flex flex-col text-xs font-medium text-gray-600">
+      {label}
+      <textarea
+        id={field.id}
+        name={field.name}
+        key={field.key}
+        rows={4}
+        defaultValue={initial(field)}
+        className={`mt-0.5 ${inputClass}`}
+        {...errorAria(field, hintId)}
+      />
+      <span id={hintId} className="mt-1 font-normal text-gray-500">
+        {KEYWORD_HINT}
+      </span>
+      <FieldMessage field={field} />
+    </label>
+  );
+}
+
 /** The search-terms bar's controls: add the ticked terms as keywords or as negatives. */
 export function SearchTermActions({ currency }: { currency: string }) {
   const { errors } = useFormErrors("term_keywords", "term_negatives");
   return (
     <>
-      <MatchTypeSelect id="terms-match-error" defaultValue="EXACT" error={errors.matchType} />
+      <MatchTypeSelect field={{ name: "matchType", errorId: "terms-match-error", errors: errors.matchType ? [errors.matchType] : undefined }} defaultValue="EXACT" />
       <button type="submit" name="intent" value="term_keywords" className={secondaryButtonClass}>
         Add as keywords
       </button>

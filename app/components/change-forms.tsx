@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type ReactNode } from "react";
 import { Form, useActionData, useLocation, useNavigation } from "react-router";
+import { firstErrors, type FormResult } from "~/lib/form-result";
 import { currentPath } from "~/lib/query";
 import { useHydrated } from "~/lib/use-hydrated";
 
@@ -13,20 +14,28 @@ export function usePostAction(): string {
   return currentPath(pathname, search);
 }
 
-/** What a change form's action returns when the input is refused: one message per field, by the form's own field names. */
-export interface ChangeFormErrors {
+/** What a change form's action answers when the input is refused: Conform's reply (messages by the form's own field names, what was typed). */
+export interface ChangeFormReply {
   intent?: string;
-  formError?: string;
-  errors?: Record<string, string>;
-  /** What was submitted, so the form comes back filled in (without JavaScript the page is re-rendered). */
-  values?: Record<string, string[]>;
+  result?: FormResult;
 }
 
-/** The errors of the last submission, if it came from a form with one of these intents. */
-export function useFormErrors(...intents: string[]): { formError: string | null; errors: Record<string, string>; values: Record<string, string[]> } {
-  const data = useActionData() as ChangeFormErrors | undefined;
-  if (!data || !data.intent || !intents.includes(data.intent)) return { formError: null, errors: {}, values: {} };
-  return { formError: data.formError ?? null, errors: data.errors ?? {}, values: data.values ?? {} };
+/** The reply to the last submission, if it came from a form with one of these intents (for Conform's lastResult). */
+export function useChangeFormResult(...intents: string[]): FormResult | undefined {
+  const data = useActionData() as ChangeFormReply | undefined;
+  return data?.intent && intents.includes(data.intent) ? data.result : undefined;
+}
+
+/** The same reply as one message per field, for the forms that are only buttons and a selection. */
+export function useFormErrors(...intents: string[]): { formError: string | null; errors: Record<string, string> } {
+  const { "": formError = null, ...errors } = firstErrors(useChangeFormResult(...intents));
+  return { formError, errors };
+}
+
+/** What the change-set page's buttons answer when refused (no fields of their own). */
+export interface ChangeFormErrors {
+  formError?: string;
+  errors?: Record<string, string>;
 }
 
 export function FieldError({ id, message }: { id: string; message: string | null | undefined }) {

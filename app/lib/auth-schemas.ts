@@ -15,8 +15,14 @@ export const EmailSchema = z
 
 export const LoginSchema = z.object({
   email: EmailSchema,
-  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(PASSWORD_MAX_LENGTH),
+  password: z
+    .string({ error: "Password is required" })
+    .min(1, "Password is required")
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
 });
+
+/** The address-confirmation page: the account's password (the link's token travels beside it). */
+export const VerifyEmailSchema = z.object({ password: LoginSchema.shape.password });
 
 export const RegisterSchema = z.object({
   email: EmailSchema,

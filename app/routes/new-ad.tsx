@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
-import { Form, Link, useActionData, useLocation, useNavigation } from "react-router";
-import { FieldError, FormError, Labeled, inputClass, type ChangeFormErrors, usePostAction } from "~/components/change-forms";
+import { Form, Link, useLocation, useNavigation } from "react-router";
+import { FieldError, FormError, Labeled, inputClass, useChangeFormResult, usePostAction } from "~/components/change-forms";
+import { firstErrors, type FormResult } from "~/lib/form-result";
 import { PageHeader, buttonClass } from "~/components/ui";
 import { DESCRIPTION_MAX, DESCRIPTION_PINS, HEADLINE_MAX, HEADLINE_PINS, PATH_MAX, RSA_DESCRIPTIONS_MAX, RSA_DESCRIPTIONS_MIN, RSA_HEADLINES_MAX, RSA_HEADLINES_MIN } from "~/lib/ad-limits";
 import { adTextWidth, lintLine, type LineKind } from "~/lib/ad-lint";
@@ -25,14 +26,22 @@ export async function action({ request }: Route.ActionArgs) {
   return proposeAction(user, await request.formData());
 }
 
-type Result = ChangeFormErrors & { values?: Record<string, string[]> };
+/** What was typed, by field, from the action's reply (a repeated field is a list). */
+function typed(result: FormResult | undefined): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(result?.initialValue ?? {})) {
+    const list = Array.isArray(value) ? value : [value];
+    out[name] = list.map((v) => (typeof v === "string" ? v : ""));
+  }
+  return out;
+}
 
 export default function NewAdPage({ loaderData }: Route.ComponentProps) {
   const { campaign, adGroups, suggestedFinalUrl } = loaderData;
-  const result = useActionData() as Result | undefined;
-  const errors = result?.intent === "create_rsa" ? (result.errors ?? {}) : {};
-  const values = result?.intent === "create_rsa" ? (result.values ?? {}) : {};
-  const fieldless = result?.formError && Object.keys(errors).length === 0 ? result.formError : null;
+  const result = useChangeFormResult("create_rsa");
+  const { "": formError, ...errors } = firstErrors(result);
+  const values = typed(result);
+  const fieldless = formError && Object.keys(errors).length === 0 ? formError : null;
   const { search } = useLocation();
   const navigation = useNavigation();
   const postAction = usePostAction();

@@ -3,6 +3,9 @@ import { CONFIRM_LINK_INVALID, confirmEmail } from "~/server/auth/credentials.se
 import { readVerificationToken } from "~/server/auth/email-verification.server";
 import { userFacingError } from "~/server/http/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { errorAria, FieldMessage, useSchemaForm } from "~/components/forms";
+import { VerifyEmailSchema } from "~/lib/auth-schemas";
+import { parseSubmission, refusal } from "~/lib/form-submission";
 import type { Route } from "./+types/verify-email";
 
 // The address-confirmation link's page: the account's password proves that the
@@ -22,19 +25,24 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
+  const submission = parseSubmission(form, VerifyEmailSchema);
   try {
+    // The service parses the password with the same schema, after counting the attempt.
     await confirmEmail(form.get("token"), form.get("password"), context.clientIp ?? "unknown");
   } catch (error) {
     const failure = userFacingError(error);
     if (!failure) throw error;
-    return data({ detail: failure.detail, fieldErrors: failure.fieldErrors ?? {} }, { status: failure.status, headers: failure.headers });
+    const result = refusal(submission, { formError: failure.detail, errors: failure.fieldErrors }, { hideFields: ["password"] });
+    return data({ result }, { status: failure.status, headers: failure.headers });
   }
   return redirectWithToast("/login", { type: "success", message: "Email address confirmed. You can sign in." });
 }
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
-  const error = actionData?.fieldErrors?.password ?? null;
-  const formError = actionData && !actionData.fieldErrors?.password ? actionData.detail : null;
+  const [form, fields] = useSchemaForm(VerifyEmailSchema, { id: "verify-email", lastResult: actionData?.result });
+  const password = fields.password;
+  // A refusal the password does not own (an expired link, too many attempts) sits above the form.
+  const formError = !password.errors?.length ? (form.errors?.[0] ?? null) : null;
   return (
     <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-blue-50 to-indigo-100 p-4">
       <div className="w-full max-w-md rounded-2xl bg-white p-8 shadow-xl">
@@ -53,27 +61,22 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
                 {formError}
               </p>
             ) : null}
-            <Form method="post" className="mt-6 space-y-4" noValidate>
+            <Form method="post" id={form.id} onSubmit={form.onSubmit} className="mt-6 space-y-4" noValidate>
               <input type="hidden" name="token" value={loaderData.token} />
               <div>
-                <label htmlFor="verify-password" className="block text-sm font-medium text-gray-700">
+                <label htmlFor={password.id} className="block text-sm font-medium text-gray-700">
                   Password
                 </label>
                 <input
-                  id="verify-password"
-                  name="password"
+                  id={password.id}
+                  name={password.name}
                   type="password"
                   autoComplete="current-password"
                   required
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? "verify-password-error" : undefined}
+                  {...errorAria(password)}
                   className="mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 shadow-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500 aria-[invalid]:border-red-500"
                 />
-                {error ? (
-                  <p id="verify-password-error" className="mt-1 text-sm text-red-600">
-                    {error}
-                  </p>
-                ) : null}
+                <FieldMessage field={password} className="mt-1 text-sm text-red-600" />
               </div>
               <button type="submit" className="w-full rounded-lg bg-gray-900 px-4 py-2.5 font-semibold text-white hover:bg-gray-800">
                 Confirm email address

@@ -8,6 +8,8 @@ import { HISTORY_PAGE_SIZE, HistoryQuery, importRecentChanges, listHistory } fro
 import type { User } from "./db/schema";
 import { NotFoundError } from "./domain-errors.server";
 import { formFailure } from "./http/page-errors.server";
+import { CHANGE_FORM_SCHEMAS } from "~/lib/change-form-schemas";
+import { parseSubmission, refusal } from "~/lib/form-submission";
 import { activeAccountOf, notFound as notFoundPage, requireAccountOf } from "./account-access.server";
 import { getDb } from "./db/db.server";
 import { redirectWithToast } from "./toast.server";
@@ -19,20 +21,20 @@ const reviewHref = (id: string) => `/changes/${id}`;
 
 /** Any campaign screen's change form → a validated proposal, shown on its review page; bad input stays on the form. */
 export async function proposeAction(user: User, form: FormData) {
+  const intent = String(form.get("intent") ?? "");
+  // The form's own schema first (the one the browser ran, if it could); buttons-only forms have none.
+  const submission = parseSubmission(form, CHANGE_FORM_SCHEMAS[intent] ?? AnyForm);
   const account = await activeAccountOf(user);
-  if (!account) return data({ intent: String(form.get("intent") ?? ""), formError: "Connect a Google Ads account first", errors: {} as Record<string, string> }, { status: 409 });
+  if (!account) return data({ intent, result: refusal(submission, { formError: "Connect a Google Ads account first" }) }, { status: 409 });
+  if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
   const result = await proposeFromForm(user.id, account.customerId, form);
-  if (!result.ok) return data({ intent: result.intent, formError: result.formError, errors: result.errors, values: submittedValues(form) }, { status: result.status });
+  // What was typed comes back in the reply, so a refused form is filled in again even without JavaScript.
+  if (!result.ok) return data({ intent: result.intent, result: refusal(submission, result) }, { status: result.status });
   const problem = await validateQuietly(user.id, result.changeSetId);
   return problem ? redirectWithToast(reviewHref(result.changeSetId), { type: "error", message: problem }) : redirect(reviewHref(result.changeSetId));
 }
 
-/** What was typed, so a refused form comes back filled in even without JavaScript. */
-function submittedValues(form: FormData): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [k, v] of form) if (typeof v === "string") (out[k] ??= []).push(v.slice(0, 5000));
-  return out;
-}
+const AnyForm = z.looseObject({});
 
 /** The new-ad page: the campaign, its ad groups, and the account's name. */
 export async function newAdPage(user: User, campaignId: string) {

@@ -34,6 +34,8 @@ test.describe("registration", () => {
     // Typing before hydration can be reset by it (and a click before it submits natively): wait for the scripts.
     await page.waitForLoadState("networkidle");
     await page.getByRole("link", { name: "Create account" }).click();
+    // The sign-up form replaces the sign-in one (a new form): typing into the old one would be lost.
+    await expect(page.getByRole("button", { name: "Create account" })).toBeVisible();
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
     await page.getByRole("button", { name: "Create account" }).click();
@@ -58,13 +60,38 @@ test.describe("registration", () => {
     await expect(page.getByRole("alert")).toHaveText("Invalid email or password");
   });
 
-  test("a short password is refused next to the field", async ({ page }) => {
-    await page.goto("/login?mode=register");
-    await page.getByLabel("Email").fill(newUser().email);
-    await page.getByLabel("Password").fill("short");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page.getByText("Password must be at least 8 characters").first()).toBeVisible();
-  });
+  // /login is checked by the server only (no zod in its JavaScript, ADR 008 amendment): the same answer with JavaScript on and off.
+  for (const javaScriptEnabled of [true, false]) {
+    test.describe(`JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
+      test.use({ javaScriptEnabled });
+
+      test("a short password is refused next to the field", async ({ page }) => {
+        const email = newUser().email;
+        await page.goto("/login?mode=register");
+        if (javaScriptEnabled) await page.waitForLoadState("networkidle");
+        await page.getByLabel("Email").fill(email);
+        await page.getByLabel("Password").fill("short");
+        await page.getByRole("button", { name: "Create account" }).click();
+        await expect(page.getByText("Password must be at least 8 characters").first()).toBeVisible();
+        const password = page.getByLabel("Password");
+        await expect(password).toHaveAttribute("aria-invalid", "true");
+        await expect(password).toHaveAccessibleDescription("Password must be at least 8 characters");
+        await expect(page.getByLabel("Email")).toHaveValue(email);
+        // Without JavaScript the page is new: what was typed comes back from the server, except the password.
+        if (!javaScriptEnabled) await expect(password).toHaveValue("");
+      });
+
+      test("a blank sign-in names each missing field", async ({ page }) => {
+        await page.goto("/login");
+        if (javaScriptEnabled) await page.waitForLoadState("networkidle");
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await expect(page.getByLabel("Email")).toHaveAccessibleDescription("Email is required");
+        await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+        await expect(page.getByLabel("Password")).toHaveAccessibleDescription("Password is required");
+        await expect(page).toHaveURL(/\/login$/);
+      });
+    });
+  }
 });
 
 test.describe("sign in", () => {

@@ -123,6 +123,11 @@ test("bad input is refused next to the field and changes nothing: budget 0, a 31
   await openCampaign(page, CAKES);
   const budget = page.getByRole("form", { name: "Change daily budget" });
   const before = await budget.getByLabel(/Daily budget/).inputValue();
+  // The browser runs the action's schema first: a refused amount never leaves the page.
+  const posts: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST") posts.push(r.url());
+  });
   for (const [value, message] of [
     ["0", "Daily budget must be greater than 0"],
     ["-5", "Daily budget must be greater than 0"],
@@ -132,8 +137,14 @@ test("bad input is refused next to the field and changes nothing: budget 0, a 31
     await budget.getByRole("button", { name: "Review budget change" }).click();
     await expect(budget.getByRole("alert")).toHaveText(message);
     await expect(budget.getByLabel(/Daily budget/)).toHaveAttribute("aria-invalid", "true");
+    await expect(budget.getByLabel(/Daily budget/)).toHaveAccessibleDescription(message);
+    await expect(budget.getByLabel(/Daily budget/)).toBeFocused();
     await expect(page).toHaveURL(/\/campaigns\/\d+$/);
   }
+  // Typing a good amount clears the message before anything is sent.
+  await budget.getByLabel(/Daily budget/).fill("12.50");
+  await expect(budget.getByRole("alert")).toHaveCount(0);
+  expect(posts).toEqual([]);
   await page.goto("/history?source=user");
   await expect(page.getByText("Daily budget of")).toHaveCount(0);
 
@@ -191,6 +202,16 @@ test("without JavaScript: propose, apply and revert through plain forms", async 
   const page = await context.newPage();
   await useBakery(page, request);
   await openCampaign(page, CAKES);
+  // The server runs the same schema: the message sits next to the field, with what was typed.
+  const budget = page.getByRole("form", { name: "Change daily budget" });
+  await budget.getByLabel(/Daily budget/).fill("12.555");
+  await budget.getByRole("button", { name: "Review budget change" }).click();
+  await expect(budget.getByRole("alert")).toHaveText("Daily budget can have at most 2 decimals");
+  await expect(budget.getByLabel(/Daily budget/)).toHaveAttribute("aria-invalid", "true");
+  await expect(budget.getByLabel(/Daily budget/)).toHaveAccessibleDescription("Daily budget can have at most 2 decimals");
+  await expect(budget.getByLabel(/Daily budget/)).toHaveValue("12.555");
+  await expect(page).toHaveURL(/\/campaigns\/\d+$/);
+
   const firstBox = page.getByRole("table", { name: "Ad groups" }).locator("tbody tr").first().getByRole("checkbox");
   await firstBox.check();
   const bar = page.getByRole("form", { name: "Change selected ad groups" });

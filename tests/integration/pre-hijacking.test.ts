@@ -8,7 +8,8 @@ import { googleEnvFor } from "../support/emulator-harness";
 import { loader as callbackLoader } from "~/routes/api/auth-google-callback";
 import { loader as startLoader } from "~/routes/api/auth-google";
 import { action as verifyAction, loader as verifyLoader } from "~/routes/verify-email";
-import { register, signIn } from "~/server/auth/credentials.server";
+import { CONFIRM_LINK_INVALID, register, signIn } from "~/server/auth/credentials.server";
+import type { FormResult } from "~/lib/form-result";
 import { getBearerSession } from "~/server/auth/session.server";
 import { HttpError } from "~/server/http/errors.server";
 import { captureLogs } from "~/server/log.server";
@@ -97,7 +98,7 @@ async function registerAndCaptureLink(password: string): Promise<string> {
   }
 }
 
-async function confirm(link: string, password: string): Promise<Response | { data: { detail: string; fieldErrors: Record<string, string> }; init: ResponseInit }> {
+async function confirm(link: string, password: string): Promise<Response | { data: { result: FormResult }; init: ResponseInit }> {
   const token = new URL(link).searchParams.get("token")!;
   const body = new URLSearchParams({ token, password });
   return verifyAction(args(new Request(`${APP}/verify-email`, { method: "POST", body }))) as never;
@@ -141,11 +142,14 @@ describe("account pre-hijacking", () => {
 
   it("the confirmation link alone proves nothing: a wrong password or a forged token confirms no one", async () => {
     const link = await registerAndCaptureLink("squatter-password");
-    const wrong = (await confirm(link, "victim-guess")) as { data: { fieldErrors: Record<string, string> }; init: ResponseInit };
+    const wrong = (await confirm(link, "victim-guess")) as { data: { result: FormResult }; init: ResponseInit };
     expect(wrong.init.status).toBe(401);
-    expect(wrong.data.fieldErrors.password).toBe("That is not this account's password");
-    const forged = (await confirm(`${link.slice(0, -3)}abc`, "squatter-password")) as { data: { detail: string }; init: ResponseInit };
+    expect(wrong.data.result.error?.password).toEqual(["That is not this account's password"]);
+    // The password never comes back into the page.
+    expect(wrong.data.result.initialValue).not.toHaveProperty("password");
+    const forged = (await confirm(`${link.slice(0, -3)}abc`, "squatter-password")) as { data: { result: FormResult }; init: ResponseInit };
     expect(forged.init.status).toBe(400);
+    expect(forged.data.result.error?.[""]).toEqual([CONFIRM_LINK_INVALID]);
     expect((await userRow())!.email_verified_at).toBeNull();
     // So the victim's Google sign-in still takes the account over.
     await signInWithGoogle();

@@ -1,4 +1,4 @@
-import { LoginSchema, RegisterSchema } from "~/lib/auth-schemas";
+import { LoginSchema, RegisterSchema, VerifyEmailSchema } from "~/lib/auth-schemas";
 import { validationError, HttpError } from "../http/errors.server";
 import {
   assertPairNotLocked,
@@ -102,8 +102,11 @@ export async function confirmEmail(token: unknown, password: unknown, clientIp: 
     await consumeIpAttempt(clientIp);
     const claim = readVerificationToken(token);
     if (!claim) throw new HttpError(400, CONFIRM_LINK_INVALID);
-    const parsed = LoginSchema.shape.password.safeParse(password);
-    if (!parsed.success) throw new HttpError(400, "Password is required", { password: "Password is required" });
+    const parsed = VerifyEmailSchema.shape.password.safeParse(password);
+    if (!parsed.success) {
+      const message = parsed.error.issues[0]?.message ?? "Password is required";
+      throw new HttpError(400, message, { password: message });
+    }
     await assertPairNotLocked(claim.email, clientIp);
     await slowDownIfGuessedAt(claim.email);
     try {

@@ -1,5 +1,6 @@
 import { RSA_DESCRIPTIONS_MAX, RSA_HEADLINES_MAX } from "~/lib/ad-limits";
 import type { Action } from "~/lib/change-actions";
+import { AD_GROUP_REQUIRED, parseAmount, parseKeywordLines } from "~/lib/change-form-schemas";
 import { DomainError, InvalidError } from "../domain-errors.server";
 import { userFacingError } from "../http/errors.server";
 import {
@@ -31,35 +32,8 @@ const text = (form: FormData, name: string) => {
 };
 const all = (form: FormData, name: string) => form.getAll(name).filter((v): v is string => typeof v === "string");
 
-/**
- * "12.50", "$12.50", "1,250.00", and the decimal comma of "12,50" → 12.5.
- * Empty → undefined; anything else → NaN (the schema then says "must be a number").
- */
-export function parseAmount(raw: string): number | undefined {
-  let s = raw.trim().replace(/[\s$€£¥]/g, "");
-  if (s === "") return undefined;
-  if (/^\d+,\d{1,2}$/.test(s)) s = s.replace(",", ".");
-  else s = s.replace(/,(?=\d{3}(\D|$))/g, "");
-  return /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : Number.NaN;
-}
-
-/**
- * One keyword per line. Google Ads Editor's notation picks the match type per
- * line: [exact], "phrase", anything else the form's match type.
- */
-export function parseKeywordLines(raw: string, matchType: string): Array<{ text: string; matchType: string }> {
-  return raw
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l !== "")
-    .map((l) => {
-      const exact = /^\[(.*)\]$/.exec(l);
-      if (exact) return { text: exact[1].trim(), matchType: "EXACT" };
-      const phrase = /^"(.*)"$/.exec(l);
-      if (phrase) return { text: phrase[1].trim(), matchType: "PHRASE" };
-      return { text: l, matchType };
-    });
-}
+// The form-reading rules are shared with the browser (app/lib/change-form-schemas.ts).
+export { parseAmount, parseKeywordLines };
 
 /** "adGroupId~search term" from the search-terms table. */
 function parseTerms(values: string[]) {
@@ -133,7 +107,7 @@ export async function proposeFromForm(userId: string, customerId: string, form: 
       case "add_keywords": {
         // The ad group is an explicit choice: the form has no preselected one.
         if (!text(form, "adGroupId")) {
-          throw new InvalidError("Choose the ad group the keywords go into.", { adGroupId: "Choose the ad group the keywords go into." });
+          throw new InvalidError(AD_GROUP_REQUIRED, { adGroupId: AD_GROUP_REQUIRED });
         }
         const parsed = parseKeywordLines(text(form, "keywords"), text(form, "matchType"));
         lines = parsed.map((k) => k.text);

@@ -1,0 +1,101 @@
+// @vitest-environment happy-dom
+import "@testing-library/jest-dom/vitest";
+import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ComponentType } from "react";
+import { createRoutesStub } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import VerifyEmail from "~/routes/verify-email";
+import { AddKeywordsForm, AddNegativesForm, BudgetForm } from "./campaign-change-forms";
+
+// The browser runs the action's own schema before sending (Conform): these
+// prove the message shows, tied to its field, with no request made.
+
+afterEach(cleanup);
+
+function renderForm(Component: ComponentType, loader: () => unknown = () => null) {
+  const action = vi.fn(() => null);
+  const Stub = createRoutesStub([{ path: "/here", Component, loader, action, HydrateFallback: () => null }]);
+  render(<Stub initialEntries={["/here"]} />);
+  return action;
+}
+
+/** The field's message is the text of the element its aria-describedby names. */
+function expectMessage(control: HTMLElement, message: string) {
+  expect(control).toHaveAttribute("aria-invalid", "true");
+  const ids = (control.getAttribute("aria-describedby") ?? "").split(" ");
+  expect(ids.map((id) => document.getElementById(id)?.textContent)).toContain(message);
+}
+
+const adGroups = [
+  { id: "111", name: "Tents" },
+  { id: "222", name: "Sleeping bags" },
+];
+
+describe("forms check their schema in the browser before sending", () => {
+  it("budget: a bad amount is refused on blur, Submit sends nothing and focuses it, typing a good one clears it", async () => {
+    const user = userEvent.setup();
+    const action = renderForm(() => <BudgetForm campaignId="123" budgetMicros={50_000_000} currency="USD" />);
+    const amount = await screen.findByLabelText("Daily budget (USD)");
+    await user.clear(amount);
+    await user.type(amount, "abc");
+    await user.tab();
+    expectMessage(amount, "Daily budget must be a number");
+    await user.click(screen.getByRole("button", { name: "Review budget change" }));
+    expect(amount).toHaveFocus();
+    await user.clear(amount);
+    await user.type(amount, "12.555");
+    expectMessage(amount, "Daily budget can have at most 2 decimals");
+    await user.clear(amount);
+    await user.type(amount, "$1,250.50");
+    await waitFor(() => expect(amount).not.toHaveAttribute("aria-invalid"));
+    expect(screen.queryByText(/Daily budget/, { selector: "p" })).not.toBeInTheDocument();
+    expect(action).not.toHaveBeenCalled();
+  });
+
+  it("add keywords: Submit with nothing chosen names each field, first the ad group, without a request", async () => {
+    const user = userEvent.setup();
+    const action = renderForm(() => <AddKeywordsForm adGroups={adGroups} currency="USD" />);
+    await user.click(await screen.findByRole("button", { name: "Review new keywords" }));
+    const adGroup = screen.getByLabelText("Ad group");
+    expectMessage(adGroup, "Choose the ad group the keywords go into.");
+    expectMessage(screen.getByLabelText(/^Keywords/), "Add at least one keyword");
+    expect(adGroup).toHaveFocus();
+    expect(action).not.toHaveBeenCalled();
+  });
+
+  it("add keywords: a bad line is named by its number, as the server words it", async () => {
+    const user = userEvent.setup();
+    const action = renderForm(() => <AddKeywordsForm adGroups={adGroups} currency="USD" />);
+    const keywords = await screen.findByLabelText(/^Keywords/);
+    await user.type(keywords, "tents{Enter}tent sale!");
+    await user.tab();
+    expectMessage(keywords, "Line 2 (“tent sale!”): Keywords cannot contain ! @ % ^ ( ) = { } ; ~ ` < > ? \\ | , *");
+    await user.type(screen.getByLabelText(/^Max\. CPC/), "-1");
+    await user.tab();
+    expectMessage(screen.getByLabelText(/^Max\. CPC/), "Bid must be greater than 0");
+    expect(action).not.toHaveBeenCalled();
+  });
+
+  it("add negatives: an empty list is refused on Submit, with focus on the list", async () => {
+    const user = userEvent.setup();
+    const action = renderForm(() => <AddNegativesForm campaignId="123" adGroups={adGroups} />);
+    await user.click(await screen.findByRole("button", { name: "Review negative keywords" }));
+    const keywords = screen.getByLabelText(/^Negative keywords/);
+    expectMessage(keywords, "Add at least one keyword");
+    expect(keywords).toHaveFocus();
+    expect(action).not.toHaveBeenCalled();
+  });
+
+  it("verify email: a blank password is refused without a request", async () => {
+    const user = userEvent.setup();
+    const action = renderForm(VerifyEmail as ComponentType, () => ({ token: "t", email: "owner@example.com", invalid: null }));
+    await user.click(await screen.findByRole("button", { name: "Confirm email address" }));
+    const password = screen.getByLabelText("Password");
+    expectMessage(password, "Password is required");
+    expect(password).toHaveFocus();
+    await user.type(password, "x");
+    await waitFor(() => expect(password).not.toHaveAttribute("aria-invalid"));
+    expect(action).not.toHaveBeenCalled();
+  });
+});
