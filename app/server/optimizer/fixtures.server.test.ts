@@ -1,12 +1,15 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFixtureStore } from "../../../emulator/ads";
-import { ENGINE_TODAY, healthyAccount, RULE_PLANTS, ruleAccount, type CustomerInput, type PlantedRule } from "../../../emulator/fixtures/engine";
+import { ENGINE_TODAY, healthyAccount, RULE_PLANTS, ruleAccount, SAFETY_EDGES, type CustomerInput, type PlantedRule } from "../../../emulator/fixtures/engine";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
+import { buildContext } from "./context.server";
+import { loadAccountData } from "./data.server";
+import { enforceSafety } from "./safety.server";
 import { listRecommendations } from "./service.server";
-import { RECOMMENDATION_TYPES, type Recommendation } from "./types.server";
+import { RECOMMENDATION_TYPES, type Finding, type Recommendation } from "./types.server";
 
 // The engine over accounts described as fixtures, through the real path:
 // fixture → emulator store → the app's OAuth, account discovery and sync →
@@ -17,13 +20,39 @@ const NOW = new Date(`${ENGINE_TODAY}T15:00:00Z`);
 const CLEAN = "2000000001";
 const RULES = Object.keys(RULE_PLANTS) as PlantedRule[];
 const ruleId = (type: PlantedRule) => `20000001${String(RULES.indexOf(type)).padStart(2, "0")}`;
+const EDGE = {
+  lagCostOnly: "3000000001",
+  lagConversions: "3000000002",
+  lagConversionsControl: "3000000003",
+  ngramLagConvertingTerm: "3000000004",
+  ngramConvertingAddedTerm: "3000000005",
+  ngramBlocksEnabledKeyword: "3000000006",
+  youngKeyword: "3000000007",
+  convertingAboveTargetRoas: "3000000008",
+  convertingAboveTargetRoasControl: "3000000009",
+  manyKeywords: "3000000010",
+  fewKeywords: "3000000011",
+};
+const edges: CustomerInput[] = [
+  SAFETY_EDGES.lagCostOnly(EDGE.lagCostOnly),
+  SAFETY_EDGES.lagConversions(EDGE.lagConversions),
+  SAFETY_EDGES.lagConversions(EDGE.lagConversionsControl, false),
+  SAFETY_EDGES.ngramLagConvertingTerm(EDGE.ngramLagConvertingTerm),
+  SAFETY_EDGES.ngramConvertingAddedTerm(EDGE.ngramConvertingAddedTerm),
+  SAFETY_EDGES.ngramBlocksEnabledKeyword(EDGE.ngramBlocksEnabledKeyword),
+  SAFETY_EDGES.youngKeyword(EDGE.youngKeyword),
+  SAFETY_EDGES.convertingAboveTargetRoas(EDGE.convertingAboveTargetRoas),
+  SAFETY_EDGES.convertingAboveTargetRoas(EDGE.convertingAboveTargetRoasControl, 500),
+  SAFETY_EDGES.manyKeywords(EDGE.manyKeywords),
+  SAFETY_EDGES.fewKeywords(EDGE.fewKeywords),
+];
 
 let emu: RunningEmulator;
 let ctx: TestContext;
 const recs = new Map<string, Recommendation[]>();
 
 beforeAll(async () => {
-  const customers: CustomerInput[] = [healthyAccount(CLEAN), ...RULES.map((t) => ruleAccount(t, ruleId(t)))];
+  const customers: CustomerInput[] = [healthyAccount(CLEAN), ...RULES.map((t) => ruleAccount(t, ruleId(t))), ...edges];
   emu = await startEmulator({ store: createFixtureStore({ customers }, { today: ENGINE_TODAY, source: "engine fixtures" }) });
   ctx = await setupTestEnvironment(emu.env);
   const userId = await connectDemoUser(emu.baseUrl);
@@ -186,5 +215,72 @@ describe("fixtures through sync and engine", () => {
     expect(r.resources[0].id).toBe(await keywordKey(c, "instant tent"));
     expect(r.actions).toEqual([{ type: "remove_negatives", level: "campaign", ids: [`${campaign}~500000009001`] }]);
     expect(figure(r, "keywordImpressions")).toBe(0);
+  });
+});
+
+/** The keyword texts a list proposes to pause. */
+const pausedTexts = (list: Recommendation[]) =>
+  list.filter((r) => r.type === "wasted_keyword" && r.actions.some((a) => a.type === "status" && a.status === "PAUSED")).map((r) => r.resources[0].name.replace(/ \(.*\)$/, ""));
+const negativesOf = (list: Recommendation[]) =>
+  list.flatMap((r) => r.actions.flatMap((a) => (a.type === "add_negatives" ? a.keywords.map((k) => `${k.text} (${k.matchType})`) : [])));
+
+describe("the safety rules, on accounts at their edge (each with a control that is flagged)", () => {
+  it("the last 3 days are never judged: spend there alone flags nothing", () => {
+    expect(summary(of(EDGE.lagCostOnly))).toBe("");
+    // The control is the wasted_keyword plant: the same spend in judged days is paused.
+    expect(pausedTexts(of(ruleId("wasted_keyword")))).toEqual(["tent footprint"]);
+  });
+
+  it("but conversions that already arrived in them count: a keyword converting at target there is never paused", () => {
+    expect(pausedTexts(of(EDGE.lagConversionsControl))).toEqual(["tent lantern"]);
+    expect(pausedTexts(of(EDGE.lagConversions))).toEqual([]);
+    expect(summary(of(EDGE.lagConversions))).toBe("");
+  });
+
+  it("entities younger than 7 days are never judged", () => {
+    expect(summary(of(EDGE.youngKeyword))).toBe("");
+  });
+
+  it("never a negative that blocks an enabled keyword", () => {
+    expect(negativesOf(of(ruleId("negative_ngram")))).toEqual(["free (PHRASE)"]);
+    expect(negativesOf(of(EDGE.ngramBlocksEnabledKeyword))).toEqual([]);
+  });
+
+  it("never a negative that blocks a search term that converted, even when it converted in the last 3 days", () => {
+    expect(negativesOf(of(EDGE.ngramConvertingAddedTerm))).toEqual([]);
+    expect(negativesOf(of(EDGE.ngramLagConvertingTerm))).toEqual([]);
+  });
+
+  it("never pauses what converts at or above target ROAS, however rarely it converts", () => {
+    expect(pausedTexts(of(EDGE.convertingAboveTargetRoasControl))).toEqual(["premium tent"]);
+    expect(pausedTexts(of(EDGE.convertingAboveTargetRoas))).toEqual([]);
+  });
+
+  it("controls false discoveries across many keywords (Benjamini–Hochberg)", () => {
+    const three = ["tent accessory 1", "tent accessory 2", "tent accessory 3"];
+    expect(pausedTexts(of(EDGE.fewKeywords)).sort()).toEqual(three);
+    // Among 40 tested, three p-values of 1–3 % are what chance alone gives.
+    expect(pausedTexts(of(EDGE.manyKeywords))).toEqual([]);
+  });
+
+  it("the final gate drops any finding whose actions break a rule, whatever rule made it", async () => {
+    const data = await loadAccountData(ctx.db, CLEAN, "USD", NOW);
+    const c = buildContext(data!);
+    const campaign = data!.campaigns.find((x) => x.name === "Search | Tents")!.id;
+    const family = data!.adGroups.find((g) => g.name === "Family Tents")!.id;
+    const familyTent = data!.keywords.find((k) => k.text === "family tent")!;
+    const finding = (key: string, actions: Finding["actions"]) => ({ key, actions, type: "wasted_search_term" }) as unknown as Finding;
+    const { kept, dropped } = enforceSafety(c, [
+      finding("blocks-keyword", [{ type: "add_negatives", level: "campaign", parentId: campaign, keywords: [{ text: "tent", matchType: "PHRASE" }] }]),
+      finding("blocks-converting-term", [{ type: "add_negatives", level: "ad_group", parentId: family, keywords: [{ text: "big family tent", matchType: "EXACT" }] }]),
+      { ...finding("pauses-converting", [{ type: "status", kind: "keyword", ids: [`${family}~${familyTent.criterionId}`], status: "PAUSED" }]), type: "wasted_keyword" },
+      finding("safe", [{ type: "add_negatives", level: "ad_group", parentId: family, keywords: [{ text: "tent rental", matchType: "EXACT" }] }]),
+    ]);
+    expect(kept.map((f) => f.key)).toEqual(["safe"]);
+    expect(dropped).toEqual([
+      { key: "blocks-keyword", reason: "it would block the enabled keyword “family tent”" },
+      { key: "blocks-converting-term", reason: "it would block the converting search term “big family tent”" },
+      { key: "pauses-converting", reason: "“family tent” converts at or below target" },
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { meetsTarget, type Context } from "./context.server";
 import { negativeBlocksKeyword, negativeBlocksQuery, type NegativeKeyword } from "./negatives.server";
+import type { Windows } from "./data.server";
 import type { Finding, Target } from "./types.server";
 
 // The engine's safety rules, in one place so they hold for every rule and are
@@ -22,10 +23,24 @@ export function blockedKeywords(ctx: Context, negative: NegativeKeyword, scope: 
   return inScope.filter((k) => k.status === "ENABLED" && ctx.adGroups.get(k.adGroupId)?.status === "ENABLED" && negativeBlocksKeyword(negative, k.text));
 }
 
-/** Search terms with conversions (any status, whole synced window) the negative would block. */
+/**
+ * Search terms with conversions (any status, whole synced window) the negative would block.
+ * The judged window and the last 30 days together cover every synced day: a conversion in the
+ * last 3 days (left out of judging, as more are still arriving) has already happened.
+ */
 export function blockedConvertingTerms(ctx: Context, negative: NegativeKeyword, scope: Scope) {
   const inScope = (scope.level === "campaign" ? ctx.termsByCampaign : ctx.termsByAdGroup).get(scope.parentId) ?? [];
-  return inScope.filter((t) => t.m.all.conversions > 0 && negativeBlocksQuery(negative, t.term));
+  return inScope.filter((t) => (t.m.all.conversions > 0 || t.m.last30.conversions > 0) && negativeBlocksQuery(negative, t.term));
+}
+
+/**
+ * Converts at or below target over the judged window, its last 30 days, or the last 30 days of
+ * data: conversions that already arrived in the unjudged last 3 days count (only missing ones
+ * are the reason those days are not judged), so a keyword that just started converting at
+ * target is never paused for its older figures.
+ */
+export function convertsAtTarget(m: Windows, target: Target): boolean {
+  return meetsTarget(m.all, target) || meetsTarget(m.w30, target) || meetsTarget(m.last30, target);
 }
 
 /** Why a proposed negative is unsafe, or null when it is safe. */
@@ -65,7 +80,7 @@ export function enforceSafety(ctx: Context, findings: Finding[]): { kept: Findin
         for (const id of a.ids) {
           const k = kwByKey.get(id);
           const target: Target | null = k ? ctx.targetOf(k.campaignId) : null;
-          if (k && target && (meetsTarget(k.m.all, target) || meetsTarget(k.m.w30, target))) {
+          if (k && target && convertsAtTarget(k.m, target)) {
             reason = `“${k.text}” converts at or below target`;
             break;
           }

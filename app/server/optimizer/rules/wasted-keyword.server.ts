@@ -1,5 +1,6 @@
 import { apiMoney, breakEvenRate, evidenceBase, isLive, isYoung, judgedWindow, meetsTarget, pct, round2, targetLabel, testAgainstTarget, totalsFigures, type Context } from "../context.server";
 import type { KeywordRow, Totals } from "../data.server";
+import { convertsAtTarget } from "../safety.server";
 import { benjaminiHochberg } from "../stats.server";
 import type { Finding } from "../types.server";
 import { adGroupRef, campaignRef, costPerTargetConversion, isManualCpc, keywordId, keywordLabel, keywordRef, LIKELY, STRONG } from "./shared.server";
@@ -27,8 +28,8 @@ export function wastedKeywords(ctx: Context): Finding[] {
     if (k.status !== "ENABLED" || !isLive(ctx, k.campaignId, k.adGroupId) || isYoung(ctx, k.m.firstDate, k.campaignId)) continue;
     const target = ctx.targetOf(k.campaignId);
     if (!target) continue;
-    // Safety: never pause what converts at or below target.
-    if (meetsTarget(k.m.all, target)) continue;
+    // Safety: never pause what converts at or below target (the lag days' conversions included).
+    if (convertsAtTarget(k.m, target)) continue;
     const costUnit = costPerTargetConversion(ctx, target, k.campaignId);
     if (!costUnit) continue;
     // Lookback ladder (research §0.5): the most recent window with enough data to judge —
