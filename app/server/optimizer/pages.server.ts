@@ -7,7 +7,7 @@ import type { User } from "../db/schema";
 import { toHttpError } from "../http/errors.server";
 import { activeAccountOf } from "../account-access.server";
 import { redirectWithToast } from "../toast.server";
-import { runOptimizer } from "./run.server";
+import { runOptimizerOffThread } from "./run.server";
 import { getAccountTargets, setAccountTargets } from "./targets.server";
 import {
   applyRecommendation,
@@ -78,7 +78,7 @@ export async function recommendationsAction(user: User, form: FormData) {
       case "rec-run": {
         const account = await activeAccountOf(user);
         if (!account) return redirect("/ai-optimizer");
-        const summary = await runOptimizer(account.customerId);
+        const summary = await runOptimizerOffThread(account.customerId);
         return redirectWithToast(back, summary.ran ? { type: "success", message: `Analysis done: ${summary.recommendations} recommendations` } : { type: "error", message: "Nothing to analyse until the first sync is done" });
       }
     }
@@ -155,6 +155,6 @@ export async function targetsAction(user: User, form: FormData) {
     return data({ targetErrors: errors, targetValues: { targetCpa: String(form.get("targetCpa") ?? ""), targetRoas: String(form.get("targetRoas") ?? "") } }, { status: 400 });
   }
   await setAccountTargets(getDb(), account.customerId, user.id, { targetCpa: parsed.data.targetCpa, targetRoasPercent: parsed.data.targetRoas });
-  await runOptimizer(account.customerId).catch((error: unknown) => log.warn(`Optimizer after new targets failed: ${String(error)}`));
+  await runOptimizerOffThread(account.customerId).catch((error: unknown) => log.warn(`Optimizer after new targets failed: ${String(error)}`));
   return redirectWithToast("/settings", { type: "success", message: "Targets saved; recommendations updated" });
 }

@@ -6,6 +6,7 @@ import { DomainError, NotFoundError } from "../../domain-errors.server";
 import { createDb } from "../../db/db.server";
 import type { AdsSyncStateTable, Database } from "../../db/schema";
 import { getConfig } from "../../env.server";
+import { runOptimizerAfterSync } from "../../optimizer/run.server";
 import { requireAdsContext } from "../context.server";
 import { AdsClientError, AdsResponseError, type AdsClient } from "../client.server";
 import { yesterdayIn } from "../dates.server";
@@ -36,13 +37,19 @@ export interface SyncJob {
   onStep?: () => Promise<void>;
 }
 
-/** Runs the job on a connection of its own; resolves once the outcome (ok or failed) is stored. */
+/**
+ * Runs the job on a connection of its own; resolves once the outcome (ok or
+ * failed) is stored and, after a success, the recommendations engine has run
+ * over the new data (in this same thread: never the request thread's work).
+ */
 export async function runSyncJob(job: SyncJob): Promise<void> {
   const config = getConfig();
   const { db, dialect } = createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     // One connection for the whole job: TEMP tables belong to the connection that made them.
-    await db.connection().execute((conn) => runOn(conn, dialect, job));
+    const switched = await db.connection().execute((conn) => runOn(conn, dialect, job));
+    // Recommendations follow the data: the engine reads the tables this run just wrote.
+    if (switched) await runOptimizerAfterSync(job.customerId, db, job.clock());
   } finally {
     await db.destroy();
   }
@@ -56,7 +63,8 @@ class SupersededError extends Error {}
  */
 const INTERN_MAX_LENGTH = 40;
 
-async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Promise<void> {
+/** True when this run's data was switched in (status "ok"). */
+async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Promise<boolean> {
   const { customerId, runId, clock } = job;
   const update = async (values: Partial<AdsSyncStateTable>) => {
     const now = iso(clock());
@@ -130,12 +138,14 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
     });
     if (!switched) throw new SupersededError();
     await refreshPlannerStatistics(conn, dialect);
+    return true;
   } catch (error) {
-    if (error instanceof SupersededError) return;
+    if (error instanceof SupersededError) return false;
     const message = `${currentLabel} failed: ${describeFailure(error)}`;
     log.warn(`Sync of ${customerId}: ${message}${error instanceof Error && !(error instanceof AdsClientError) ? ` (${error.stack ?? error.message})` : ""}`);
     const finishedAt = iso(clock());
     await update({ status: "failed", finished_at: finishedAt, last_error: message, current_step: null }).catch(() => undefined);
+    return false;
   }
 }
 

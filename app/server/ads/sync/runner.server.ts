@@ -1,9 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { Worker } from "node:worker_threads";
 import { getDb, type DB } from "../../db/db.server";
 import type { AdsSyncStateTable } from "../../db/schema";
-import { getConfig } from "../../env.server";
-import { runOptimizerAfterSync } from "../../optimizer/run.server";
 import { NotFoundError } from "../../domain-errors.server";
 import { requireOwnAccount } from "../context.server";
 import { normalizeCustomerId, type AdsClient } from "../client.server";
@@ -17,14 +14,15 @@ import {
   type SyncState,
 } from "./state.server";
 import { STEPS, SYNC_STEP_COUNT } from "./streams.server";
-import type { FromWorker, JobInput, ToWorker } from "./worker.server";
 import { errorMessage, log } from "../../log.server";
+import { stopWorker, syncInWorker } from "./worker-host.server";
 
 /**
  * Starting syncs: one per account per process (callers join a running one),
- * a claim in ads_sync_state against other processes, and the job itself in a
- * worker thread so that parsing a million rows and writing them never holds
- * up the requests this thread serves (docs/decisions, "sync in a worker").
+ * a claim in ads_sync_state against other processes, and the job itself (the
+ * recommendations engine included) in a worker thread so that parsing a
+ * million rows, writing them and analysing them never holds up the requests
+ * this thread serves (docs/decisions, "sync in a worker").
  */
 
 export interface SyncOptions {
@@ -170,7 +168,7 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
       await runSyncJob({ userId, customerId, runId, clock, client: opts.client, onStep: report });
     } else {
       // A clock can't cross threads: an injected one (tests) is read once and held.
-      await runInWorker({ userId, customerId, runId, fixedNowMs: opts.now ? clock().getTime() : null, acks: !!opts.onProgress }, report);
+      await syncInWorker({ userId, customerId, runId, fixedNowMs: opts.now ? clock().getTime() : null, acks: !!opts.onProgress }, report);
     }
   } catch (error) {
     // The job stores its own failures; this is the thread itself dying (out of memory, a bug, shutdown).
@@ -180,9 +178,6 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
       : "an internal error stopped the sync. It has been logged.";
     await markFailed(db, customerId, runId, iso(clock()), reason).catch(() => undefined);
   }
-  // Recommendations follow the data: the engine reads the tables this run just wrote (only if it succeeded).
-  const mine = await db.selectFrom("ads_sync_state").select(["status", "run_id"]).where("customer_id", "=", customerId).executeTakeFirst();
-  if (mine?.status === "ok" && mine.run_id === runId) await runOptimizerAfterSync(customerId, db, clock());
   const state = await getSyncState(customerId, db, clock());
   if (opts.onProgress && state.status !== "running") await opts.onProgress(state);
   return state;
@@ -200,72 +195,6 @@ async function markFailed(db: DB, customerId: string, runId: string, at: string,
   await db.updateTable("ads_sync_state").set(values).where("customer_id", "=", customerId).where("run_id", "=", runId).where("status", "=", "running").execute();
 }
 
-/** Where the worker's code is: beside this module in development and tests (run through tsx), beside the server bundle in a build. */
-function workerUrl(): URL {
-  const here = import.meta.url;
-  // Names in variables: Vite would otherwise take `new URL("…", import.meta.url)` for an asset to bundle.
-  const source = "./worker-dev.mjs";
-  const built = "./sync-worker.js";
-  return new URL(here.endsWith(".ts") ? source : built, here);
-}
-
-interface PendingJob {
-  onStep: () => Promise<void>;
-  acks: boolean;
-  resolve: () => void;
-  reject: (error: Error) => void;
-}
-
-// One worker thread for every sync of the process: started on first use (its
-// modules take a moment to load), let go after a minute without syncs.
-const WORKER_IDLE_MS = 60_000;
-const WORKER_HEAP_MB = 256;
-let worker: Worker | undefined;
-let idleTimer: NodeJS.Timeout | undefined;
-let nextJobId = 1;
-const jobs = new Map<number, PendingJob>();
-
-function syncWorker(): Worker {
-  clearTimeout(idleTimer);
-  if (worker) return worker;
-  // The job holds one batch at a time; a capped heap makes V8 collect instead of growing (peak RSS).
-  const w = new Worker(workerUrl(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-  // Never the reason the process stays up (tests, shutdown).
-  w.unref();
-  w.on("message", (message: FromWorker) => {
-    const job = jobs.get(message.jobId);
-    if (!job) return;
-    if (message.type === "step") {
-      void job.onStep().finally(() => {
-        if (job.acks) w.postMessage({ type: "ack", jobId: message.jobId } satisfies ToWorker);
-      });
-      return;
-    }
-    jobs.delete(message.jobId);
-    if (message.type === "done") job.resolve();
-    else job.reject(new Error(message.message));
-    if (jobs.size === 0) idleTimer = setTimeout(() => void w.terminate(), WORKER_IDLE_MS).unref();
-  });
-  const fail = (error: Error) => {
-    if (worker === w) worker = undefined;
-    for (const job of jobs.values()) job.reject(error);
-    jobs.clear();
-  };
-  w.on("error", fail);
-  w.on("exit", (code) => fail(new Error(`the sync worker exited with code ${code}`)));
-  worker = w;
-  return w;
-}
-
-function runInWorker(input: Omit<JobInput, "config">, onStep: () => Promise<void>): Promise<void> {
-  const w = syncWorker();
-  const jobId = nextJobId++;
-  return new Promise<void>((resolve, reject) => {
-    jobs.set(jobId, { onStep, acks: input.acks, resolve, reject });
-    w.postMessage({ type: "run", jobId, input: { ...input, config: getConfig() } } satisfies ToWorker);
-  });
-}
-
 /**
  * Shutdown: stops running syncs now (a sync can take minutes; the previous data
  * stays, and the next page view starts a new one). Their state says why.
@@ -273,7 +202,6 @@ function runInWorker(input: Omit<JobInput, "config">, onStep: () => Promise<void
 export async function stopSyncs(): Promise<void> {
   stopping = true;
   const runs = [...inflight.values()].map((r) => r.done.catch(() => undefined));
-  clearTimeout(idleTimer);
-  await worker?.terminate();
+  await stopWorker();
   await Promise.all(runs);
 }

@@ -1,12 +1,15 @@
 import { parentPort } from "node:worker_threads";
-import { adoptConfig, type AppConfig } from "../../env.server";
+import { createDb } from "../../db/db.server";
+import { adoptConfig, getConfig, type AppConfig } from "../../env.server";
+import { runOptimizer, type RunSummary } from "../../optimizer/run.server";
 import { runSyncJob } from "./job.server";
 
 /**
- * Entry of the sync worker thread (runner.server.ts starts it; the build
- * bundles it as build/server/sync-worker.js). Parsing, validation and the
- * database writes of syncs run here, so the server's thread keeps answering.
- * One thread serves every sync of the process, started on first use.
+ * Entry of the background worker thread (worker-host.server.ts starts it; the
+ * build bundles it as build/server/sync-worker.js). Syncs (parsing,
+ * validation, database writes, then the recommendations engine) and on-demand
+ * engine runs happen here, so the server's thread keeps answering. One thread
+ * serves the whole process, started on first use.
  */
 
 export interface JobInput {
@@ -20,20 +23,44 @@ export interface JobInput {
   acks: boolean;
 }
 
-export type ToWorker = { type: "run"; jobId: number; input: JobInput } | { type: "ack"; jobId: number };
-export type FromWorker = { type: "step"; jobId: number } | { type: "done"; jobId: number } | { type: "error"; jobId: number; message: string };
+export interface OptimizeInput {
+  config: AppConfig;
+  customerId: string;
+  /** The engine's "now" (tests and the bench pin it); null: the real clock. */
+  nowMs: number | null;
+}
+
+export type OptimizeSummary = RunSummary;
+
+export type ToWorker = { type: "run"; jobId: number; input: JobInput } | { type: "optimize"; jobId: number; input: OptimizeInput } | { type: "ack"; jobId: number };
+export type FromWorker =
+  | { type: "step"; jobId: number }
+  | { type: "done"; jobId: number; summary?: OptimizeSummary }
+  | { type: "error"; jobId: number; message: string };
 
 const port = parentPort!;
 const acks = new Map<number, () => void>();
 const post = (message: FromWorker) => port.postMessage(message);
+const failure = (jobId: number) => (error: unknown) => post({ type: "error", jobId, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
 
 port.on("message", (message: ToWorker) => {
   if (message.type === "ack") {
     acks.get(message.jobId)?.();
     return;
   }
-  const { jobId, input } = message;
-  adoptConfig(input.config);
+  const { jobId } = message;
+  adoptConfig(message.input.config);
+  if (message.type === "optimize") {
+    const { customerId, nowMs } = message.input;
+    // A connection per run, like a sync's: the configuration (tests: the database) may differ between jobs.
+    const config = getConfig();
+    const { db } = createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+    runOptimizer(customerId, { db, now: nowMs === null ? undefined : new Date(nowMs) })
+      .finally(() => db.destroy())
+      .then((summary) => post({ type: "done", jobId, summary }), failure(jobId));
+    return;
+  }
+  const { input } = message;
   runSyncJob({
     userId: input.userId,
     customerId: input.customerId,
@@ -47,8 +74,5 @@ port.on("message", (message: ToWorker) => {
       });
       acks.delete(jobId);
     },
-  }).then(
-    () => post({ type: "done", jobId }),
-    (error: unknown) => post({ type: "error", jobId, message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
-  );
+  }).then(() => post({ type: "done", jobId }), failure(jobId));
 });
