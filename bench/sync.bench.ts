@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import { lastNDays } from "../app/lib/date-range";
+import { lastNDays } from "../app/lib/dates";
 import { connectDemoUser } from "../tests/support/emulator-harness";
 import { getAccountSummary, getDailySeries, listCampaigns } from "../app/server/ads/reports.server";
 import { syncAccount } from "../app/server/ads/sync.server";

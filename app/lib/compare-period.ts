@@ -1,4 +1,4 @@
-import { addDays, rangeLength, type DateRange } from "./date-range";
+import { addDays, rangeLength, type DateRange } from "./dates";
 
 /**
  * "Compare with the previous period": ?compare=previous on the dashboard puts

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addDays, lastNDays, makeDateRangeSchema, presetOf, RANGE_PRESETS, DEFAULT_RANGE_DAYS, type DateRange, type RangePreset } from "./date-range";
+import { addDays, lastNDays, makeDateRangeSchema, presetOf, RANGE_PRESETS, DEFAULT_RANGE_DAYS, type DateRange, type RangePreset } from "./dates";
 import { hrefWith, keptParams } from "./query";
 
 // The report pages keep their whole state in the address (range, sort,

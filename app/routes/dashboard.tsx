@@ -8,7 +8,7 @@ import { EmptyState, PageHeader, StatCard } from "~/components/ui";
 import { formatDateRange, formatInteger, formatMoney } from "~/lib/format";
 import { currentPath, hrefWith } from "~/lib/query";
 import { presetLinks, rangeFormHidden } from "~/lib/report-query";
-import { RANGE_PRESETS } from "~/lib/date-range";
+import { RANGE_PRESETS } from "~/lib/dates";
 import { requireUser } from "~/server/auth/session.server";
 import { optimizerCards } from "~/server/optimizer/pages.server";
 import { dashboardPage } from "~/server/report-pages.server";

@@ -1,6 +1,6 @@
 import { parseRangeQuery, resolveRange, type ResolvedRange } from "~/lib/report-query";
 import type { ReportAccount } from "./account-access.server";
-import { todayIn, yesterdayIn } from "./ads/dates.server";
+import { todayIn, yesterdayIn } from "~/lib/dates";
 import { InvalidError } from "./domain-errors.server";
 
 // The date range a report request asked for, in the account's time zone.

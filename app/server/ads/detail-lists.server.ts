@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from "kysely";
-import type { DateRange } from "~/lib/date-range";
+import type { DateRange } from "~/lib/dates";
 import { detailDefaultDir, DETAIL_SORT_KEYS, type DetailStatusFilter } from "~/lib/detail-query";
 import { emptyMetrics, type Metrics } from "~/lib/metrics";
 import type { DetailTab } from "~/lib/report-query";

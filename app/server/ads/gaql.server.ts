@@ -1,3 +1,4 @@
+import { dateIn, isIsoDate } from "~/lib/dates";
 /**
  * Literals for building GAQL from values that may come from users or from
  * Google itself (campaign names). GAQL has no documented escape rules, so
@@ -16,10 +17,8 @@ export function gaqlString(value: string): string {
 
 /** '2025-11-15' from a Date (its UTC calendar day) or an ISO date string. */
 export function gaqlDate(value: Date | string): string {
-  const text = value instanceof Date ? value.toISOString().slice(0, 10) : value;
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
-  if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== text) {
+  const text = value instanceof Date ? dateIn("UTC", value) : value;
+  if (!isIsoDate(text)) {
     throw new RangeError(`not a calendar date (YYYY-MM-DD): ${String(text).slice(0, 30)}`);
   }
   return `'${text}'`;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DEMO_MANAGER_CUSTOMER_ID, DEMO_RICH_CUSTOMER_ID } from "../../../emulator/ads";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
-import { addDays, DateRangeSchema, lastNDays, makeDateRangeSchema, presetOf, rangeLength } from "~/lib/date-range";
+import { addDays, DateRangeSchema, lastNDays, makeDateRangeSchema, presetOf, rangeLength } from "~/lib/dates";
 import { averageCpc, conversionValuePerCost, costPerConversion, ctr, emptyMetrics, type Metrics } from "~/lib/metrics";
 import { getConnection } from "../auth/google-connection.server";
 import type { AdsAdsTable, AdsCampaignsTable, AdsKeywordsTable } from "../db/schema";

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
-import { datesInRange, type DateRange } from "~/lib/date-range";
+import { datesInRange, type DateRange } from "~/lib/dates";
 import { emptyMetrics, type Metrics } from "~/lib/metrics";
 import { CAMPAIGN_SORT_KEYS, type CampaignSortKeyParam } from "~/lib/report-query";
 import { getDb } from "../db/db.server";
@@ -27,9 +27,9 @@ import {
  * functions trust the customer id they are given.
  */
 
-export type { DateRange } from "~/lib/date-range";
+export type { DateRange } from "~/lib/dates";
 export type { Metrics } from "~/lib/metrics";
-export { defaultRange, todayIn, yesterdayIn } from "./dates.server";
+export { defaultRange, todayIn, yesterdayIn } from "~/lib/dates";
 
 // The sort keys are shared with the URL parser of the screens: one list.
 export type CampaignSortKey = CampaignSortKeyParam;

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { DateRange } from "~/lib/date-range";
+import type { DateRange } from "~/lib/dates";
 import type { Metrics } from "~/lib/metrics";
 import { containsPattern, METRIC_COLUMNS, metricColumnsOf, metricSums, metricsOf, searchTermSums, type MetricColumn } from "../ads/metric-sql.server";
 import { getDb } from "../db/db.server";

@@ -8,7 +8,7 @@ import {
 } from "ai";
 import { z } from "zod";
 import { isBlank, MAX_CHAT_MESSAGE_LENGTH, type ChatMessageMeta } from "~/lib/chat";
-import { todayIn } from "../ads/dates.server";
+import { todayIn } from "~/lib/dates";
 import { getConfig } from "../env.server";
 import { ConflictError, InvalidError, LimitReachedError, NotFoundError } from "../domain-errors.server";
 import type { ReportAccount } from "../account-access.server";

@@ -1,11 +1,10 @@
 import { tool } from "ai";
 import { z } from "zod";
-import { addDays, MAX_RANGE_DAYS, rangeLength, type DateRange } from "~/lib/date-range";
+import { addDays, MAX_RANGE_DAYS, rangeLength, type DateRange, todayIn, yesterdayIn } from "~/lib/dates";
 import { formatDateRange } from "~/lib/format";
 import { conversionValuePerCost, costPerConversion, ctr, type Metrics } from "~/lib/metrics";
 import type { EvidenceCell, EvidenceColumn, ProposalOutput, ToolEvidence } from "~/lib/chat";
 import { getAccountSummary, getCampaignDetail, listCampaigns } from "../ads/reports.server";
-import { todayIn, yesterdayIn } from "../ads/dates.server";
 import { getChangeSet } from "../changes/pipeline.server";
 import { getDb } from "../db/db.server";
 import { listHistory } from "../changes/history.server";

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { addHours, subHours } from "date-fns";
 import { z } from "zod";
+import { dateIn, zonedToUtc } from "~/lib/dates";
 import { getDb } from "../db/db.server";
 import type { ChangeResourceKind } from "../db/schema";
 import { fieldName } from "~/lib/change-fields";
@@ -80,27 +82,6 @@ export const HistoryQuery = z.object({
 });
 export type HistoryFilters = z.input<typeof HistoryQuery>;
 
-/** "yyyy-MM-dd HH:mm:ss[.ffffff]" in `timeZone` → ISO UTC. */
-export function zonedToUtc(local: string, timeZone: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?/.exec(local);
-  if (!m) throw new RangeError(`not a change_date_time: ${local}`);
-  const [, y, mo, d, h, mi, s, frac = "0"] = m;
-  const asUtc = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, Math.floor(Number(`0.${frac}`) * 1000));
-  const offsetAt = (t: number) => {
-    const parts = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }).formatToParts(new Date(t));
-    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-    return Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second")) - Math.floor(t / 1000) * 1000;
-  };
-  // Two passes settle the offset across a DST change.
-  let t = asUtc - offsetAt(asUtc);
-  t = asUtc - offsetAt(t);
-  return new Date(t).toISOString();
-}
-
-function ymd(d: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
-}
-
 interface ChangeEventRow {
   changeEvent?: {
     changeDateTime?: string;
@@ -122,8 +103,8 @@ export async function importChangeEvents(userId: string, customerId: string, now
   const db = getDb();
   const { account, client, loginCustomerId } = await requireAdsContext(userId, customerId, { db });
   // Google counts the 30 days in the account's time zone; starting a day later stays inside.
-  const from = ymd(new Date(now.getTime() - 29 * 86_400_000), account.time_zone);
-  const to = ymd(new Date(now.getTime() + 86_400_000), account.time_zone);
+  const from = dateIn(account.time_zone, subHours(now, 29 * 24));
+  const to = dateIn(account.time_zone, addHours(now, 24));
   const rows = (await client.searchStream(
     customerId,
     `SELECT change_event.resource_name, change_event.change_date_time, change_event.change_resource_name, change_event.user_email,

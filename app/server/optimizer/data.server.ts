@@ -1,4 +1,5 @@
 import { sql, type AliasedRawBuilder } from "kysely";
+import { addDays } from "~/lib/dates";
 import { METRIC_COLUMNS } from "../ads/metric-sql.server";
 import type { DB } from "../db/db.server";
 
@@ -139,11 +140,8 @@ export interface AccountData {
   accountTargets: { cpaMicros: number | null; roas: number | null };
 }
 
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
+// The engine's date arithmetic is the app's (lib/dates.ts); re-exported for the rules.
+export { addDays };
 
 export function makePeriod(dataFrom: string, dataTo: string, syncedAt: string | null): Period {
   const evalTo = addDays(dataTo, -LAG_DAYS);

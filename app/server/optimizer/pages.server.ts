@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { RECOMMENDATION_LISTS, type RecommendationList } from "~/lib/recommendations";
-import { todayIn } from "../ads/dates.server";
+import { todayIn } from "~/lib/dates";
 import { getDb } from "../db/db.server";
 import type { User } from "../db/schema";
 import { toHttpError } from "../http/errors.server";

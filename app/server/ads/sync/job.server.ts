@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { z } from "zod";
-import { addDays, type DateRange } from "~/lib/date-range";
+import { addDays, type DateRange, yesterdayIn } from "~/lib/dates";
 import { ReconnectNeededError } from "../../auth/google-connection.server";
 import { DomainError, NotFoundError } from "../../domain-errors.server";
 import { createDb } from "../../db/db.server";
@@ -9,7 +9,6 @@ import { getConfig } from "../../env.server";
 import { runOptimizerAfterSync } from "../../optimizer/run.server";
 import { requireAdsContext } from "../context.server";
 import { AdsClientError, AdsResponseError, type AdsClient } from "../client.server";
-import { yesterdayIn } from "../dates.server";
 import { createStager, switchOver, type Dialect } from "./bulk-insert.server";
 import { iso, SYNC_DAYS, SyncAccessError } from "./state.server";
 import { NOT_FAST } from "./row-readers.server";

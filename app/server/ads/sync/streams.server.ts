@@ -1,6 +1,6 @@
 import type { Insertable } from "kysely";
 import { z } from "zod";
-import type { DateRange } from "~/lib/date-range";
+import type { DateRange } from "~/lib/dates";
 import type { Database } from "../../db/schema";
 import { Double, Int64, Int64String, Micros, gaqlDate } from "../client.server";
 import * as read from "./row-readers.server";
