@@ -3,6 +3,7 @@ import Markdown, { type Components } from "react-markdown";
 import { Link } from "react-router";
 import remarkGfm from "remark-gfm";
 import { formatDecimal, formatInteger } from "~/lib/format";
+import { Bubble } from "./chat-layout";
 import { isAppLink, type ChatMessageMeta, type EvidenceCell, type EvidenceColumn, type ProposalOutput, type ToolEvidence } from "~/lib/chat";
 
 export type AssistantMessage = UIMessage<ChatMessageMeta>;
@@ -169,35 +170,25 @@ export function MessageView({ message, retry }: { message: AssistantMessage; ret
   const meta = message.metadata;
   if (message.role === "user") {
     const text = message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
-    return (
-      <li className="flex justify-end" data-role="user">
-        <div className="max-w-[75%] whitespace-pre-wrap rounded-2xl bg-blue-600 px-4 py-2.5 text-sm text-white">
-          <span className="sr-only">You: </span>
-          {text}
-        </div>
-      </li>
-    );
+    return <Bubble role="user">{text}</Bubble>;
   }
   const tokens = meta?.usage?.totalTokens;
   return (
-    <li className="flex justify-start" data-role="assistant">
-      <div className="max-w-[85%] rounded-2xl bg-gray-100 px-4 py-2.5 text-sm text-gray-900">
-        <span className="sr-only">Assistant: </span>
-        {message.parts.map((part, i) => {
-          if (part.type === "text") return <SafeMarkdown key={i} text={part.text} />;
-          if (part.type.startsWith("tool-") || part.type === "dynamic-tool") return <ToolPart key={i} part={part as ToolPartLike} />;
-          return null;
-        })}
-        {meta?.note ? <p className="mt-2 text-xs text-gray-600">{meta.note}</p> : null}
-        {meta?.stopped ? <p className="mt-2 text-xs text-gray-600">Stopped.</p> : null}
-        {meta?.error ? (
-          <div role="alert" className="mt-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-            {meta.error}
-            {retry}
-          </div>
-        ) : null}
-        {tokens ? <p className="mt-1 text-right text-[11px] text-gray-400">{formatInteger(tokens)} tokens</p> : null}
-      </div>
-    </li>
+    <Bubble role="assistant" markdown>
+      {message.parts.map((part, i) => {
+        if (part.type === "text") return <SafeMarkdown key={i} text={part.text} />;
+        if (part.type.startsWith("tool-") || part.type === "dynamic-tool") return <ToolPart key={i} part={part as ToolPartLike} />;
+        return null;
+      })}
+      {meta?.note ? <p className="mt-2 text-xs text-gray-600">{meta.note}</p> : null}
+      {meta?.stopped ? <p className="mt-2 text-xs text-gray-600">Stopped.</p> : null}
+      {meta?.error ? (
+        <div role="alert" className="mt-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {meta.error}
+          {retry}
+        </div>
+      ) : null}
+      {tokens ? <p className="mt-1 text-right text-[11px] text-gray-400">{formatInteger(tokens)} tokens</p> : null}
+    </Bubble>
   );
 }

@@ -1,10 +1,11 @@
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
-import { isBlank, MAX_CHAT_MESSAGE_LENGTH } from "~/lib/chat";
+import { isBlank } from "~/lib/chat";
 import { formatDateTime } from "~/lib/format";
 import { useHydrated } from "~/lib/use-hydrated";
+import { Composer, ComposerError, Conversation, ThinkingBubble, useScrollToEnd } from "./chat-layout";
 import { MessageView, type AssistantMessage } from "./chat-message";
 
 export interface ChatListItem {
@@ -38,7 +39,6 @@ export function ChatPanel(props: ChatPanelProps) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const [input, setInput] = useState(props.formMessage ?? "");
-  const endRef = useRef<HTMLDivElement>(null);
   const transport = useMemo(
     () =>
       new DefaultChatTransport<AssistantMessage>({
@@ -62,10 +62,7 @@ export function ChatPanel(props: ChatPanelProps) {
     },
   });
   const busy = status === "submitted" || status === "streaming";
-
-  useEffect(() => {
-    endRef.current?.scrollIntoView?.({ block: "end" });
-  }, [messages, status]);
+  const endRef = useScrollToEnd(messages, status);
 
   function send(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -125,69 +122,39 @@ export function ChatPanel(props: ChatPanelProps) {
             New chat
           </Link>
         </p>
-        <section aria-label="Conversation" className="flex-1 overflow-y-auto rounded-xl border border-gray-200 bg-white p-6 shadow-sm">
-          {messages.length === 0 && status === "ready" ? (
-            <div className="flex h-full flex-col items-center justify-center text-center">
-              <h2 className="text-lg font-semibold text-gray-900">AI Assistant Ready</h2>
-              <p className="mt-2 max-w-md text-gray-600">Ask about your campaigns' performance, wasted spend, budgets or keywords.</p>
-            </div>
-          ) : (
-            <ol className="space-y-4">
-              {messages.map((m) => (
-                <MessageView key={m.id} message={m} retry={m === last ? retryButton : undefined} />
-              ))}
-              {status === "submitted" ? (
-                <li className="flex justify-start" aria-live="polite">
-                  <div className="rounded-2xl bg-gray-100 px-4 py-2.5 text-sm italic text-gray-600">AI is thinking...</div>
-                </li>
-              ) : null}
-              {error ? (
-                <li role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-                  {error.message || "The assistant could not answer."}
-                  {retryButton}
-                </li>
-              ) : null}
-            </ol>
-          )}
-          <div ref={endRef} />
-        </section>
-        {props.formError ? (
-          <p role="alert" id="chat-message-error" className="mt-2 text-sm text-red-600">
-            {props.formError}
-          </p>
-        ) : null}
-        <Form method="post" onSubmit={send} className="mt-4 flex gap-3">
-          <input type="hidden" name="intent" value="send" />
-          <input type="hidden" name="chatId" value={chatId} />
-          <label htmlFor="chat-message" className="sr-only">
-            Message
-          </label>
-          <input
-            id="chat-message"
-            name="message"
-            value={input}
-            onChange={(e) => setInput(e.target.value)}
-            placeholder="Ask about your campaigns..."
-            autoComplete="off"
-            required
-            pattern=".*\S.*"
-            maxLength={MAX_CHAT_MESSAGE_LENGTH}
-            aria-describedby={props.formError ? "chat-message-error" : undefined}
-            className="flex-1 rounded-lg border border-gray-300 px-4 py-2.5 shadow-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500"
-          />
-          {busy ? (
-            <button type="button" onClick={() => void stop()} className="rounded-lg border border-gray-300 bg-white px-5 py-2.5 font-semibold text-gray-800 shadow-sm hover:bg-gray-50">
-              Stop
-            </button>
+        <Conversation empty={messages.length === 0 && status === "ready"} endRef={endRef}>
+          {messages.map((m) => (
+            <MessageView key={m.id} message={m} retry={m === last ? retryButton : undefined} />
+          ))}
+          {status === "submitted" ? <ThinkingBubble /> : null}
+          {error ? (
+            <li role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+              {error.message || "The assistant could not answer."}
+              {retryButton}
+            </li>
           ) : null}
-          <button
-            type="submit"
-            disabled={hydrated && (busy || isBlank(input))}
-            className="rounded-lg bg-blue-600 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-50"
-          >
-            Send
-          </button>
-        </Form>
+        </Conversation>
+        <ComposerError id="chat-message-error" message={props.formError} />
+        <Composer
+          value={input}
+          onValueChange={setInput}
+          onSubmit={send}
+          sendDisabled={hydrated && (busy || isBlank(input))}
+          errorId={props.formError ? "chat-message-error" : undefined}
+          hidden={
+            <>
+              <input type="hidden" name="intent" value="send" />
+              <input type="hidden" name="chatId" value={chatId} />
+            </>
+          }
+          beforeSend={
+            busy ? (
+              <button type="button" onClick={() => void stop()} className="rounded-lg border border-gray-300 bg-white px-5 py-2.5 font-semibold text-gray-800 shadow-sm hover:bg-gray-50">
+                Stop
+              </button>
+            ) : null
+          }
+        />
       </div>
     </div>
   );

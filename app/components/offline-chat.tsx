@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
-import { Form } from "react-router";
-import { CHAT_REPLY_DELAY_MS, CONNECT_FIRST_REPLY, isBlank, MAX_CHAT_MESSAGE_LENGTH, type ChatMessage } from "~/lib/chat";
+import { CHAT_REPLY_DELAY_MS, CONNECT_FIRST_REPLY, isBlank, type ChatMessage } from "~/lib/chat";
 import { useHydrated } from "~/lib/use-hydrated";
+import { Bubble, Composer, ComposerError, Conversation, ThinkingBubble, useScrollToEnd } from "./chat-layout";
 
 /**
  * The chat while no Google Ads account is connected: the seed's behaviour,
@@ -14,12 +14,9 @@ export function OfflineChat({ initialMessages, error }: { initialMessages: ChatM
   const [input, setInput] = useState("");
   const [thinking, setThinking] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const endRef = useRef<HTMLDivElement>(null);
+  const endRef = useScrollToEnd(messages, thinking);
 
   useEffect(() => () => clearTimeout(timer.current), []);
-  useEffect(() => {
-    endRef.current?.scrollIntoView?.({ block: "end" });
-  }, [messages, thinking]);
 
   function send(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -36,70 +33,23 @@ export function OfflineChat({ initialMessages, error }: { initialMessages: ChatM
 
   return (
     <>
-      <section
-        aria-label="Conversation"
-        className="flex-1 overflow-y-auto rounded-xl border border-gray-200 bg-white p-6 shadow-sm"
-      >
-        {messages.length === 0 && !thinking ? (
-          <div className="flex h-full flex-col items-center justify-center text-center">
-            <h2 className="text-lg font-semibold text-gray-900">AI Assistant Ready</h2>
-            <p className="mt-2 max-w-md text-gray-600">
-              Ask about your campaigns' performance, wasted spend, budgets or keywords.
-            </p>
-          </div>
-        ) : (
-          <ol className="space-y-4">
-            {messages.map((m, i) => (
-              <li key={i} className={`flex ${m.role === "user" ? "justify-end" : "justify-start"}`} data-role={m.role}>
-                <div
-                  className={`max-w-[75%] whitespace-pre-wrap rounded-2xl px-4 py-2.5 text-sm ${
-                    m.role === "user" ? "bg-blue-600 text-white" : "bg-gray-100 text-gray-900"
-                  }`}
-                >
-                  <span className="sr-only">{m.role === "user" ? "You: " : "Assistant: "}</span>
-                  {m.content}
-                </div>
-              </li>
-            ))}
-            {thinking ? (
-              <li className="flex justify-start" aria-live="polite">
-                <div className="rounded-2xl bg-gray-100 px-4 py-2.5 text-sm italic text-gray-600">AI is thinking...</div>
-              </li>
-            ) : null}
-          </ol>
-        )}
-        <div ref={endRef} />
-      </section>
-      {error ? (
-        <p role="alert" className="mt-2 text-sm text-red-600">
-          {error}
-        </p>
-      ) : null}
-      <Form method="post" onSubmit={send} className="mt-4 flex gap-3">
-        <input type="hidden" name="history" value={JSON.stringify(messages)} />
-        <label htmlFor="chat-message" className="sr-only">
-          Message
-        </label>
-        <input
-          id="chat-message"
-          name="message"
-          value={input}
-          onChange={(e) => setInput(e.target.value)}
-          placeholder="Ask about your campaigns..."
-          autoComplete="off"
-          required
-          pattern=".*\S.*"
-          maxLength={MAX_CHAT_MESSAGE_LENGTH}
-          className="flex-1 rounded-lg border border-gray-300 px-4 py-2.5 shadow-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500"
-        />
-        <button
-          type="submit"
-          disabled={hydrated && (thinking || isBlank(input))}
-          className="rounded-lg bg-blue-600 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-50"
-        >
-          Send
-        </button>
-      </Form>
+      <Conversation empty={messages.length === 0 && !thinking} endRef={endRef}>
+        {messages.map((m, i) => (
+          <Bubble key={i} role={m.role}>
+            {m.content}
+          </Bubble>
+        ))}
+        {thinking ? <ThinkingBubble /> : null}
+      </Conversation>
+      <ComposerError id="chat-message-error" message={error} />
+      <Composer
+        value={input}
+        onValueChange={setInput}
+        onSubmit={send}
+        sendDisabled={hydrated && (thinking || isBlank(input))}
+        errorId={error ? "chat-message-error" : undefined}
+        hidden={<input type="hidden" name="history" value={JSON.stringify(messages)} />}
+      />
     </>
   );
 }
