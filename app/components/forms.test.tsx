@@ -99,3 +99,27 @@ describe("forms check their schema in the browser before sending", () => {
     expect(action).not.toHaveBeenCalled();
   });
 });
+
+describe("settings: optimization targets", () => {
+  it("a bad target is refused on blur by the action's schema, with no request", async () => {
+    const { OptimizationTargets } = await import("./optimization-targets");
+    const user = userEvent.setup();
+    const data = { accountName: "Tents Ltd", currencyCode: "USD", targetCpa: 25, targetRoasPercent: null };
+    const action = renderForm(() => <OptimizationTargets data={data} />);
+    const cpa = await screen.findByLabelText("Target CPA (USD)");
+    expect(cpa).toHaveAccessibleDescription("Cost per conversion, e.g. 25");
+    await user.clear(cpa);
+    await user.type(cpa, "0");
+    await user.tab();
+    expectMessage(cpa, "Target CPA must be a number greater than 0, or empty");
+    const roas = screen.getByLabelText("Target ROAS (%)");
+    await user.type(roas, "12.345");
+    await user.click(screen.getByRole("button", { name: "Save targets" }));
+    expectMessage(roas, "Target ROAS can have at most 2 decimals");
+    expect(cpa).toHaveFocus();
+    expect(action).not.toHaveBeenCalled();
+    // Empty is allowed: the 90-day average stands in.
+    await user.clear(cpa);
+    await waitFor(() => expect(cpa).not.toHaveAttribute("aria-invalid"));
+  });
+});

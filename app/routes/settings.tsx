@@ -184,11 +184,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       ) : null}
 
       {loaderData.targets ? (
-        <OptimizationTargets
-          data={loaderData.targets}
-          errors={actionData && "targetErrors" in actionData ? actionData.targetErrors : undefined}
-          values={actionData && "targetValues" in actionData ? (actionData.targetValues as Record<string, string>) : undefined}
-        />
+<OptimizationTargets data={loaderData.targets} lastResult={actionData && "targetResult" in actionData ? actionData.targetResult : undefined} />
       ) : null}
 
       <section className="mt-6 rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="ai-heading">

@@ -2,6 +2,8 @@ import { data, redirect } from "react-router";
 import { z } from "zod";
 import { RECOMMENDATION_LISTS, type RecommendationList } from "~/lib/recommendations";
 import { todayIn } from "~/lib/dates";
+import { parseSubmission, refusal } from "~/lib/form-submission";
+import { TargetsForm } from "~/lib/targets-form";
 import { getDb } from "../db/db.server";
 import type { User } from "../db/schema";
 import { toHttpError } from "../http/errors.server";
@@ -120,20 +122,6 @@ export async function scorePage(user: User) {
 
 // ---- /settings: the account's optimization targets
 
-const optionalNumber = (what: string, max: number) =>
-  z
-    .string()
-    .trim()
-    .transform((v) => (v === "" ? null : Number(v.replace(",", "."))))
-    .refine((v) => v === null || (Number.isFinite(v) && v > 0), `${what} must be a number greater than 0, or empty`)
-    .refine((v) => v === null || v <= max, `${what} is too large`)
-    .refine((v) => v === null || Math.abs(Math.round(v * 100) - v * 100) < 1e-6, `${what} can have at most 2 decimals`);
-
-export const TargetsForm = z.object({
-  targetCpa: optionalNumber("Target CPA", 1_000_000),
-  targetRoas: optionalNumber("Target ROAS", 100_000),
-});
-
 export async function targetsSection(user: User) {
   const account = await activeAccountOf(user);
   if (!account) return null;
@@ -146,15 +134,11 @@ export function isTargetsIntent(form: FormData) {
 
 /** Saves the targets and re-runs the engine with them; bad values come back next to their field, nothing saved. */
 export async function targetsAction(user: User, form: FormData) {
+  const submission = parseSubmission(form, TargetsForm);
   const account = await activeAccountOf(user);
-  if (!account) return data({ targetErrors: { form: "Connect a Google Ads account first" } as Record<string, string> }, { status: 400 });
-  const parsed = TargetsForm.safeParse({ targetCpa: String(form.get("targetCpa") ?? ""), targetRoas: String(form.get("targetRoas") ?? "") });
-  if (!parsed.success) {
-    const errors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
-    return data({ targetErrors: errors, targetValues: { targetCpa: String(form.get("targetCpa") ?? ""), targetRoas: String(form.get("targetRoas") ?? "") } }, { status: 400 });
-  }
-  await setAccountTargets(getDb(), account.customerId, user.id, { targetCpa: parsed.data.targetCpa, targetRoasPercent: parsed.data.targetRoas });
+  if (!account) return data({ targetResult: refusal(submission, { formError: "Connect a Google Ads account first" }) }, { status: 400 });
+  if (submission.status !== "success") return data({ targetResult: submission.reply() }, { status: 400 });
+  await setAccountTargets(getDb(), account.customerId, user.id, { targetCpa: submission.value.targetCpa, targetRoasPercent: submission.value.targetRoas });
   await runOptimizerOffThread(account.customerId).catch((error: unknown) => log.warn(`Optimizer after new targets failed: ${String(error)}`));
   return redirectWithToast("/settings", { type: "success", message: "Targets saved; recommendations updated" });
 }
