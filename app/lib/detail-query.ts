@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { DEFAULT_PAGE_SIZE, MAX_SEARCH_LENGTH, PAGE_SIZES, type DetailTab } from "./report-query";
+import { defaultDirFor, parseListQuery, type ListQuery } from "./list-query";
+import type { DetailTab } from "./report-query";
 
 // The campaign detail's tabs keep their table state in the address like the
 // campaigns list (?sort=&dir=&status=&q=&page=&pageSize=, with ?tab=), so
@@ -18,11 +18,11 @@ export const DETAIL_SORT_KEYS = {
 } as const satisfies Record<DetailTab, readonly string[]>;
 export type DetailSortKey<T extends DetailTab = DetailTab> = (typeof DETAIL_SORT_KEYS)[T][number];
 
-const TEXT_KEYS = new Set<string>(["name", "status", "text", "matchType", "adGroup", "adStrength", "term", "keyword"]);
+const TEXT_KEYS = ["name", "status", "text", "matchType", "adGroup", "adStrength", "term", "keyword"];
 
 /** Names sort A→Z first; numbers biggest first. */
 export function detailDefaultDir(sort: string): "asc" | "desc" {
-  return TEXT_KEYS.has(sort) ? "asc" : "desc";
+  return defaultDirFor(sort, TEXT_KEYS);
 }
 
 /** Entities have Google's statuses; a search term is added as a keyword, excluded as a negative, both, or neither. */
@@ -52,67 +52,17 @@ export const DETAIL_SEARCH_LABELS: Record<DetailTab, { label: string; placeholde
   searchterms: { label: "Search terms", placeholder: "Search term" },
 };
 
-export interface DetailListQuery {
-  sort: string;
-  dir: "asc" | "desc";
-  status: DetailStatusFilter;
-  q: string;
-  page: number;
-  pageSize: number;
-}
-
-const FIELD_NAMES = {
-  sort: "sort column",
-  dir: "sort direction",
-  status: "status filter",
-  q: "search (at most 100 characters)",
-  page: "page number",
-  pageSize: "page size",
-} as const;
+export type DetailListQuery = ListQuery<string, DetailStatusFilter>;
 
 /** A tab's table state from the query; anything unparseable falls back to its default and is named in `ignored`. */
 export function parseDetailListQuery(params: URLSearchParams, tab: DetailTab): { query: DetailListQuery; ignored: string[] } {
-  const fields = {
-    sort: z.enum(DETAIL_SORT_KEYS[tab] as unknown as [string, ...string[]]),
-    dir: z.enum(["asc", "desc"]),
-    status: z
-      .string()
-      .transform((s) => s.toLowerCase())
-      .pipe(z.enum(DETAIL_STATUS_FILTERS[tab] as unknown as [DetailStatusFilter, ...DetailStatusFilter[]])),
-    q: z
-      .string()
-      .transform((s) => s.trim())
-      .pipe(z.string().max(MAX_SEARCH_LENGTH)),
-    page: z.coerce.number().int().min(1).max(1_000_000),
-    pageSize: z.coerce
-      .number()
-      .int()
-      .refine((n) => (PAGE_SIZES as readonly number[]).includes(n)),
-  };
-  const ignored: string[] = [];
-  const read = <K extends keyof typeof fields>(key: K): z.output<(typeof fields)[K]> | undefined => {
-    const raw = params.get(key);
-    if (raw === null || raw === "") return undefined;
-    const parsed = fields[key].safeParse(raw);
-    if (!parsed.success) {
-      ignored.push(FIELD_NAMES[key]);
-      return undefined;
-    }
-    return parsed.data as z.output<(typeof fields)[K]>;
-  };
-  const sort = read("sort") ?? "cost";
-  return {
-    query: {
-      sort,
-      dir: read("dir") ?? detailDefaultDir(sort),
-      status: read("status") ?? "all",
-      q: read("q") ?? "",
-      page: read("page") ?? 1,
-      pageSize: read("pageSize") ?? DEFAULT_PAGE_SIZE,
-    },
-    ignored,
-  };
+  return parseListQuery<string, DetailStatusFilter>(params, {
+    sortKeys: DETAIL_SORT_KEYS[tab],
+    statusFilters: DETAIL_STATUS_FILTERS[tab],
+    defaultSort: "cost",
+    textKeys: TEXT_KEYS,
+  });
 }
 
 /** The query keys of a tab's table: switching tabs drops them (another tab has other columns). */
-export const TABLE_KEYS = ["sort", "dir", "status", "q", "page", "pageSize"];
+export { TABLE_KEYS } from "./list-query";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addDays, lastNDays, makeDateRangeSchema, presetOf, RANGE_PRESETS, DEFAULT_RANGE_DAYS, type DateRange, type RangePreset } from "./dates";
+import { DEFAULT_PAGE_SIZE, defaultDirFor, MAX_SEARCH_LENGTH, PAGE_SIZES, parseListQuery, type ListQuery } from "./list-query";
 import { hrefWith, keptParams } from "./query";
 
 // The report pages keep their whole state in the address (range, sort,
@@ -99,70 +100,20 @@ const TEXT_SORT_KEYS: readonly CampaignSortKeyParam[] = ["name", "status", "chan
 export const STATUS_FILTERS = ["all", "enabled", "paused", "removed"] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
-export const PAGE_SIZES = [10, 25, 50, 100] as const;
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_SEARCH_LENGTH = 100;
+export { DEFAULT_PAGE_SIZE, MAX_SEARCH_LENGTH, PAGE_SIZES };
 
-export interface CampaignListQuery {
-  sort: CampaignSortKeyParam;
-  dir: "asc" | "desc";
-  status: StatusFilter;
-  q: string;
-  page: number;
-  pageSize: number;
-}
+export type CampaignListQuery = ListQuery<CampaignSortKeyParam, StatusFilter>;
 
 export const DEFAULT_CAMPAIGN_SORT: CampaignSortKeyParam = "cost";
 
-const field = {
-  sort: z.enum(CAMPAIGN_SORT_KEYS),
-  dir: z.enum(["asc", "desc"]),
-  status: z.string().transform((s) => s.toLowerCase()).pipe(z.enum(STATUS_FILTERS)),
-  q: z.string().transform((s) => s.trim()).pipe(z.string().max(MAX_SEARCH_LENGTH)),
-  page: z.coerce.number().int().min(1).max(1_000_000),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .refine((n) => (PAGE_SIZES as readonly number[]).includes(n)),
-};
-
-const FIELD_NAMES: Record<keyof typeof field, string> = {
-  sort: "sort column",
-  dir: "sort direction",
-  status: "status filter",
-  q: "search (at most 100 characters)",
-  page: "page number",
-  pageSize: "page size",
-};
-
 /** The campaign table's state from the query; anything unparseable falls back to its default and is named in `ignored`. */
 export function parseCampaignListQuery(params: URLSearchParams): { query: CampaignListQuery; ignored: string[] } {
-  const ignored: string[] = [];
-  const read = <K extends keyof typeof field>(key: K): z.output<(typeof field)[K]> | undefined => {
-    const raw = params.get(key);
-    if (raw === null || raw === "") return undefined;
-    const parsed = field[key].safeParse(raw);
-    if (!parsed.success) {
-      ignored.push(FIELD_NAMES[key]);
-      return undefined;
-    }
-    return parsed.data as z.output<(typeof field)[K]>;
-  };
-  const sort = read("sort") ?? DEFAULT_CAMPAIGN_SORT;
-  const query: CampaignListQuery = {
-    sort,
-    dir: read("dir") ?? defaultDir(sort),
-    status: read("status") ?? "all",
-    q: read("q") ?? "",
-    page: read("page") ?? 1,
-    pageSize: read("pageSize") ?? DEFAULT_PAGE_SIZE,
-  };
-  return { query, ignored };
+  return parseListQuery(params, { sortKeys: CAMPAIGN_SORT_KEYS, statusFilters: STATUS_FILTERS, defaultSort: DEFAULT_CAMPAIGN_SORT, textKeys: TEXT_SORT_KEYS });
 }
 
 /** Names sort A→Z first; numbers biggest first. */
 export function defaultDir(sort: string): "asc" | "desc" {
-  return (TEXT_SORT_KEYS as readonly string[]).includes(sort) ? "asc" : "desc";
+  return defaultDirFor(sort, TEXT_SORT_KEYS);
 }
 
 // ---------------------------------------------------------------- campaign detail

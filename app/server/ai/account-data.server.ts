@@ -17,6 +17,16 @@ const SORT_COLUMN: Record<RowSort, MetricColumn> = {
   impressions: "impressions",
 };
 
+/** The filters the assistant's keyword and search-term reads share; at most `limit` rows. */
+export interface AccountRowQuery {
+  campaignId?: string;
+  sort: RowSort;
+  limit: number;
+  minCostMicros?: number;
+  nonConvertingOnly?: boolean;
+  contains?: string;
+}
+
 export interface AccountKeyword {
   campaignId: string;
   campaignName: string;
@@ -34,7 +44,7 @@ export interface AccountKeyword {
 export async function accountKeywords(
   customerId: string,
   range: DateRange,
-  opts: { campaignId?: string; sort: RowSort; limit: number; minCostMicros?: number; nonConvertingOnly?: boolean; contains?: string },
+  opts: AccountRowQuery,
 ): Promise<{ rows: AccountKeyword[]; truncated: boolean }> {
   const db = getDb();
   let daily = db
@@ -107,7 +117,7 @@ export interface AccountSearchTerm {
 export async function accountSearchTerms(
   customerId: string,
   range: DateRange,
-  opts: { campaignId?: string; sort: RowSort; limit: number; minCostMicros?: number; nonConvertingOnly?: boolean; contains?: string },
+  opts: AccountRowQuery,
 ): Promise<{ rows: AccountSearchTerm[]; truncated: boolean }> {
   const db = getDb();
   let inner = db

@@ -13,7 +13,7 @@ import { proposeBulk } from "../changes/propose.server";
 import { validateQuietly } from "../changes/review.server";
 import { userFacingError } from "../http/errors.server";
 import type { ReportAccount } from "../account-access.server";
-import { accountKeywords, accountSearchTerms, budgetLostShares, lastSyncAt, type RowSort } from "./account-data.server";
+import { accountKeywords, accountSearchTerms, budgetLostShares, lastSyncAt, type AccountRowQuery, type RowSort } from "./account-data.server";
 import { listRecommendations } from "../optimizer/service.server";
 import { RECOMMENDATION_TYPES } from "../optimizer/types.server";
 import { untrusted } from "./untrusted.server";
@@ -161,6 +161,31 @@ async function requireCampaign(ctx: ToolContext, campaignId: string | undefined,
   return detail;
 }
 
+/**
+ * get_keywords and get_search_terms: the same filters (campaign, cost,
+ * conversions, text) over the account's rows of one kind, read in SQL by
+ * `read`, shown as evidence with that kind's columns.
+ */
+async function accountRowsEvidence<Row>(
+  ctx: ToolContext,
+  parsed: z.output<typeof GetKeywordsInput>,
+  read: (customerId: string, range: DateRange, query: AccountRowQuery) => Promise<{ rows: Row[]; truncated: boolean }>,
+  noun: string,
+  [columns, cells]: [EvidenceColumn[], (row: Row) => Record<string, EvidenceCell>],
+) {
+  const range = resolveRange(ctx, parsed);
+  await requireCampaign(ctx, parsed.campaignId, range);
+  const { rows, truncated } = await read(ctx.account.customerId, range, {
+    campaignId: parsed.campaignId,
+    sort: parsed.sort as RowSort,
+    limit: parsed.limit,
+    minCostMicros: parsed.minCost ? Math.round(parsed.minCost * 1_000_000) : undefined,
+    nonConvertingOnly: parsed.nonConvertingOnly,
+    contains: parsed.contains,
+  });
+  return evidence(ctx, plural(rows.length, noun) + (truncated ? " (more matched)" : ""), range, columns, rows.map(cells), { truncated });
+}
+
 // ---- the tools' work, callable without a model (the built-in analyst uses the same functions)
 
 export function toolRunners(ctx: ToolContext) {
@@ -275,22 +300,8 @@ export function toolRunners(ctx: ToolContext) {
       };
     },
 
-    async get_keywords(input: z.input<typeof GetKeywordsInput>) {
-      const parsed = GetKeywordsInput.parse(input);
-      const range = resolveRange(ctx, parsed);
-      await requireCampaign(ctx, parsed.campaignId, range);
-      const { rows, truncated } = await accountKeywords(cid, range, {
-        campaignId: parsed.campaignId,
-        sort: parsed.sort as RowSort,
-        limit: parsed.limit,
-        minCostMicros: parsed.minCost ? Math.round(parsed.minCost * 1_000_000) : undefined,
-        nonConvertingOnly: parsed.nonConvertingOnly,
-        contains: parsed.contains,
-      });
-      return evidence(
-        ctx,
-        plural(rows.length, "keyword") + (truncated ? " (more matched)" : ""),
-        range,
+    get_keywords: (input: z.input<typeof GetKeywordsInput>) =>
+      accountRowsEvidence(ctx, GetKeywordsInput.parse(input), accountKeywords, "keyword", [
         [
           { key: "keyword", label: "Keyword", kind: "text" },
           { key: "matchType", label: "Match", kind: "text" },
@@ -300,7 +311,7 @@ export function toolRunners(ctx: ToolContext) {
           { key: "cpcBid", label: "Max. CPC", kind: "money" },
           ...METRIC_COLUMNS,
         ],
-        rows.map((k) => ({
+        (k) => ({
           keyword: untrusted(k.text, 80),
           matchType: k.matchType,
           campaign: untrusted(k.campaignName, 80),
@@ -311,27 +322,11 @@ export function toolRunners(ctx: ToolContext) {
           qualityScore: k.qualityScore,
           cpcBid: money(k.cpcBidMicros),
           ...metricCells(k.metrics),
-        })),
-        { truncated },
-      );
-    },
+        }),
+      ]),
 
-    async get_search_terms(input: z.input<typeof GetSearchTermsInput>) {
-      const parsed = GetSearchTermsInput.parse(input);
-      const range = resolveRange(ctx, parsed);
-      await requireCampaign(ctx, parsed.campaignId, range);
-      const { rows, truncated } = await accountSearchTerms(cid, range, {
-        campaignId: parsed.campaignId,
-        sort: parsed.sort as RowSort,
-        limit: parsed.limit,
-        minCostMicros: parsed.minCost ? Math.round(parsed.minCost * 1_000_000) : undefined,
-        nonConvertingOnly: parsed.nonConvertingOnly,
-        contains: parsed.contains,
-      });
-      return evidence(
-        ctx,
-        plural(rows.length, "search term") + (truncated ? " (more matched)" : ""),
-        range,
+    get_search_terms: (input: z.input<typeof GetSearchTermsInput>) =>
+      accountRowsEvidence(ctx, GetSearchTermsInput.parse(input), accountSearchTerms, "search term", [
         [
           { key: "searchTerm", label: "Search term", kind: "text" },
           { key: "campaign", label: "Campaign", kind: "text" },
@@ -339,7 +334,7 @@ export function toolRunners(ctx: ToolContext) {
           { key: "status", label: "Status", kind: "text" },
           ...METRIC_COLUMNS,
         ],
-        rows.map((t) => ({
+        (t) => ({
           searchTerm: untrusted(t.searchTerm, 100),
           campaign: untrusted(t.campaignName, 80),
           campaignId: t.campaignId,
@@ -347,10 +342,8 @@ export function toolRunners(ctx: ToolContext) {
           keyword: t.keywordText === null ? null : untrusted(t.keywordText, 80),
           status: t.status,
           ...metricCells(t.metrics),
-        })),
-        { truncated },
-      );
-    },
+        }),
+      ]),
 
     async get_recommendations(input: z.input<typeof GetRecommendationsInput>) {
       const parsed = GetRecommendationsInput.parse(input);
