@@ -100,11 +100,11 @@ function stopper(child: ChildProcess, dataDir?: string) {
 }
 
 /** The product as in production. `extraEnv` may point Google at a bench emulator. */
-export async function startProduct(port: number, extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Server> {
+export async function startProduct(port: number, extraEnv: Record<string, string> = {}, nodeArgs: string[] = [], root = appRoot): Promise<Server> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-bench-http-"));
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, path.join(appRoot, "build/server.js")], {
-    cwd: appRoot,
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "build/server.js")], {
+    cwd: root,
     env: {
       PATH: process.env.PATH,
       NODE_ENV: "production",
@@ -248,6 +248,27 @@ export async function benchPages(seconds: number): Promise<Pick<HttpBenchResult,
     await app.stop();
     await bare.stop();
   }
+}
+
+/**
+ * The demo account's first sync alone (BENCH_ONLY=demo), `runs` times, each on
+ * a fresh server and data directory. With several app roots (BENCH_DEMO_ROOTS,
+ * e.g. this checkout and a worktree of an earlier commit) the runs alternate
+ * between them, so load on a shared machine hits before and after alike.
+ */
+export async function benchDemoFirstSync(runs: number, roots: string[] = [appRoot]): Promise<Array<{ root: string; ms: number[] }>> {
+  const out = roots.map((root) => ({ root, ms: [] as number[] }));
+  for (let i = 0; i < runs; i++) {
+    for (const entry of out) {
+      const app = await startProduct(PORT, {}, [], entry.root);
+      try {
+        entry.ms.push((await signUpAndConnect(app.base)).firstSyncMs);
+      } finally {
+        await app.stop();
+      }
+    }
+  }
+  return out;
 }
 
 /** /healthz and a signed-in page at a steady rate, idle and while the big account's first sync runs. */

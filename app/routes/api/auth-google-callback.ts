@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import { refreshAccounts } from "~/server/ads/accounts.server";
+import { prepareForSync } from "~/server/ads/sync.server";
 import {
   authenticateWithGoogle,
   clearOAuthStateCookies,
@@ -27,6 +28,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   for (const cookie of clearOAuthStateCookies(request)) headers.append("Set-Cookie", cookie);
   headers.append("Set-Cookie", await clearReturnTo());
 
+  // The page this redirects to starts the first sync; its worker thread loads meanwhile.
+  prepareForSync();
   let userId: string;
   let tookOver = false;
   try {

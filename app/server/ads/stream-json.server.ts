@@ -67,7 +67,40 @@ export async function forEachJsonArrayElement(
     let backslashAt = chunk.indexOf(BACKSLASH);
     let from = -1; // start of the current element's bytes within this chunk
     if (depth >= 2 || (loneObject && depth >= 1)) from = 0;
-    for (let i = 0; i < chunk.length; i++) {
+    const n = chunk.length;
+    for (let i = 0; i < n; i++) {
+      if (from !== -1 && !inString) {
+        // Inside an element (nearly every byte): only strings and nesting matter, so this
+        // loop skips strings byte by byte in place (they are short: calling indexOf for
+        // each cost more) and stops before the byte that closes the element, which the
+        // general code below handles.
+        const closing = loneObject ? 1 : 2;
+        let d = depth;
+        for (; i < n; i++) {
+          const c = chunk[i];
+          if (c === QUOTE) {
+            i++;
+            while (i < n) {
+              const e = chunk[i];
+              if (e === QUOTE) break;
+              if (e === BACKSLASH) i++;
+              i++;
+            }
+            if (i >= n) {
+              // The string goes on in the next chunk (an escape may have been cut in two).
+              inString = true;
+              escaped = i > n;
+              break;
+            }
+          } else if (c === OPEN_BRACE || c === OPEN_BRACKET) d++;
+          else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+            if (d === closing) break;
+            d--;
+          }
+        }
+        depth = d;
+        if (i >= n) break;
+      }
       const c = chunk[i];
       if (inString) {
         if (escaped) escaped = false;

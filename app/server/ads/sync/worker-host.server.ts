@@ -89,6 +89,20 @@ export function optimizeInWorker(input: Omit<OptimizeInput, "config">): Promise<
   });
 }
 
+/**
+ * Starts the worker ahead of a sync that is about to come (Google sign-in's
+ * callback: the first sync follows at once), so its modules load while the
+ * callback talks to Google instead of after. Let go after the idle minute if
+ * no job comes. Only for the built server: in development and tests the worker
+ * runs through tsx, where loading it costs seconds of CPU a test that never
+ * syncs should not pay.
+ */
+export function warmWorker(): void {
+  if (worker || import.meta.url.endsWith(".ts")) return;
+  const w = backgroundWorker();
+  if (jobs.size === 0) idleTimer = setTimeout(() => void w.terminate(), WORKER_IDLE_MS).unref();
+}
+
 /** Shutdown: stops the worker and whatever it runs now. */
 export async function stopWorker(): Promise<void> {
   clearTimeout(idleTimer);
