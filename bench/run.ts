@@ -94,7 +94,7 @@ function printSync(title: string, info: EmulatorInfo, results: WorkerResult[]) {
     );
   }
   table(
-    ["database", "status", "rows", "wall s", "save s", "rows/s", "peak RSS MB", "baseline RSS MB"],
+    ["database", "status", "rows", "wall s", "save s", "rows/s", "peak RSS MB", "baseline RSS MB", "then engine in job s", "peak RSS with engine MB"],
     results.map((r) => [
       r.dialect,
       r.status,
@@ -104,6 +104,8 @@ function printSync(title: string, info: EmulatorInfo, results: WorkerResult[]) {
       fmt(r.rowsPerSecond),
       fmt(r.peakRssMb),
       fmt(r.baselineRssMb),
+      fmt(r.engineInJobMs / 1000, 1),
+      fmt(r.peakRssWithEngineMb),
     ]),
   );
   for (const r of results) {
