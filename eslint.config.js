@@ -25,7 +25,7 @@ const APP = {
 };
 
 export default tseslint.config(
-  { ignores: ["build/**", "node_modules/**", ".react-router/**", "test-results/**", "playwright-report/**", "public/**", "data/**"] },
+  { ignores: ["build/**", "bench/bare/build/**", "bench/bare/.react-router/**", "node_modules/**", ".react-router/**", "test-results/**", "playwright-report/**", "public/**", "data/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

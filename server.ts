@@ -21,6 +21,11 @@ import { requestLog } from "./app/server/http/request-log.server";
 import { errorMessage, log } from "./app/server/log.server";
 
 type BootResult = Awaited<ReturnType<typeof import("./app/server/boot.server").boot>>;
+/** What server.ts uses from the build's entry module (app/entry.server.tsx). */
+interface Entry {
+  boot: () => Promise<BootResult>;
+  createLoadContext: typeof import("./app/server/request-context.server").createLoadContext;
+}
 
 const dev = process.argv.includes("--dev") || process.env.NODE_ENV === "development";
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -28,17 +33,20 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 async function loadBuild() {
   if (!dev) {
     const build = (await import(path.join(here, "server/index.js"))) as ServerBuild;
-    return { build: async () => build, entry: build.entry.module as unknown as { boot: () => Promise<BootResult> } };
+    const entry = build.entry.module as unknown as Entry;
+    return { build: async () => build, entry, currentEntry: async () => entry };
   }
   const vite = await import("vite");
   const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
   const load = () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   const first = await load();
-  return { build: load, entry: first.entry.module as unknown as { boot: () => Promise<BootResult> }, viteDevServer };
+  // Vite may reload the app's modules: each request's context comes from the current build.
+  const currentEntry = async () => (await load()).entry.module as unknown as Entry;
+  return { build: load, entry: first.entry.module as unknown as Entry, currentEntry, viteDevServer };
 }
 
 async function main() {
-  const { build, entry, viteDevServer } = await loadBuild();
+  const { build, entry, currentEntry, viteDevServer } = await loadBuild();
   let app: BootResult;
   try {
     app = await entry.boot();
@@ -126,10 +134,12 @@ async function main() {
     createRequestHandler({
       build,
       mode: dev ? "development" : "production",
-      getLoadContext: (req) => ({
-        clientIp: req.ip ?? "unknown",
-        cspNonce: dev ? undefined : randomBytes(16).toString("base64"),
-      }),
+      // Middleware is on (future.v8_middleware): the context is a RouterContextProvider, made by the build itself.
+      getLoadContext: async (req) =>
+        (await currentEntry()).createLoadContext({
+          clientIp: req.ip ?? "unknown",
+          cspNonce: dev ? undefined : randomBytes(16).toString("base64"),
+        }),
     }),
   );
 

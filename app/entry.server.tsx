@@ -3,13 +3,16 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import type { AppLoadContext, EntryContext } from "react-router";
+import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
 import { documentSecurityHeaders } from "./server/http/security.server";
 import { errorMessage, log } from "./server/log.server";
+import { requestInfoContext } from "./server/request-context.server";
 
 export { boot } from "./server/boot.server";
+// server.ts builds each request's context through the build, so both use the same context keys.
+export { createLoadContext } from "./server/request-context.server";
 
 export const streamTimeout = 5_000;
 
@@ -28,9 +31,9 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
+  loadContext: RouterContextProvider,
 ) {
-  const nonce = loadContext.cspNonce;
+  const { cspNonce: nonce } = loadContext.get(requestInfoContext);
   for (const [name, value] of Object.entries(documentSecurityHeaders(nonce))) responseHeaders.set(name, value);
 
   if (request.method.toUpperCase() === "HEAD") {

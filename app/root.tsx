@@ -22,8 +22,8 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { data: rootData, headers } = await loadRootData(request);
+export async function loader(args: Route.LoaderArgs) {
+  const { data: rootData, headers } = await loadRootData(args);
   return data(rootData, { headers });
 }
 

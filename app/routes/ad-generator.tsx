@@ -4,7 +4,7 @@ import { RsaResult } from "~/components/ad-generator/rsa-result";
 import { SeedGenerator } from "~/components/ad-generator/seed-generator";
 import { Notice, PageHeader } from "~/components/ui";
 import type { AdForm } from "~/lib/ad-templates";
-import { requireUser } from "~/server/auth/session.server";
+import { userContext } from "~/server/request-context.server";
 import { adGeneratorAction, adGeneratorPage, type GeneratorActionData } from "~/server/ad-generator.server";
 import type { Route } from "./+types/ad-generator";
 
@@ -21,13 +21,13 @@ export function meta() {
   return [{ title: "Ad Generator · Ads AI Manager" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireUser(request);
-  return adGeneratorPage(user, new URL(request.url));
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { user } = context.get(userContext);
+  return adGeneratorPage(user, url);
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = context.get(userContext);
   return adGeneratorAction(user, await request.formData());
 }
 

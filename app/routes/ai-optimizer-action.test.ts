@@ -5,6 +5,7 @@ import { commitSessionCookie, createSession } from "~/server/auth/session.server
 import { registerUser } from "~/server/auth/users.server";
 import { setupTestEnvironment, type TestContext } from "../../tests/setup/test-db";
 import { action } from "./ai-optimizer";
+import { signedInArgs } from "../../tests/support/route-args";
 
 let ctx: TestContext;
 let cookie: string;
@@ -18,8 +19,7 @@ afterAll(() => ctx.cleanup());
 describe("chat action (JavaScript off, no account connected)", () => {
   const post = (body: Record<string, string>) =>
     new Request("http://localhost/ai-optimizer", { method: "POST", body: new URLSearchParams(body), headers: { Cookie: cookie } });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const call = (body: Record<string, string>) => action({ request: post(body), params: {}, context: {} } as any);
+  const call = async (body: Record<string, string>) => action(await signedInArgs(post(body)));
 
   it("appends the message and the fixed reply to the posted history", async () => {
     const history = JSON.stringify([{ role: "user", content: "a" }, { role: "assistant", content: "b" }]);

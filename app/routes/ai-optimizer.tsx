@@ -4,7 +4,7 @@ import { RecommendationsPanel, type PanelError } from "~/components/recommendati
 import { PageHeader } from "~/components/ui";
 import type { ChatMessage } from "~/lib/chat";
 import { chatPage, chatPageAction } from "~/server/ai/chat-page.server";
-import { requireUser } from "~/server/auth/session.server";
+import { userContext } from "~/server/request-context.server";
 import { isRecommendationIntent, recommendationsAction, recommendationsPanel } from "~/server/optimizer/pages.server";
 import type { Route } from "./+types/ai-optimizer";
 
@@ -12,16 +12,15 @@ export function meta() {
   return [{ title: "AI Optimizer · Ads AI Manager" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireUser(request);
-  const url = new URL(request.url);
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { user } = context.get(userContext);
   const [chat, recommendations] = await Promise.all([chatPage(user, url), recommendationsPanel(user, url)]);
   return { ...chat, recommendations };
 }
 
 // Without JavaScript the form posts here and the server renders the full reply.
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = context.get(userContext);
   const form = await request.formData();
   // The recommendations panel's forms (intent rec-…); everything else is the chat's.
   if (isRecommendationIntent(form)) return recommendationsAction(user, form);

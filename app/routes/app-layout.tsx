@@ -2,11 +2,16 @@ import type { ReactNode } from "react";
 import { isRouteErrorResponse, Outlet, useLocation, useRouteError, useRouteLoaderData } from "react-router";
 import { Sidebar } from "~/components/sidebar";
 import { loadLayoutData } from "~/server/layout-data.server";
+import { requireUserMiddleware, userContext } from "~/server/request-context.server";
 import type { Route } from "./+types/app-layout";
 
-// Guards every screen below it: anonymous visitors are sent to /login.
-export async function loader({ request }: Route.LoaderArgs) {
-  return loadLayoutData(request);
+// Guards every screen below it: anonymous visitors are sent to /login. The
+// session is looked up once here (shared with the root loader) and every
+// loader and action below reads it from `userContext`.
+export const middleware: Route.MiddlewareFunction[] = [requireUserMiddleware];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return loadLayoutData(context.get(userContext));
 }
 
 type LayoutData = Awaited<ReturnType<typeof loader>>;

@@ -15,7 +15,7 @@ import { DETAIL_TABS, presetLinks, rangeFormHidden, rangeOnly, type DetailTab } 
 import { DETAIL_SEARCH_LABELS, DETAIL_SORT_KEYS, DETAIL_STATUS_FILTERS, DETAIL_STATUS_LABELS, detailDefaultDir, TABLE_KEYS, type DetailStatusFilter } from "~/lib/detail-query";
 import { Pagination } from "~/components/pagination";
 import { csvHref, DownloadCsv, PageSizeLinks, SearchBox, StatusFilter } from "~/components/table-tools";
-import { requireUser } from "~/server/auth/session.server";
+import { userContext } from "~/server/request-context.server";
 import { proposeAction } from "~/server/change-pages.server";
 import { campaignDetailPage } from "~/server/report-pages.server";
 import type { Route } from "./+types/campaign-detail";
@@ -25,14 +25,14 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: name ? `${name} · Campaigns · Ads AI Manager` : "Campaign · Ads AI Manager" }];
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { user } = await requireUser(request);
-  return campaignDetailPage(user, new URL(request.url), params.campaignId);
+export async function loader({ params, context, url }: Route.LoaderArgs) {
+  const { user } = context.get(userContext);
+  return campaignDetailPage(user, url, params.campaignId);
 }
 
 /** Every change form on this page: propose, then the review page. */
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = context.get(userContext);
   return proposeAction(user, await request.formData());
 }
 

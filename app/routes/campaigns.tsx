@@ -14,7 +14,7 @@ import { formatEnum, formatMoney } from "~/lib/format";
 import type { Metrics } from "~/lib/metrics";
 import { currentPath, hrefWith } from "~/lib/query";
 import { presetLinks, rangeFormHidden, rangeOnly, STATUS_FILTERS, defaultDir } from "~/lib/report-query";
-import { requireUser } from "~/server/auth/session.server";
+import { userContext } from "~/server/request-context.server";
 import { proposeAction } from "~/server/change-pages.server";
 import { saveCampaignColumns } from "~/server/campaign-columns.server";
 import { campaignsPage } from "~/server/report-pages.server";
@@ -24,14 +24,14 @@ export function meta() {
   return [{ title: "Campaigns · Ads AI Manager" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireUser(request);
-  return campaignsPage(user, new URL(request.url));
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { user } = context.get(userContext);
+  return campaignsPage(user, url);
 }
 
 /** The column chooser, or bulk pause/enable/remove of the ticked campaigns → the review page. */
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = context.get(userContext);
   const form = await request.formData();
   if (form.get("intent") === "columns") return saveCampaignColumns(user, form);
   return proposeAction(user, form);

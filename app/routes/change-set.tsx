@@ -3,7 +3,7 @@ import { FieldError, FormError, dangerButtonClass, secondaryButtonClass, type Ch
 import { ChangeStatusBadge, FieldDiffList, SetStatusBadge } from "~/components/change-display";
 import { PageHeader, buttonClass } from "~/components/ui";
 import { formatDateTime } from "~/lib/format";
-import { requireUser } from "~/server/auth/session.server";
+import { userContext } from "~/server/request-context.server";
 import { changeSetAction, changeSetPage } from "~/server/change-pages.server";
 import { approvalFromReviewRequest } from "~/server/changes/approval.server";
 import type { Route } from "./+types/change-set";
@@ -12,15 +12,16 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: loaderData ? `Review: ${loaderData.changeSet.title} · Ads AI Manager` : "Change set · Ads AI Manager" }];
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { user } = await requireUser(request);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { user } = context.get(userContext);
   return changeSetPage(user, params.changeSetId);
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const { user } = await requireUser(request);
+export async function action({ request, params, context, url }: Route.ActionArgs) {
+  const session = context.get(userContext);
+  const { user } = session;
   // Apply needs the person's approval, minted from this very request (never from a tool or a transcript).
-  return changeSetAction(user, params.changeSetId, await request.formData(), () => approvalFromReviewRequest(request, params.changeSetId));
+  return changeSetAction(user, params.changeSetId, await request.formData(), () => approvalFromReviewRequest(request, url, session, params.changeSetId));
 }
 
 export default function ChangeSetPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -9,7 +9,7 @@ import { formatDateRange, formatInteger, formatMoney } from "~/lib/format";
 import { currentPath, hrefWith } from "~/lib/query";
 import { presetLinks, rangeFormHidden } from "~/lib/report-query";
 import { RANGE_PRESETS } from "~/lib/dates";
-import { requireUser } from "~/server/auth/session.server";
+import { userContext } from "~/server/request-context.server";
 import { optimizerCards } from "~/server/optimizer/pages.server";
 import { dashboardPage } from "~/server/report-pages.server";
 import type { Route } from "./+types/dashboard";
@@ -18,9 +18,9 @@ export function meta() {
   return [{ title: "Dashboard · Ads AI Manager" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireUser(request);
-  const page = await dashboardPage(user, new URL(request.url));
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { user } = context.get(userContext);
+  const page = await dashboardPage(user, url);
   if (!page.connected) return page;
   return { ...page, optimizer: await optimizerCards(page.account.customerId, page.account.timeZone) };
 }

@@ -7,7 +7,7 @@ import { CHANGE_STATUS_LABEL, RESOURCE_KIND_LABEL, diffFields } from "~/lib/chan
 import { formatDateTime } from "~/lib/format";
 import { hrefWith } from "~/lib/query";
 import { csvHref, DownloadCsv } from "~/components/table-tools";
-import { requireUser } from "~/server/auth/session.server";
+import { userContext } from "~/server/request-context.server";
 import { historyAction, historyPage } from "~/server/change-pages.server";
 import type { Route } from "./+types/history";
 
@@ -15,13 +15,13 @@ export function meta() {
   return [{ title: "History · Ads AI Manager" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireUser(request);
-  return historyPage(user, new URL(request.url));
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { user } = context.get(userContext);
+  return historyPage(user, url);
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = context.get(userContext);
   return historyAction(user, await request.formData());
 }
 

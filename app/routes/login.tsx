@@ -1,7 +1,8 @@
 import { useEffect, useRef } from "react";
 import { notify } from "~/lib/notify";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { commitSessionCookie, requireAnonymous } from "~/server/auth/session.server";
+import { commitSessionCookie } from "~/server/auth/session.server";
+import { requestInfoContext, requireAnonymous } from "~/server/request-context.server";
 import { register, signIn } from "~/server/auth/credentials.server";
 import { handoffHeader } from "~/server/auth/token-handoff.server";
 import { toHttpError } from "~/server/http/errors.server";
@@ -15,8 +16,8 @@ export function meta() {
   return [{ title: "Sign in · Google Ads AI Manager" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAnonymous(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAnonymous(request, context);
   return null;
 }
 
@@ -32,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = form.get("intent") === "register" ? "register" : "login";
   const submission = parseSubmission(form, intent === "register" ? RegisterSchema : LoginSchema);
   const input = { email: form.get("email") ?? undefined, password: form.get("password") ?? undefined };
-  const clientIp = context.clientIp ?? "unknown";
+  const { clientIp } = context.get(requestInfoContext);
   try {
     // The services parse with the same schema, after counting the attempt (malformed ones count too).
     if (intent === "register") {

@@ -8,7 +8,7 @@ import { adTextWidth, lintLine, type LineKind } from "~/lib/ad-lint";
 import { hrefWith } from "~/lib/query";
 import { rangeOnly } from "~/lib/report-query";
 import { useHydrated } from "~/lib/use-hydrated";
-import { requireUser } from "~/server/auth/session.server";
+import { userContext } from "~/server/request-context.server";
 import { newAdPage, proposeAction } from "~/server/change-pages.server";
 import type { Route } from "./+types/new-ad";
 
@@ -16,13 +16,13 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: loaderData ? `New ad · ${loaderData.campaign.name} · Ads AI Manager` : "New ad · Ads AI Manager" }];
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { user } = await requireUser(request);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { user } = context.get(userContext);
   return newAdPage(user, params.campaignId);
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = context.get(userContext);
   return proposeAction(user, await request.formData());
 }
 

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { EmptyState, PageHeader } from "~/components/ui";
 import { RECOMMENDATION_TYPE_LABELS } from "~/lib/recommendations";
-import { requireUser } from "~/server/auth/session.server";
+import { userContext } from "~/server/request-context.server";
 import { scorePage } from "~/server/optimizer/pages.server";
 import type { Route } from "./+types/performance-score";
 
@@ -9,8 +9,8 @@ export function meta() {
   return [{ title: "Performance Score · Ads AI Manager" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireUser(request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user } = context.get(userContext);
   return scorePage(user);
 }
 

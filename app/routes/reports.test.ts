@@ -20,6 +20,7 @@ import { loader as campaignsCsv } from "./export/campaigns";
 import { action as campaignsAction, loader as campaignsLoader } from "./campaigns";
 import { loader as dashboardLoader } from "./dashboard";
 import { action as syncAction, loader as syncLoader } from "./sync";
+import { routeArgs, signedInArgs } from "../../tests/support/route-args";
 
 // Every API response these tests read is checked against the OpenAPI document.
 const campaignsApi = documented(campaignsRoute);
@@ -40,8 +41,9 @@ async function sessionFor(userId: string) {
   return { cookie, token: session.accessToken };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} }) as any;
+const args = routeArgs;
+// A screen's loader or action, after the signed-in layout's middleware.
+const pageArgs = signedInArgs;
 const page = (path: string, who = demo) => new Request(`http://localhost:3000${path}`, { headers: { Cookie: who.cookie } });
 const api = (path: string, who: { token: string } | null = demo, init: RequestInit = {}) =>
   new Request(`http://localhost:3000/api/v1${path}`, { ...init, headers: who ? { Authorization: `Bearer ${who.token}` } : {} });
@@ -80,7 +82,7 @@ beforeAll(async () => {
     .execute();
   stranger = await sessionFor(strangerId);
   // The first page view finds nothing imported yet: it starts the sync and shows progress.
-  firstVisit = await campaignsLoader(args(page("/campaigns")));
+  firstVisit = await campaignsLoader(await pageArgs(page("/campaigns")));
   await syncAccount(demoUserId, DEMO_RICH_CUSTOMER_ID);
 }, 180_000);
 
@@ -102,19 +104,19 @@ describe("first visit", () => {
 
 describe("unconnected user", () => {
   it("gets the seed's screens and no campaign pages", async () => {
-    expect(await dashboardLoader(args(page("/dashboard", stranger)))).toEqual({ connected: false });
-    expect(await campaignsLoader(args(page("/campaigns", stranger)))).toEqual({ connected: false });
-    expect(await thrownStatus(() => detailLoader(args(page("/campaigns/17000000008", stranger), { campaignId: "17000000008" })))).toBe(404);
+    expect(await dashboardLoader(await pageArgs(page("/dashboard", stranger)))).toEqual({ connected: false });
+    expect(await campaignsLoader(await pageArgs(page("/campaigns", stranger)))).toEqual({ connected: false });
+    expect(await thrownStatus(async () => detailLoader(await pageArgs(page("/campaigns/17000000008", stranger), { campaignId: "17000000008" })))).toBe(404);
   });
 
   it("is sent to /login when signed out", async () => {
-    expect(await thrownStatus(() => campaignsLoader(args(new Request("http://localhost:3000/campaigns"))))).toBe(302);
+    expect(await thrownStatus(async () => campaignsLoader(await pageArgs(new Request("http://localhost:3000/campaigns"))))).toBe(302);
   });
 });
 
 describe("campaigns page", () => {
   async function load(query = "") {
-    const result = await campaignsLoader(args(page(`/campaigns${query}`)));
+    const result = await campaignsLoader(await pageArgs(page(`/campaigns${query}`)));
     if (!result.connected) throw new Error("expected a connected page");
     return result;
   }
@@ -182,43 +184,43 @@ describe("campaigns column chooser", () => {
 
   it("keeps the chosen columns per user on the server and comes back to the same view", async () => {
     const res = (await campaignsAction(
-      args(post([["intent", "columns"], ["returnTo", "/campaigns?status=paused&range=7d"], ...["status", "cost", "conversions", "costPerConversion"].map((c) => ["column", c] as [string, string])])),
+      await pageArgs(post([["intent", "columns"], ["returnTo", "/campaigns?status=paused&range=7d"], ...["status", "cost", "conversions", "costPerConversion"].map((c) => ["column", c] as [string, string])])),
     )) as Response;
     expect(res.status).toBe(303);
     expect(res.headers.get("Location")).toBe("/campaigns?status=paused&range=7d");
-    const after = await campaignsLoader(args(page("/campaigns")));
+    const after = await campaignsLoader(await pageArgs(page("/campaigns")));
     if (!after.connected) throw new Error("expected connected");
     expect(after.hiddenColumns).toEqual(["channelType", "budget", "biddingStrategyType", "impressions", "clicks", "ctr", "averageCpc", "conversionValuePerCost"]);
     // Another user's view is untouched.
-    const theirs = await campaignsLoader(args(page("/campaigns", stranger)));
+    const theirs = await campaignsLoader(await pageArgs(page("/campaigns", stranger)));
     expect("hiddenColumns" in theirs ? theirs.hiddenColumns : []).toEqual([]);
     // Never an off-site redirect; unknown column names are ignored.
-    const evil = (await campaignsAction(args(post([["intent", "columns"], ["returnTo", "//evil.example/x"], ["column", "nope"]])))) as Response;
+    const evil = (await campaignsAction(await pageArgs(post([["intent", "columns"], ["returnTo", "//evil.example/x"], ["column", "nope"]])))) as Response;
     expect(evil.headers.get("Location")).toBe("/campaigns");
-    const all = (await campaignsAction(args(post([["intent", "columns"], ...["status", "channelType", "budget", "biddingStrategyType", "impressions", "clicks", "ctr", "averageCpc", "cost", "conversions", "costPerConversion", "conversionValuePerCost"].map((c) => ["column", c] as [string, string])])))) as Response;
+    const all = (await campaignsAction(await pageArgs(post([["intent", "columns"], ...["status", "channelType", "budget", "biddingStrategyType", "impressions", "clicks", "ctr", "averageCpc", "cost", "conversions", "costPerConversion", "conversionValuePerCost"].map((c) => ["column", c] as [string, string])])))) as Response;
     expect(all.status).toBe(303);
-    const reset = await campaignsLoader(args(page("/campaigns")));
+    const reset = await campaignsLoader(await pageArgs(page("/campaigns")));
     expect(reset.connected && reset.hiddenColumns).toEqual([]);
   });
 });
 
 describe("dashboard", () => {
   it("summarises the account and draws one point per day of the range", async () => {
-    const d = await dashboardLoader(args(page("/dashboard")));
+    const d = await dashboardLoader(await pageArgs(page("/dashboard")));
     if (!d.connected) throw new Error("expected connected");
-    const enabled = (await campaignsLoader(args(page("/campaigns?status=enabled")))) as Extract<Awaited<ReturnType<typeof campaignsLoader>>, { connected: true }>;
+    const enabled = (await campaignsLoader(await pageArgs(page("/campaigns?status=enabled")))) as Extract<Awaited<ReturnType<typeof campaignsLoader>>, { connected: true }>;
     expect(d.summary.activeCampaigns).toBe(enabled.list.total);
     expect(d.series).toHaveLength(30);
     expect(d.series[29].date).toBe(d.range.to);
     expect(d.series.reduce((s, p) => s + p.costMicros, 0)).toBe(d.summary.metrics.costMicros);
-    const q = await dashboardLoader(args(page("/dashboard?range=90d")));
+    const q = await dashboardLoader(await pageArgs(page("/dashboard?range=90d")));
     if (!q.connected) throw new Error("expected connected");
     expect(q.series).toHaveLength(90);
     expect(q.previous).toBeNull();
   });
 
   it("compares with the previous period of the same length on request", async () => {
-    const d = await dashboardLoader(args(page("/dashboard?range=7d&compare=previous")));
+    const d = await dashboardLoader(await pageArgs(page("/dashboard?range=7d&compare=previous")));
     if (!d.connected || !d.previous) throw new Error("expected a comparison");
     expect(d.compare).toBe(true);
     expect(d.previous.series).toHaveLength(7);
@@ -231,7 +233,7 @@ describe("dashboard", () => {
 
 describe("campaign detail", () => {
   const tents = "17000000008";
-  const detail = async (query: string, who = demo, id = tents) => detailLoader(args(page(`/campaigns/${id}${query}`, who), { campaignId: id }));
+  const detail = async (query: string, who = demo, id = tents) => detailLoader(await pageArgs(page(`/campaigns/${id}${query}`, who), { campaignId: id }));
 
   const rowsOf = <T extends string>(d: Awaited<ReturnType<typeof detail>>, tab: T) => {
     if (d.opened.tab !== tab) throw new Error(`expected the ${tab} tab, got ${d.opened.tab}`);
@@ -313,9 +315,9 @@ describe("campaign detail", () => {
 
   it("downloads the current view as CSV: every page, same filters and order", async () => {
     const parse = (text: string) => text.replace(/^\uFEFF/, "").trim().split("\n");
-    const list = await campaignsLoader(args(page("/campaigns?status=paused&range=90d&pageSize=10")));
+    const list = await campaignsLoader(await pageArgs(page("/campaigns?status=paused&range=90d&pageSize=10")));
     if (!list.connected) throw new Error("expected connected");
-    const res = (await campaignsCsv(args(page("/export/campaigns?status=paused&range=90d")))) as Response;
+    const res = (await campaignsCsv(await pageArgs(page("/export/campaigns?status=paused&range=90d")))) as Response;
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="campaigns-1112223334-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -327,13 +329,13 @@ describe("campaign detail", () => {
     // A tab of 190-odd keywords: every page in one file, filtered and sorted like the page.
     const k = await detail("?tab=keywords&range=90d&sort=text&q=tent");
     if (k.opened.tab !== "keywords") throw new Error("keywords");
-    const tab = (await campaignTabCsv(args(page(`/export/campaigns/${tents}?tab=keywords&range=90d&sort=text&q=tent&page=3`), { campaignId: tents }))) as Response;
+    const tab = (await campaignTabCsv(await pageArgs(page(`/export/campaigns/${tents}?tab=keywords&range=90d&sort=text&q=tent&page=3`), { campaignId: tents }))) as Response;
     const rows = parse(await tab.text());
     expect(rows).toHaveLength(k.opened.list.total + 1);
     expect(k.opened.list.total).toBeGreaterThan(50);
     expect(rows[1].split(",")[0]).toBe(k.opened.list.rows[0].text);
     expect(rows.slice(1).every((r) => r.toLowerCase().split(",")[0].includes("tent"))).toBe(true);
-    expect(await thrownStatus(() => campaignTabCsv(args(page("/export/campaigns/999999?tab=keywords"), { campaignId: "999999" })))).toBe(404);
+    expect(await thrownStatus(async () => campaignTabCsv(await pageArgs(page("/export/campaigns/999999?tab=keywords"), { campaignId: "999999" })))).toBe(404);
   });
 
   it("is a 404 for unknown campaigns, malformed ids and campaigns of an account that is not active", async () => {

@@ -7,7 +7,7 @@ import { tokensThisMonth } from "~/server/ai/chat-store.server";
 import { describeModel, MODEL_SETUP_HINT } from "~/server/ai/model.server";
 import { listAccounts, refreshAccounts, setActiveAccount } from "~/server/ads/accounts.server";
 import { disconnectGoogle, getConnection } from "~/server/auth/google-connection.server";
-import { requireUser } from "~/server/auth/session.server";
+import { userContext } from "~/server/request-context.server";
 import { isTargetsIntent, targetsAction, targetsSection } from "~/server/optimizer/pages.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/settings";
@@ -16,8 +16,8 @@ export function meta() {
   return [{ title: "Settings · Ads AI Manager" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireUser(request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user } = context.get(userContext);
   const [connection, accounts, tokens, targets] = await Promise.all([getConnection(user.id), listAccounts(user.id), tokensThisMonth(user.id), targetsSection(user)]);
   const model = describeModel();
   return {
@@ -51,8 +51,8 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("disconnect") }),
 ]);
 
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = context.get(userContext);
   const form = await request.formData();
   if (isTargetsIntent(form)) return targetsAction(user, form);
   const parsed = ActionSchema.safeParse(Object.fromEntries(form));

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { safeReturnPath } from "~/server/http/return-path.server";
-import { getSession, requireUser } from "~/server/auth/session.server";
+import { currentSession, requireSession } from "~/server/request-context.server";
 import { activeAccountOf } from "~/server/account-access.server";
 import { startSync, syncView } from "~/server/sync-status.server";
 import { getSyncState } from "~/server/ads/sync.server";
@@ -10,8 +10,8 @@ import type { Route } from "./+types/sync";
 // small status document the pages poll while a sync runs; POST is the
 // "Sync now" form, which starts a sync and goes back where it came from.
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const session = await getSession(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const session = await currentSession(request, context);
   const headers = { "Cache-Control": "no-store" };
   if (!session) return data({ detail: "Not signed in" }, { status: 401, headers });
   const account = await activeAccountOf(session.user);
@@ -19,8 +19,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(syncView(await getSyncState(account.customerId)), { headers });
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = await requireSession(request, context);
   const form = await request.formData();
   const returnTo = safeReturnPath(form.get("returnTo"), "/campaigns");
   const account = await activeAccountOf(user);

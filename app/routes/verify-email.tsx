@@ -7,6 +7,7 @@ import { errorAria, FieldMessage, useSchemaForm } from "~/components/forms";
 import { VerifyEmailSchema } from "~/lib/auth-schemas";
 import { parseSubmission, refusal } from "~/lib/form-submission";
 import type { Route } from "./+types/verify-email";
+import { requestInfoContext } from "~/server/request-context.server";
 
 // The address-confirmation link's page: the account's password proves that the
 // person following the link is the one who registered (issue 9 point 1).
@@ -15,8 +16,8 @@ export function meta() {
   return [{ title: "Confirm your email · Google Ads AI Manager" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+export async function loader({ url }: Route.LoaderArgs) {
+  const token = url.searchParams.get("token") ?? "";
   const claim = readVerificationToken(token);
   return data(claim ? { token, email: claim.email, invalid: null } : { token: "", email: null, invalid: CONFIRM_LINK_INVALID }, {
     headers: { "Cache-Control": "no-store" },
@@ -28,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseSubmission(form, VerifyEmailSchema);
   try {
     // The service parses the password with the same schema, after counting the attempt.
-    await confirmEmail(form.get("token"), form.get("password"), context.clientIp ?? "unknown");
+    await confirmEmail(form.get("token"), form.get("password"), context.get(requestInfoContext).clientIp);
   } catch (error) {
     const failure = userFacingError(error);
     if (!failure) throw error;

@@ -22,6 +22,7 @@ import { commitSessionCookie, createSession } from "./auth/session.server";
 import { validateChangeSet } from "./changes/pipeline.server";
 import { proposeCreateRsa } from "./changes/propose.server";
 import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../tests/support/writable-emulator";
+import { routeArgs, signedInArgs } from "../../tests/support/route-args";
 
 // Every API response these tests read is checked against the OpenAPI document.
 const adCopyAction = documented(adCopyRoute);
@@ -33,8 +34,9 @@ let demo: { cookie: string; token: string };
 let stranger: { cookie: string; token: string };
 let adGroupId: string;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} }) as any;
+const args = routeArgs;
+// A screen's loader or action, after the signed-in layout's middleware.
+const pageArgs = signedInArgs;
 
 async function read(result: unknown): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
   if (result instanceof Response) {
@@ -184,21 +186,21 @@ describe("the page's form posts", () => {
 
   it("prefills the ad group's keywords and final URL from ?adGroupId=", async () => {
     setLanguageModelForTests(null);
-    const res = await pageLoader(args(new Request(`http://localhost:3000/ad-generator?adGroupId=${adGroupId}`, { headers: { Cookie: demo.cookie } })));
+    const res = await pageLoader(await pageArgs(new Request(`http://localhost:3000/ad-generator?adGroupId=${adGroupId}`, { headers: { Cookie: demo.cookie } })));
     expect(res.mode).toBe("rsa");
     expect(res.values.adGroupId).toBe(adGroupId);
     expect(res.values.keywords.length).toBeGreaterThan(0);
     expect(res.values.finalUrl).toMatch(/^https?:\/\//);
-    const unknown = await pageLoader(args(new Request("http://localhost:3000/ad-generator?adGroupId=123", { headers: { Cookie: demo.cookie } })));
+    const unknown = await pageLoader(await pageArgs(new Request("http://localhost:3000/ad-generator?adGroupId=123", { headers: { Cookie: demo.cookie } })));
     expect(unknown.values.adGroupId).toBe("");
     expect(unknown.notice).toMatch(/isn't a search ad group/);
   });
 
   it("is the seed for a user with no account and no model", async () => {
     setLanguageModelForTests(null);
-    const res = await pageLoader(args(new Request("http://localhost:3000/ad-generator", { headers: { Cookie: stranger.cookie } })));
+    const res = await pageLoader(await pageArgs(new Request("http://localhost:3000/ad-generator", { headers: { Cookie: stranger.cookie } })));
     expect(res.mode).toBe("seed");
-    const posted = await read(await pageAction(args(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "urgent", adType: "search" }, stranger))));
+    const posted = await read(await pageAction(await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "urgent", adType: "search" }, stranger))));
     expect(posted.body.seedAds).toHaveLength(3);
     expect(posted.body.result).toBeUndefined();
   });
@@ -208,39 +210,39 @@ describe("the page's form posts", () => {
       doGenerate: [answer({ headlines: ["Boots for Wet Trails", "Dry Feet on Every Hike", "Grip on Muddy Ground"], descriptions: ["Waterproof boots that keep hikers dry from the first step to the last."], path1: "boots", path2: "" })],
     });
     setLanguageModelForTests(model);
-    const page = await pageLoader(args(new Request("http://localhost:3000/ad-generator", { headers: { Cookie: stranger.cookie } })));
+    const page = await pageLoader(await pageArgs(new Request("http://localhost:3000/ad-generator", { headers: { Cookie: stranger.cookie } })));
     expect(page.mode).toBe("rsa");
     expect(page.account).toBeNull();
-    const posted = await read(await pageAction(args(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "casual", adType: "search", intent: "generate" }, stranger))));
+    const posted = await read(await pageAction(await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "casual", adType: "search", intent: "generate" }, stranger))));
     const result = posted.body.result as { source: string; headlines: { text: string }[] };
     expect(result.source).toBe("model");
     expect(result.headlines[0].text).toBe("Boots for Wet Trails");
-    const use = await read(await pageAction(args(pagePost({ product: "hiking boots", targetAudience: "hikers", intent: "use", headline: result.headlines.map((h) => h.text) }, stranger))));
+    const use = await read(await pageAction(await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", intent: "use", headline: result.headlines.map((h) => h.text) }, stranger))));
     expect(use.status).toBe(409);
   });
 
   it("generates, regenerates one line, and refuses a broken line next to it", async () => {
     setLanguageModelForTests(null);
-    const gen = await read(await pageAction(args(pagePost({ ...brief, intent: "generate", adGroupId }))));
+    const gen = await read(await pageAction(await pageArgs(pagePost({ ...brief, intent: "generate", adGroupId }))));
     expect(gen.status).toBe(200);
     const result = gen.body.result as { headlines: { text: string }[]; descriptions: { text: string }[]; path1: string; path2: string };
     expect(result.headlines).toHaveLength(15);
     const lines = { headline: result.headlines.map((h) => h.text), description: result.descriptions.map((d) => d.text), path1: result.path1, path2: result.path2 };
 
-    const regen = await read(await pageAction(args(pagePost({ ...brief, adGroupId, ...lines, regenerate: "headline.3" }))));
+    const regen = await read(await pageAction(await pageArgs(pagePost({ ...brief, adGroupId, ...lines, regenerate: "headline.3" }))));
     const after = (regen.body.result as { headlines: { text: string }[] }).headlines.map((h) => h.text);
     expect(after[3]).not.toBe(lines.headline[3]);
     expect(after.filter((_, i) => i !== 3)).toEqual(lines.headline.filter((_, i) => i !== 3));
 
     // A bad final URL on the result form is refused next to it; the lines stay.
-    const badUrl = await read(await pageAction(args(pagePost({ ...brief, adGroupId, ...lines, finalUrl: "example dot com", intent: "use", targetAdGroupId: adGroupId }))));
+    const badUrl = await read(await pageAction(await pageArgs(pagePost({ ...brief, adGroupId, ...lines, finalUrl: "example dot com", intent: "use", targetAdGroupId: adGroupId }))));
     expect(badUrl.status).toBe(400);
     expect((badUrl.body.errors as Record<string, string>).finalUrl).toMatch(/http\(s\) address/);
     expect((badUrl.body.result as { headlines: unknown[] }).headlines).toHaveLength(15);
 
     const broken = { ...lines, headline: lines.headline.map((h, i) => (i === 2 ? "BUY NOW!!" : h)) };
     const sets = (await t.db.selectFrom("change_sets").select("id").execute()).length;
-    const use = await read(await pageAction(args(pagePost({ ...brief, adGroupId, ...broken, intent: "use", targetAdGroupId: adGroupId }))));
+    const use = await read(await pageAction(await pageArgs(pagePost({ ...brief, adGroupId, ...broken, intent: "use", targetAdGroupId: adGroupId }))));
     expect(use.status).toBe(400);
     expect((use.body.errors as Record<string, string>)["headline.2"]).toMatch(/"!"|capitals|punctuation/);
     expect((await t.db.selectFrom("change_sets").select("id").execute()).length).toBe(sets);
@@ -248,10 +250,10 @@ describe("the page's form posts", () => {
 
   it("Use in campaign stores an RSA change set that Google validated and sends to its review page", async () => {
     setLanguageModelForTests(null);
-    const gen = await read(await pageAction(args(pagePost({ ...brief, intent: "generate", adGroupId }))));
+    const gen = await read(await pageAction(await pageArgs(pagePost({ ...brief, intent: "generate", adGroupId }))));
     const result = gen.body.result as { headlines: { text: string }[]; descriptions: { text: string }[]; path1: string; path2: string };
     const res = await pageAction(
-      args(
+      await pageArgs(
         pagePost({
           ...brief,
           adGroupId,

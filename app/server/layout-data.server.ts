@@ -1,11 +1,10 @@
 import { getAccount } from "./ads/accounts.server";
 import { getConnection } from "./auth/google-connection.server";
-import { requireUser } from "./auth/session.server";
+import type { SessionContext } from "./auth/session.server";
 import { getConfig } from "./env.server";
 
 /** What the signed-in shell shows on every screen: who, which account, and any connection trouble. */
-export async function loadLayoutData(request: Request) {
-  const { user } = await requireUser(request);
+export async function loadLayoutData({ user }: SessionContext) {
   const connection = await getConnection(user.id);
   const account = user.active_customer_id ? await getAccount(user.id, user.active_customer_id) : undefined;
   return {

@@ -1,13 +1,13 @@
-import { getSession } from "./auth/session.server";
 import { takeHandoff, takeTokenFromAddress } from "./auth/token-handoff.server";
 import { getConfig } from "./env.server";
+import { currentSession, type RequestContext } from "./request-context.server";
 import { readToast } from "./toast.server";
 
 /** What every page needs: who is signed in, a pending toast, and a token to mirror (once). */
-export async function loadRootData(request: Request) {
-  const session = await getSession(request);
+export async function loadRootData({ request, context, url }: { request: Request; context: RequestContext; url: URL }) {
+  const session = await currentSession(request, context);
   // A ?token= never renders: the address is cleaned by a redirect first.
-  const clean = await takeTokenFromAddress(request, session);
+  const clean = await takeTokenFromAddress(url, session);
   if (clean) throw clean;
   const [{ toast, headers }, handoff] = await Promise.all([readToast(request), takeHandoff(request, session)]);
   for (const cookie of handoff.headers.getSetCookie()) headers.append("Set-Cookie", cookie);

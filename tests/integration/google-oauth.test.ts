@@ -10,6 +10,7 @@ import { disconnectGoogle, getConnection, getGoogleAccessToken, ReconnectNeededE
 import { createSession, getBearerSession } from "~/server/auth/session.server";
 import { registerUser } from "~/server/auth/users.server";
 import { setupTestEnvironment, type TestContext } from "../setup/test-db";
+import { routeArgs } from "../support/route-args";
 
 /**
  * The whole Google sign-in flow through the app's own routes against the
@@ -72,8 +73,7 @@ class Browser {
   }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const args = (request: Request) => ({ request, params: {}, context: {} }) as any;
+const args = routeArgs;
 
 async function start(browser: Browser, path = "/api/v1/auth/google") {
   const res = (await startLoader(args(browser.request(`${APP}${path}`)))) as Response;

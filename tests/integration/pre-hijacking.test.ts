@@ -14,6 +14,7 @@ import { getBearerSession } from "~/server/auth/session.server";
 import { HttpError } from "~/server/http/errors.server";
 import { captureLogs } from "~/server/log.server";
 import { setupTestEnvironment, type TestContext } from "../setup/test-db";
+import { routeArgs } from "../support/route-args";
 
 /**
  * Issue 9 point 1, account pre-hijacking: someone registers the victim's
@@ -53,8 +54,7 @@ beforeEach(async () => {
   for (const table of ["ads_accounts", "google_connections", "sessions", "users"] as const) await t.db.deleteFrom(table).execute();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const args = (request: Request) => ({ request, params: {}, context: { clientIp: "203.0.113.1" } }) as any;
+const args = (request: Request) => routeArgs(request, {}, { clientIp: "203.0.113.1" });
 
 /** The victim's browser signing in with Google (the emulator's demo user, whose email Google has verified). */
 async function signInWithGoogle(): Promise<{ location: URL; userId: string | undefined }> {

@@ -3,6 +3,6 @@ import { summaryForApi } from "~/server/report-api.server";
 import type { Route } from "./+types/account-summary";
 
 /** GET ?from=YYYY-MM-DD&to=YYYY-MM-DD → { activeCampaigns, metrics }. */
-export const loader = apiRoute({}, ({ request, params }: Route.LoaderArgs, { user }) =>
-  summaryForApi(user.id, params.customerId, new URL(request.url)),
+export const loader = apiRoute({}, ({ params, url }: Route.LoaderArgs, { user }) =>
+  summaryForApi(user.id, params.customerId, url),
 );

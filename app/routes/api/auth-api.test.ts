@@ -5,6 +5,7 @@ import { action as logoutActionRoute } from "./auth-logout";
 import { loader as meLoaderRoute } from "./auth-me";
 import { action as registerActionRoute } from "./auth-register";
 import { documented } from "../../../tests/support/api-doc";
+import { routeArgs } from "../../../tests/support/route-args";
 
 // Every response these tests read is checked against the OpenAPI document.
 const loginAction = documented(loginActionRoute);
@@ -19,8 +20,7 @@ beforeAll(async () => {
 afterAll(async () => t.cleanup());
 
 // Route args as React Router passes them; the routes read only request and context.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const args = (request: Request) => ({ request, params: {}, context: { clientIp: "127.0.0.1" } }) as any;
+const args = routeArgs;
 
 function post(path: string, body: string, headers: Record<string, string> = { "Content-Type": "application/json" }) {
   return new Request(`http://localhost:3000/api/v1/${path}`, { method: "POST", body, headers });

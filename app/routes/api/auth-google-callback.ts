@@ -11,7 +11,8 @@ import {
   revokeGoogleToken,
 } from "~/server/auth/google-oauth.server";
 import { completeGoogleSignIn } from "~/server/auth/google-connection.server";
-import { commitSessionCookie, createSession, getSession } from "~/server/auth/session.server";
+import { commitSessionCookie, createSession } from "~/server/auth/session.server";
+import { currentSession } from "~/server/request-context.server";
 import { toastHeader } from "~/server/toast.server";
 import type { Route } from "./+types/auth-google-callback";
 import { log } from "~/server/log.server";
@@ -21,8 +22,8 @@ import { log } from "~/server/log.server";
  * linked, the refresh token stored encrypted, a session started. Any failure:
  * back where the user came from with a clear message, nothing stored.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const current = await getSession(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const current = await currentSession(request, context);
   const returnTo = (await readReturnTo(request)) ?? (current ? "/dashboard" : "/login");
   const headers = new Headers();
   for (const cookie of clearOAuthStateCookies(request)) headers.append("Set-Cookie", cookie);

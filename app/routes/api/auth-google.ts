@@ -1,6 +1,6 @@
 import { authenticateWithGoogle, rememberReturnTo } from "~/server/auth/google-oauth.server";
 import { safeReturnPath } from "~/server/http/return-path.server";
-import { getSession } from "~/server/auth/session.server";
+import { currentSession } from "~/server/request-context.server";
 import type { Route } from "./+types/auth-google";
 
 /**
@@ -8,9 +8,9 @@ import type { Route } from "./+types/auth-google";
  * redirects to Google's consent screen. Used both to sign in and, by a
  * signed-in user, to connect (or reconnect) Google Ads.
  */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const session = await getSession(request);
+  const session = await currentSession(request, context);
   const fallback = session ? "/dashboard" : "/login";
   // Never starts a callback from here: a ?state= on this URL must not be mistaken for one.
   const start = new Request(`${url.origin}${url.pathname}`, { headers: request.headers });

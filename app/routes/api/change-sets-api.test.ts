@@ -17,6 +17,7 @@ import { action as applyRoute, loader as applyLoader } from "./change-set-apply"
 import { action as discardRoute } from "./change-set-discard";
 import { action as revertRoute } from "./change-set-revert";
 import { action as validateRoute } from "./change-set-validate";
+import { routeArgs } from "../../../tests/support/route-args";
 
 // Every response these tests read is checked against the OpenAPI document.
 const proposeAction = documented(proposeRoute);
@@ -34,8 +35,7 @@ let campaignId: string;
 let budgetRn: string;
 let budgetMicros: number;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} }) as any;
+const args = routeArgs;
 
 function api(path: string, token: string | null = demo, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...init.headers };

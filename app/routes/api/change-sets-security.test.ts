@@ -15,6 +15,7 @@ import { action as applyAction } from "./change-set-apply";
 import { action as discardAction } from "./change-set-discard";
 import { action as revertAction } from "./change-set-revert";
 import { action as validateAction } from "./change-set-validate";
+import { routeArgs } from "../../../tests/support/route-args";
 
 let emu: WritableEmulator;
 let t: TestContext;
@@ -22,8 +23,7 @@ let token: string;
 let campaignId: string;
 let budgetRn: string;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} }) as any;
+const args = routeArgs;
 
 function api(path: string, body?: unknown) {
   return new Request(`http://localhost:3000/api/v1${path}`, {

@@ -16,6 +16,7 @@ import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../..
 import { action as chatRoute, loader as chatGetRoute } from "./chat";
 import { loader as chatDetailRoute } from "./chat-detail";
 import { loader as chatsRoute } from "./chats";
+import { routeArgs } from "../../../tests/support/route-args";
 
 const chatAction = documented(chatRoute);
 const chatGet = documented(chatGetRoute);
@@ -28,8 +29,7 @@ let demo: string;
 let stranger: string;
 let campaignId: string;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} }) as any;
+const args = routeArgs;
 const api = (path: string, token: string, body?: unknown, method = body === undefined ? "GET" : "POST") =>
   new Request(`http://localhost:3000/api/v1${path}`, {
     method,

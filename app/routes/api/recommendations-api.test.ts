@@ -20,6 +20,7 @@ import { action as applyAction } from "./recommendation-apply";
 import { action as dismissAction } from "./recommendation-dismiss";
 import { action as restoreAction } from "./recommendation-restore";
 import { action as snoozeAction } from "./recommendation-snooze";
+import { routeArgs } from "../../../tests/support/route-args";
 
 const RICH = DEMO_RICH_CUSTOMER_ID;
 let emu: WritableEmulator;
@@ -27,8 +28,7 @@ let t: TestContext;
 let demo: string;
 let stranger: string;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} }) as any;
+const args = routeArgs;
 
 function api(path: string, token: string | null = demo, init: { method?: string; body?: unknown } = {}) {
   const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};

@@ -1,6 +1,6 @@
 import { consumeStream, createUIMessageStreamResponse } from "ai";
 import { z } from "zod";
-import { getSession } from "../auth/session.server";
+import type { SessionContext } from "../auth/session.server";
 import { userFacingError } from "../http/errors.server";
 import { activeAccountOf } from "../account-access.server";
 import { startTurn } from "./chat.server";
@@ -18,9 +18,8 @@ const StreamBody = z.object({
 const text = (status: number, message: string) =>
   new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 
-export async function streamChatTurn(request: Request): Promise<Response> {
+export async function streamChatTurn(request: Request, session: SessionContext | null): Promise<Response> {
   if (request.method !== "POST") return text(405, "Method not allowed");
-  const session = await getSession(request);
   if (!session) return text(401, "Your session has ended; sign in again.");
   const account = await activeAccountOf(session.user);
   if (!account) return text(409, "Connect a Google Ads account first.");

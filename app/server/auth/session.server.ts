@@ -1,4 +1,4 @@
-import { createCookie, redirect } from "react-router";
+import { createCookie } from "react-router";
 import { getDb, type DB } from "../db/db.server";
 import type { User } from "../db/schema";
 import { getConfig } from "../env.server";
@@ -125,20 +125,6 @@ export async function getSession(request: Request, db: DB = getDb()): Promise<Se
 export async function getBearerSession(request: Request, db: DB = getDb()): Promise<SessionContext | null> {
   const match = /^Bearer\s+([A-Za-z0-9_-]{20,100})\s*$/i.exec(request.headers.get("Authorization") ?? "");
   return match ? findSession(db, "token_hash", sha256(match[1])) : null;
-}
-
-/** Guards a page: anonymous visitors go to /login. Called by the app layout loader. */
-export async function requireUser(request: Request): Promise<SessionContext> {
-  const session = await getSession(request);
-  if (!session) {
-    const headers = (await getSessionId(request)) ? { "Set-Cookie": await clearSessionCookie() } : undefined;
-    throw redirect("/login", { headers });
-  }
-  return session;
-}
-
-export async function requireAnonymous(request: Request) {
-  if (await getSession(request)) throw redirect("/dashboard");
 }
 
 export async function destroySession(sessionId: string, db: DB = getDb()) {

@@ -45,8 +45,8 @@ export function handoffHeader(token: string) {
  * without it (keeping the token for the next load when it is this session's).
  * Null when the address has no token.
  */
-export async function takeTokenFromAddress(request: Request, session: SessionContext | null): Promise<Response | null> {
-  const url = new URL(request.url);
+export async function takeTokenFromAddress(address: URL, session: SessionContext | null): Promise<Response | null> {
+  const url = new URL(address);
   if (!url.searchParams.has("token")) return null;
   const token = url.searchParams.get("token") ?? "";
   url.searchParams.delete("token");

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
-import { commitSessionCookie, createSession } from "../auth/session.server";
+import { commitSessionCookie, createSession, getSession } from "../auth/session.server";
 import { registerUser } from "../auth/users.server";
 import { HttpError } from "../http/errors.server";
 import { approvalFromApiRequest, approvalFromReviewRequest, consumeApproval } from "./approval.server";
@@ -37,23 +37,27 @@ const refusal = async (p: Promise<unknown> | (() => unknown)) => {
   return e as HttpError;
 };
 
+// The review page's route passes its normalized address and the session its middleware found.
+const fromReview = async (request: Request, changeSetId: string) =>
+  approvalFromReviewRequest(request, new URL(request.url), await getSession(request), changeSetId);
+
 describe("ApprovalCapability", () => {
   it("is minted from a signed-in POST to the API's apply endpoint or the review page, for that user and set", async () => {
     const viaApi = await approvalFromApiRequest(api(`/api/v1/change-sets/${SET}/apply`, { headers: { Authorization: `Bearer ${token}` } }), SET);
     expect(viaApi).toMatchObject({ userId, changeSetId: SET, via: "api" });
-    const viaPage = await approvalFromReviewRequest(api(`/changes/${SET}`, { headers: { Cookie: cookie } }), SET);
+    const viaPage = await fromReview(api(`/changes/${SET}`, { headers: { Cookie: cookie } }), SET);
     expect(viaPage).toMatchObject({ userId, changeSetId: SET, via: "review-page" });
     expect(() => consumeApproval(viaApi, userId, SET)).not.toThrow();
   });
 
   it("cannot be minted without a session, from another path, or by GET", async () => {
     expect((await refusal(approvalFromApiRequest(api(`/api/v1/change-sets/${SET}/apply`), SET))).status).toBe(401);
-    expect((await refusal(approvalFromReviewRequest(api(`/changes/${SET}`), SET))).status).toBe(401);
+    expect((await refusal(fromReview(api(`/changes/${SET}`), SET))).status).toBe(401);
     const elsewhere = api(`/ai-optimizer`, { headers: { Authorization: `Bearer ${token}`, Cookie: cookie } });
     expect((await refusal(approvalFromApiRequest(elsewhere, SET))).status).toBe(403);
-    expect((await refusal(approvalFromReviewRequest(elsewhere, SET))).status).toBe(403);
+    expect((await refusal(fromReview(elsewhere, SET))).status).toBe(403);
     const get = new Request(`http://localhost:3000/changes/${SET}`, { headers: { Cookie: cookie } });
-    expect((await refusal(approvalFromReviewRequest(get, SET))).status).toBe(405);
+    expect((await refusal(fromReview(get, SET))).status).toBe(405);
   });
 
   it("refuses lookalikes, another user's or set's capability, and a second use", async () => {

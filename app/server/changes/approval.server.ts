@@ -1,4 +1,4 @@
-import { getBearerSession, getSession } from "../auth/session.server";
+import { getBearerSession, type SessionContext } from "../auth/session.server";
 import { HttpError } from "../http/errors.server";
 
 /**
@@ -29,24 +29,32 @@ function mint(userId: string, changeSetId: string, via: ApprovalCapability["via"
   return capability;
 }
 
-function requirePostTo(request: Request, path: string) {
+function requirePostTo(request: Request, url: URL, path: string) {
   if (request.method !== "POST") throw new HttpError(405, "Applying a change set needs a POST");
-  if (new URL(request.url).pathname.replace(/\/+$/, "") !== path) {
+  if (url.pathname.replace(/\/+$/, "") !== path) {
     throw new HttpError(403, "A change set can only be applied from its review page or the API's apply endpoint");
   }
 }
 
-/** From the review page's Apply (cookie session). */
-export async function approvalFromReviewRequest(request: Request, changeSetId: string): Promise<ApprovalCapability> {
-  requirePostTo(request, `/changes/${changeSetId}`);
-  const session = await getSession(request);
+/**
+ * From the review page's Apply (cookie session): `url` is React Router's
+ * normalized address (a data request's `.data` suffix removed) and `session`
+ * the request's own, from the signed-in layout's middleware.
+ */
+export async function approvalFromReviewRequest(
+  request: Request,
+  url: URL,
+  session: SessionContext | null,
+  changeSetId: string,
+): Promise<ApprovalCapability> {
+  requirePostTo(request, url, `/changes/${changeSetId}`);
   if (!session) throw new HttpError(401, "Sign in to apply changes");
   return mint(session.user.id, changeSetId, "review-page");
 }
 
 /** From POST /api/v1/change-sets/{id}/apply (bearer token). */
 export async function approvalFromApiRequest(request: Request, changeSetId: string): Promise<ApprovalCapability> {
-  requirePostTo(request, `/api/v1/change-sets/${changeSetId}/apply`);
+  requirePostTo(request, new URL(request.url), `/api/v1/change-sets/${changeSetId}/apply`);
   const session = await getBearerSession(request);
   if (!session) throw new HttpError(401, "Not authenticated: send Authorization: Bearer <access_token>");
   return mint(session.user.id, changeSetId, "api");

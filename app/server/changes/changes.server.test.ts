@@ -20,6 +20,7 @@ import {
   proposeStatusChange,
 } from "./propose.server";
 import { approved, CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
+import { routeArgs } from "../../../tests/support/route-args";
 
 // The pipeline against the project's Google emulator over HTTP (Google's real
 // mutate protocol, validateOnly, partialFailure, change_event), through the
@@ -339,8 +340,7 @@ describe("large moves, partial failure, history and revert", () => {
   it("serves GET /api/v1/history with the same filters, behind a bearer token", async () => {
     const { accessToken } = await createSession(userId, new Request("http://localhost:3000/"));
     const get = async (query: string, token = accessToken) => {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const result = (await historyLoader({ request: new Request(`http://localhost:3000/api/v1/history${query}`, { headers: { Authorization: `Bearer ${token}` } }), params: {}, context: {} } as any)) as unknown;
+      const result = (await historyLoader(routeArgs(new Request(`http://localhost:3000/api/v1/history${query}`, { headers: { Authorization: `Bearer ${token}` } })))) as unknown;
       if (result instanceof Response) return { status: result.status, body: (await result.json()) as Record<string, unknown> };
       const r = result as { data: Record<string, unknown>; init?: { status?: number } | null };
       return { status: r.init?.status ?? 200, body: r.data };
