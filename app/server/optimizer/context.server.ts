@@ -152,9 +152,20 @@ export function meetsTarget(t: Totals, target: Target): boolean {
   return t.cost > 0 && t.value / t.cost >= target.value;
 }
 
+// Asked for every keyword and term: the date arithmetic once per run, not per entity (it showed in the profile).
+const youngLimits = new WeakMap<object, string>();
+function youngLimit(period: Context["data"]["period"]): string {
+  let limit = youngLimits.get(period);
+  if (limit === undefined) {
+    limit = addDays(period.dataTo, -(MIN_AGE_DAYS - 1));
+    youngLimits.set(period, limit);
+  }
+  return limit;
+}
+
 /** Younger than MIN_AGE_DAYS (first traffic, or the campaign's start) at the end of the data: too young to judge. */
 export function isYoung(ctx: Context, firstDate: string | null, campaignId: string): boolean {
-  const limit = addDays(ctx.data.period.dataTo, -(MIN_AGE_DAYS - 1));
+  const limit = youngLimit(ctx.data.period);
   const start = ctx.campaigns.get(campaignId)?.startDate ?? null;
   if (start && start > limit) return true;
   return firstDate !== null && firstDate > limit && firstDate > ctx.data.period.dataFrom;

@@ -238,7 +238,27 @@ export async function loadAccountData(db: DB, customerId: string, currencyCode: 
       .execute(),
     db.selectFrom("ads_ad_groups").selectAll().where("customer_id", "=", customerId).execute(),
     db.selectFrom("ads_ad_group_daily").select("ad_group_id").select(cols).where("customer_id", "=", customerId).groupBy("ad_group_id").execute(),
-    db.selectFrom("ads_keywords").selectAll().where("customer_id", "=", customerId).execute(),
+    // 100,000 rows on a big account: only the columns the rules read.
+    db
+      .selectFrom("ads_keywords")
+      .select([
+        "ad_group_id",
+        "criterion_id",
+        "campaign_id",
+        "text",
+        "match_type",
+        "status",
+        "negative",
+        "cpc_bid_micros",
+        "effective_cpc_bid_micros",
+        "quality_score",
+        "creative_quality_score",
+        "post_click_quality_score",
+        "search_predicted_ctr",
+        "system_serving_status",
+      ])
+      .where("customer_id", "=", customerId)
+      .execute(),
     db
       .selectFrom("ads_keyword_daily")
       .select(["ad_group_id", "criterion_id"])

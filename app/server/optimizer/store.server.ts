@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import type { DB } from "../db/db.server";
-import type { RecommendationStatus } from "../db/schema";
+import type { RecommendationStatus, RecommendationsTable } from "../db/schema";
 import type { EngineResult } from "./engine.server";
 import type { PerformanceScore } from "./score.server";
 
@@ -32,23 +32,56 @@ export async function markApplied(db: DB, customerId: string, now: Date = new Da
     .execute();
 }
 
-const CHUNK = 40;
+// Ids per `IN (…)` list.
+const ID_CHUNK = 500;
+// Rows per multi-row statement: 17 values a row stays far below both databases' parameter limits.
+const CHUNK = 100;
 
 export async function saveRun(db: DB, customerId: string, result: EngineResult, meta: { syncedAt: string | null; durationMs: number }, now: Date = new Date()) {
   const at = now.toISOString();
   await markApplied(db, customerId, now);
+  // What is stored, to write only what changed: a run over unchanged data (on demand, or new
+  // targets that move a few findings) rewrites nothing but the "last seen" time.
   const existing = new Map(
-    (await db.selectFrom("recommendations").select(["id", "status", "actions_json"]).where("customer_id", "=", customerId).execute()).map((r) => [r.id, r]),
+    (
+      await db
+        .selectFrom("recommendations")
+        .select(["id", "status", "present", "title", "confidence", "impact_amount", "impact_json", "evidence_json", "actions_json", "resources_json"])
+        .where("customer_id", "=", customerId)
+        .execute()
+    ).map((r) => [r.id, r]),
   );
-  const rows = result.findings.map((f) => {
+  const changed: RecommendationsTable[] = [];
+  const unchanged: string[] = [];
+  const seen = new Set<string>();
+  for (const f of result.findings) {
     const id = recommendationIdFor(customerId, f.key);
+    seen.add(id);
     const actionsJson = JSON.stringify(f.actions);
+    const impactJson = JSON.stringify(f.impact);
+    const evidenceJson = JSON.stringify(f.evidence);
+    const resourcesJson = JSON.stringify({ resources: f.resources, links: f.links });
     const prev = existing.get(id);
     let status: RecommendationStatus = (prev?.status as RecommendationStatus | undefined) ?? "open";
     // An applied recommendation found again with a different change (a budget still limited after a raise) is new advice.
     const reopened = status === "applied" && prev?.actions_json !== actionsJson;
     if (reopened) status = "open";
-    return {
+    if (
+      prev &&
+      !reopened &&
+      Number(prev.present) === 1 &&
+      prev.title === f.title &&
+      Number(prev.confidence) === f.confidence &&
+      Number(prev.impact_amount) === f.sortAmount &&
+      prev.actions_json === actionsJson &&
+      prev.impact_json === impactJson &&
+      prev.evidence_json === evidenceJson &&
+      prev.resources_json === resourcesJson
+    ) {
+      unchanged.push(id);
+      continue;
+    }
+    changed.push({
       id,
       customer_id: customerId,
       key: f.key,
@@ -58,29 +91,33 @@ export async function saveRun(db: DB, customerId: string, result: EngineResult, 
       present: 1,
       confidence: f.confidence,
       impact_amount: f.sortAmount,
-      impact_json: JSON.stringify(f.impact),
-      evidence_json: JSON.stringify(f.evidence),
+      impact_json: impactJson,
+      evidence_json: evidenceJson,
       actions_json: actionsJson,
-      resources_json: JSON.stringify({ resources: f.resources, links: f.links }),
-      dismissed_reason: null as string | null,
-      snoozed_until: null as string | null,
+      resources_json: resourcesJson,
+      dismissed_reason: null,
+      snoozed_until: null,
       status_changed_at: reopened ? at : null,
       first_seen_at: at,
       last_seen_at: at,
-      reopened,
-    };
-  });
+    });
+  }
+  const gone = [...existing.values()].filter((r) => Number(r.present) === 1 && !seen.has(r.id)).map((r) => r.id);
   const score: PerformanceScore = {
     value: result.score.value,
     breakdown: result.score.breakdown.map((c) => ({ ...c, items: c.items.map((i) => ({ ...i, recommendationId: recommendationIdFor(customerId, i.key) })) })),
   };
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("recommendations").set({ present: 0 }).where("customer_id", "=", customerId).execute();
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const chunk = rows.slice(i, i + CHUNK);
+    for (let i = 0; i < gone.length; i += ID_CHUNK) {
+      await trx.updateTable("recommendations").set({ present: 0 }).where("id", "in", gone.slice(i, i + ID_CHUNK)).execute();
+    }
+    for (let i = 0; i < unchanged.length; i += ID_CHUNK) {
+      await trx.updateTable("recommendations").set({ last_seen_at: at }).where("id", "in", unchanged.slice(i, i + ID_CHUNK)).execute();
+    }
+    for (let i = 0; i < changed.length; i += CHUNK) {
       await trx
         .insertInto("recommendations")
-        .values(chunk.map(({ reopened: _r, ...r }) => r))
+        .values(changed.slice(i, i + CHUNK))
         .onConflict((oc) =>
           oc.column("id").doUpdateSet((eb) => ({
             title: eb.ref("excluded.title"),
