@@ -123,3 +123,29 @@ describe("settings: optimization targets", () => {
     await waitFor(() => expect(cpa).not.toHaveAttribute("aria-invalid"));
   });
 });
+
+describe("ad generator: the brief", () => {
+  it("a bad fact line and a bad final URL are refused in the action's words before generating", async () => {
+    const { BriefForm } = await import("./ad-generator/brief-form");
+    const user = userEvent.setup();
+    const values = { product: "Hiking boots", targetAudience: "hikers", tone: "professional", adType: "search", adGroupId: "", keywords: "", facts: "", finalUrl: "" };
+    const action = renderForm(() => <BriefForm values={values} errors={{}} connected adGroups={[]} />);
+    const facts = await screen.findByLabelText("Facts the ad may state (one per line)");
+    await user.type(facts, `Free shipping{Enter}${"x".repeat(151)}`);
+    await user.tab();
+    expectMessage(facts, "Line 2: Keep each fact under 150 characters");
+    const url = screen.getByLabelText("Final URL");
+    await user.type(url, "ftp://example.com");
+    await user.click(screen.getByRole("button", { name: "Generate Ad Copy" }));
+    expectMessage(url, "Final URL must be an http(s) address, like https://example.com/boots");
+    expect(facts).toHaveFocus();
+    expect(action).not.toHaveBeenCalled();
+  });
+
+  it("the action's messages show by their fields too", async () => {
+    const { BriefForm } = await import("./ad-generator/brief-form");
+    const values = { product: "", targetAudience: "", tone: "professional", adType: "search", adGroupId: "", keywords: "", facts: "", finalUrl: "" };
+    renderForm(() => <BriefForm values={values} errors={{ product: "Product/Service is required" }} connected={false} adGroups={[]} />);
+    expectMessage(await screen.findByLabelText("Product/Service"), "Product/Service is required");
+  });
+});

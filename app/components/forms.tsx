@@ -1,4 +1,4 @@
-import { useForm } from "@conform-to/react";
+import { parse, useForm } from "@conform-to/react";
 import type { z } from "zod";
 import type { FormResult } from "~/lib/form-result";
 import { parseSubmission } from "~/lib/form-submission";
@@ -21,6 +21,33 @@ export function useSchemaForm<S extends z.ZodType<Record<string, unknown>, Recor
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseSubmission(formData, schema),
   });
+}
+
+/**
+ * The same for a form whose action reads it with its own function over its
+ * schema (`check`: field → message, or null when the form is good), so the
+ * browser words each message exactly as the action does.
+ */
+export function useCheckedForm(check: (formData: FormData) => Record<string, string> | null, options: { id: string; lastResult?: FormResult | null }) {
+  return useForm<Record<string, string>>({
+    id: options.id,
+    lastResult: options.lastResult,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parse(formData, {
+        resolve: () => {
+          const errors = check(formData);
+          return errors ? { error: Object.fromEntries(Object.entries(errors).map(([name, message]) => [name, [message]])) } : { value: {} };
+        },
+      }),
+  });
+}
+
+/** An action's messages by field as Conform's reply, so the form shows them as its own (and focuses the first). */
+export function errorsAsResult(errors: Record<string, string> | undefined): FormResult | undefined {
+  if (!errors || Object.keys(errors).length === 0) return undefined;
+  return { status: "error", error: Object.fromEntries(Object.entries(errors).map(([name, message]) => [name, [message]])) };
 }
 
 type FieldLike = { errorId: string; errors?: string[] };

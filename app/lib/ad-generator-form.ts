@@ -87,6 +87,33 @@ export const GeneratorFormSchema = z.object({
 });
 export type GeneratorForm = z.output<typeof GeneratorFormSchema>;
 
+/**
+ * The brief as the form posts it, read the same way by the action and by the
+ * browser's check: an empty tone or ad type means the default, and the final
+ * URL is checked only where it is used (`checkFinalUrl`: generate).
+ */
+export function parseBrief(get: (name: string) => string, checkFinalUrl: boolean) {
+  const parsed = GeneratorFormSchema.safeParse({
+    product: get("product"),
+    targetAudience: get("targetAudience"),
+    tone: get("tone") || undefined,
+    adType: get("adType") || undefined,
+    adGroupId: get("adGroupId"),
+    keywords: get("keywords"),
+    facts: get("facts"),
+    finalUrl: checkFinalUrl ? get("finalUrl") : "",
+  });
+  if (parsed.success) return { ok: true as const, form: parsed.data };
+  const errors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? "_");
+    // A bad line of a list names the line.
+    const line = typeof issue.path[1] === "number" ? `Line ${issue.path[1] + 1}: ` : "";
+    errors[field] ??= line + issue.message;
+  }
+  return { ok: false as const, errors };
+}
+
 /** POST /api/v1/ad-copy, field names as the API documents them. */
 export const AdCopyRequestSchema = z.object({
   product: Text("product"),

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { LanguageModel } from "ai";
 import { data, redirect } from "react-router";
 import { estimateStrength, lintRsa } from "~/lib/ad-lint";
-import { AD_GROUP_PARAM, AdCopyRequestSchema, GeneratorFormSchema, type AdCopyRequest, type GeneratorForm } from "~/lib/ad-generator-form";
+import { AD_GROUP_PARAM, AdCopyRequestSchema, parseBrief, type AdCopyRequest, type GeneratorForm } from "~/lib/ad-generator-form";
 import { DESCRIPTION_PINS, HEADLINE_PINS, RSA_DESCRIPTIONS_MAX, RSA_HEADLINES_MAX } from "~/lib/ad-limits";
 import { AD_TYPES, TONES, generateTemplateAds, type GeneratedAd } from "~/lib/ad-templates";
 import type { GeneratedRsa } from "~/lib/rsa-templates";
@@ -131,27 +131,10 @@ export async function adGeneratorPage(user: User, url: URL) {
 type Parsed = { ok: true; form: GeneratorForm; values: BriefValues } | { ok: false; values: BriefValues; errors: Record<string, string> };
 
 /** The brief as posted; `finalUrl` is checked only where it is used (generate; use checks its own). */
-function parseBrief(formData: FormData, checkFinalUrl: boolean): Parsed {
+function readBrief(formData: FormData, checkFinalUrl: boolean): Parsed {
   const values = briefValues(formData);
-  const parsed = GeneratorFormSchema.safeParse({
-    product: str(formData, "product"),
-    targetAudience: str(formData, "targetAudience"),
-    tone: str(formData, "tone") || undefined,
-    adType: str(formData, "adType") || undefined,
-    adGroupId: str(formData, "adGroupId"),
-    keywords: str(formData, "keywords"),
-    facts: str(formData, "facts"),
-    finalUrl: checkFinalUrl ? str(formData, "finalUrl") : "",
-  });
-  if (parsed.success) return { ok: true, form: parsed.data, values };
-  const errors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) {
-    const field = String(issue.path[0] ?? "_");
-    // A bad line of a list names the line.
-    const line = typeof issue.path[1] === "number" ? `Line ${issue.path[1] + 1}: ` : "";
-    errors[field] ??= line + issue.message;
-  }
-  return { ok: false, values, errors };
+  const parsed = parseBrief((name) => str(formData, name), checkFinalUrl);
+  return parsed.ok ? { ok: true, form: parsed.form, values } : { ok: false, values, errors: parsed.errors };
 }
 
 function toBrief(form: { product: string; audience: string; tone: string; keywords: string[]; facts: string[] }): AdCopyBrief {
@@ -205,7 +188,7 @@ export async function adGeneratorAction(user: User, formData: FormData) {
   const intent = str(formData, "regenerate") ? "regenerate" : str(formData, "intent") || "generate";
   const account = await activeAccountOf(user);
   const model = configuredModel();
-  const parsed = parseBrief(formData, intent === "generate");
+  const parsed = readBrief(formData, intent === "generate");
   if (!parsed.ok) return data<GeneratorActionData>({ values: parsed.values, errors: parsed.errors }, { status: 400 });
   const { form, values } = parsed;
 

@@ -1,8 +1,8 @@
-import { useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { Form, useNavigation, useSubmit } from "react-router";
-import { FieldError } from "~/components/change-forms";
+import { errorAria, errorsAsResult, FieldMessage, useCheckedForm } from "~/components/forms";
 import { AD_TYPES, TONES } from "~/lib/ad-templates";
-import { FACT_MAX_CHARS, MAX_FACTS, MAX_KEYWORDS } from "~/lib/ad-generator-form";
+import { FACT_MAX_CHARS, MAX_FACTS, MAX_KEYWORDS, parseBrief } from "~/lib/ad-generator-form";
 import { useHydrated } from "~/lib/use-hydrated";
 
 export const fieldClass =
@@ -23,6 +23,12 @@ export interface AdGroupOption {
   id: string;
   name: string;
   campaignName: string;
+}
+
+/** The brief's check, as the action reads it (generate checks the final URL too). */
+function checkBrief(formData: FormData) {
+  const parsed = parseBrief((name) => String(formData.get(name) ?? ""), formData.get("intent") === "generate");
+  return parsed.ok ? null : parsed.errors;
 }
 
 const title = (t: string) => t[0].toUpperCase() + t.slice(1);
@@ -59,54 +65,55 @@ export function BriefForm({
   const incomplete = form.product.trim() === "" || form.targetAudience.trim() === "";
   const update = (key: keyof BriefValues) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
     setForm((prev) => ({ ...prev, [key]: e.target.value }));
-  const invalid = (name: string) => (errors[name] ? true : undefined);
-  const described = (name: string) => (errors[name] ? `${name}-error` : undefined);
+  // The action's own reading of the brief runs in the browser too; its answer (`errors`) is shown the same way.
+  const lastResult = useMemo(() => errorsAsResult(errors), [errors]);
+  const [checked, fields] = useCheckedForm(checkBrief, { id: "brief", lastResult });
 
   return (
-    <Form method="post" ref={formRef} className="mt-4 space-y-4" noValidate={hydrated} aria-label="Ad details">
+    <Form method="post" ref={formRef} id={checked.id} onSubmit={checked.onSubmit} className="mt-4 space-y-4" noValidate={hydrated} aria-label="Ad details">
       <input type="hidden" name="intent" value="generate" />
       <div>
         <label htmlFor="product" className="block text-sm font-medium text-gray-700">
           Product/Service
         </label>
         <input id="product" name="product" value={form.product} onChange={update("product")} required maxLength={200}
-          placeholder="e.g. Waterproof hiking boots" className={fieldClass} aria-invalid={invalid("product")} aria-describedby={described("product")} />
-        <FieldError id="product-error" message={errors.product} />
+          placeholder="e.g. Waterproof hiking boots" className={fieldClass} {...errorAria(fields.product)} />
+        <FieldMessage field={fields.product} />
       </div>
       <div>
         <label htmlFor="targetAudience" className="block text-sm font-medium text-gray-700">
           Target Audience
         </label>
         <input id="targetAudience" name="targetAudience" value={form.targetAudience} onChange={update("targetAudience")} required maxLength={200}
-          placeholder="e.g. weekend hikers" className={fieldClass} aria-invalid={invalid("targetAudience")} aria-describedby={described("targetAudience")} />
-        <FieldError id="targetAudience-error" message={errors.targetAudience} />
+          placeholder="e.g. weekend hikers" className={fieldClass} {...errorAria(fields.targetAudience)} />
+        <FieldMessage field={fields.targetAudience} />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
           <label htmlFor="tone" className="block text-sm font-medium text-gray-700">
             Tone
           </label>
-          <select id="tone" name="tone" value={form.tone} onChange={update("tone")} className={fieldClass} aria-invalid={invalid("tone")}>
+          <select id="tone" name="tone" value={form.tone} onChange={update("tone")} className={fieldClass} {...errorAria(fields.tone)}>
             {TONES.map((t) => (
               <option key={t} value={t}>
                 {title(t)}
               </option>
             ))}
           </select>
-          <FieldError id="tone-error" message={errors.tone} />
+          <FieldMessage field={fields.tone} />
         </div>
         <div>
           <label htmlFor="adType" className="block text-sm font-medium text-gray-700">
             Ad Type
           </label>
-          <select id="adType" name="adType" value={form.adType} onChange={update("adType")} className={fieldClass} aria-invalid={invalid("adType")}>
+          <select id="adType" name="adType" value={form.adType} onChange={update("adType")} className={fieldClass} {...errorAria(fields.adType)}>
             {AD_TYPES.map((t) => (
               <option key={t} value={t}>
                 {title(t)}
               </option>
             ))}
           </select>
-          <FieldError id="adType-error" message={errors.adType} />
+          <FieldMessage field={fields.adType} />
         </div>
       </div>
 
@@ -121,8 +128,7 @@ export function BriefForm({
                 id="adGroupId"
                 name="adGroupId"
                 value={form.adGroupId}
-                aria-invalid={invalid("adGroupId")}
-                aria-describedby={described("adGroupId")}
+                {...errorAria(fields.adGroupId)}
                 onChange={(e) => {
                   setForm((prev) => ({ ...prev, adGroupId: e.target.value }));
                   // Reload with the ad group's keywords and final URL; what was typed rides along.
@@ -146,38 +152,38 @@ export function BriefForm({
               </select>
             </div>
             <p className="mt-1 text-xs text-gray-500">Its best-performing lines guide the style; its low performers are avoided.</p>
-            <FieldError id="adGroupId-error" message={errors.adGroupId} />
+            <FieldMessage field={fields.adGroupId} />
           </div>
           <div>
             <label htmlFor="keywords" className="block text-sm font-medium text-gray-700">
               Keywords (one per line)
             </label>
             <textarea id="keywords" name="keywords" rows={4} value={form.keywords} onChange={update("keywords")} className={fieldClass}
-              aria-invalid={invalid("keywords")} aria-describedby={described("keywords") ?? "keywords-hint"} />
+              {...errorAria(fields.keywords, "keywords-hint")} />
             <p id="keywords-hint" className="mt-1 text-xs text-gray-500">
               The ad group&apos;s top keywords by impressions; at most {MAX_KEYWORDS}. Headlines will include the first ones.
             </p>
-            <FieldError id="keywords-error" message={errors.keywords} />
+            <FieldMessage field={fields.keywords} />
           </div>
           <div>
             <label htmlFor="facts" className="block text-sm font-medium text-gray-700">
               Facts the ad may state (one per line)
             </label>
             <textarea id="facts" name="facts" rows={4} value={form.facts} onChange={update("facts")} className={fieldClass}
-              placeholder={"Free shipping over $50\n60-day returns"} aria-invalid={invalid("facts")} aria-describedby={described("facts") ?? "facts-hint"} />
+              placeholder={"Free shipping over $50\n60-day returns"} {...errorAria(fields.facts, "facts-hint")} />
             <p id="facts-hint" className="mt-1 text-xs text-gray-500">
               Offers, prices, shipping, guarantees (at most {MAX_FACTS}, {FACT_MAX_CHARS} characters each). Any number, price, offer or
               superlative in the ad must come from here or from the ad group&apos;s existing ads.
             </p>
-            <FieldError id="facts-error" message={errors.facts} />
+            <FieldMessage field={fields.facts} />
           </div>
           <div>
             <label htmlFor="finalUrl" className="block text-sm font-medium text-gray-700">
               Final URL
             </label>
             <input id="finalUrl" name="finalUrl" type="url" value={form.finalUrl} onChange={update("finalUrl")} placeholder="https://example.com/boots"
-              className={fieldClass} aria-invalid={invalid("finalUrl")} aria-describedby={described("finalUrl")} />
-            <FieldError id="finalUrl-error" message={errors.finalUrl} />
+              className={fieldClass} {...errorAria(fields.finalUrl)} />
+            <FieldMessage field={fields.finalUrl} />
           </div>
         </>
       ) : null}
