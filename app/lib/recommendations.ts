@@ -12,6 +12,7 @@ export const RECOMMENDATION_TYPE_LABELS: Record<string, string> = {
   duplicate_keyword: "Duplicate keywords",
   paused_converting: "Paused keywords that converted",
   blocked_keyword: "Negatives that block keywords",
+  rarely_served: "Keywords that rarely show",
 };
 
 export const RECOMMENDATION_LISTS = ["open", "snoozed", "dismissed", "applied"] as const;

@@ -4,6 +4,7 @@ import { bidAdjustments } from "./rules/bid-adjustment.server";
 import { budgetLimited } from "./rules/budget-limited.server";
 import { blockedKeywords, duplicateKeywords, lowQualityScores, pausedConverting, weakAds } from "./rules/hygiene.server";
 import { negativeNgrams } from "./rules/negative-ngram.server";
+import { rarelyServed } from "./rules/rarely-served.server";
 import { harvestSearchTerms, judgeableTerms, wastedSearchTerms } from "./rules/search-terms.server";
 import { wastedKeywords } from "./rules/wasted-keyword.server";
 import { enforceSafety } from "./safety.server";
@@ -39,6 +40,7 @@ export function runRules(ctx: Context): Finding[] {
     ...duplicateKeywords(ctx),
     ...pausedConverting(ctx),
     ...blockedKeywords(ctx),
+    ...rarelyServed(ctx),
   ];
 }
 

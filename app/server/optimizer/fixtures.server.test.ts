@@ -208,6 +208,17 @@ describe("fixtures through sync and engine", () => {
     expect(figure(r, "lastActive")).toBe("2026-10-27");
   });
 
+  it("rarely_served: one finding for the campaign, naming both keywords, nothing automatic", async () => {
+    const c = ruleId("rarely_served");
+    const [r] = of(c);
+    const campaign = await idOf(c, "ads_campaigns", "Search | Tents");
+    const ids = [await keywordKey(c, "12 person cabin tent with porch"), await keywordKey(c, "2 person canvas bell tent")];
+    expect(r.resources.map((x) => x.id)).toEqual([...ids, campaign]);
+    expect([figure(r, "keywordCount"), figure(r, "impressions"), figure(r, "withoutQualityScore")]).toEqual([2, 2, 2]);
+    expect(r.actions).toEqual([]);
+    expect(r.impact.kind).toBe("none");
+  });
+
   it("blocked_keyword: removes the campaign negative that silences the keyword", async () => {
     const c = ruleId("blocked_keyword");
     const [r] = of(c);

@@ -16,6 +16,8 @@ export const RECOMMENDATION_TYPES = [
   "duplicate_keyword",
   "paused_converting",
   "blocked_keyword",
+  // Added after the eleven (ADR 010, amendment): keywords Google rarely serves (research Q5).
+  "rarely_served",
 ] as const;
 export type RecommendationType = (typeof RECOMMENDATION_TYPES)[number];
 
