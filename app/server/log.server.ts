@@ -94,7 +94,6 @@ export const log = {
   info: (...args: Parameters<Logger["info"]>) => rootLogger().info(...args),
   warn: (...args: Parameters<Logger["warn"]>) => rootLogger().warn(...args),
   error: (...args: Parameters<Logger["error"]>) => rootLogger().error(...args),
-  isLevelEnabled: (name: string) => rootLogger().isLevelEnabled(name),
 };
 
 /** An error's message, for the log line's text (the full error goes under `err`). */
