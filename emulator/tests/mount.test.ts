@@ -174,3 +174,25 @@ describe("state kept in DATA_DIR/emulator across restarts (point 4)", () => {
     expect(refreshed.status).toBe(400);
   });
 });
+
+describe("EMULATOR_FIXTURE in demo mode", () => {
+  it("serves the fixture's accounts instead of the demo", async () => {
+    const previous = process.env.EMULATOR_FIXTURE;
+    process.env.EMULATOR_FIXTURE = path.join(__dirname, "../fixtures/example.json");
+    try {
+      const base = await mount();
+      const { access_token } = await signIn(base);
+      const res = await fetch(`${base}/v24/customers:listAccessibleCustomers`, { headers: { Authorization: `Bearer ${access_token}` } });
+      expect(await res.json()).toEqual({ resourceNames: ["customers/1234567890"] });
+      const search = await fetch(`${base}/v24/customers/1112223334/googleAds:search`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${access_token}`, "login-customer-id": "1234567890", "Content-Type": "application/json" },
+        body: JSON.stringify({ query: "SELECT customer.descriptive_name FROM customer" }),
+      });
+      expect(((await search.json()) as { results: Array<{ customer: { descriptiveName: string } }> }).results[0].customer.descriptiveName).toBe("Acme Tents");
+    } finally {
+      if (previous === undefined) delete process.env.EMULATOR_FIXTURE;
+      else process.env.EMULATOR_FIXTURE = previous;
+    }
+  });
+});
