@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFixtureStore } from "../../../emulator/ads";
-import { ENGINE_TODAY, healthyAccount, RULE_PLANTS, ruleAccount, SAFETY_EDGES, type CustomerInput, type PlantedRule } from "../../../emulator/fixtures/engine";
+import { ENGINE_ACCOUNT_IDS, ENGINE_TODAY, healthyAccount, RULE_PLANTS, ruleAccount, SAFETY_EDGES, type CustomerInput, type PlantedRule } from "../../../emulator/fixtures/engine";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
@@ -17,9 +17,9 @@ import { RECOMMENDATION_TYPES, type Finding, type Recommendation } from "./types
 // rule's fixture plants one finding and gets exactly that one.
 
 const NOW = new Date(`${ENGINE_TODAY}T15:00:00Z`);
-const CLEAN = "2000000001";
+const CLEAN = ENGINE_ACCOUNT_IDS.healthy;
 const RULES = Object.keys(RULE_PLANTS) as PlantedRule[];
-const ruleId = (type: PlantedRule) => `20000001${String(RULES.indexOf(type)).padStart(2, "0")}`;
+const ruleId = ENGINE_ACCOUNT_IDS.rule;
 const EDGE = {
   lagCostOnly: "3000000001",
   lagConversions: "3000000002",
