@@ -7,6 +7,7 @@ import { getDb } from "../db/db.server";
 import { normalizeCustomerId } from "./customer-id.server";
 import {
   containsPattern,
+  dailySums,
   metricColumnsOf,
   metricSortSql,
   metricSums,
@@ -153,9 +154,7 @@ export async function listAdGroups(customerId: string, campaignId: string, range
   const cid = normalizeCustomerId(customerId);
   const o = normalized("adgroups", opts);
   const db = getDb();
-  const sums = inRange(db.selectFrom("ads_ad_group_daily as d").select(["d.ad_group_id", ...metricSums("d")]), "d", cid, campaignId, range).groupBy(
-    "d.ad_group_id",
-  );
+  const sums = dailySums("ads_ad_group_daily", cid, range, campaignId);
   const plan: Plan = {
     filtered: () => {
       let query: AnyQuery = db
@@ -199,13 +198,7 @@ export async function listKeywords(customerId: string, campaignId: string, range
   const cid = normalizeCustomerId(customerId);
   const o = normalized("keywords", opts);
   const db = getDb();
-  const sums = inRange(
-    db.selectFrom("ads_keyword_daily as d").select(["d.ad_group_id", "d.criterion_id", ...metricSums("d")]),
-    "d",
-    cid,
-    campaignId,
-    range,
-  ).groupBy(["d.ad_group_id", "d.criterion_id"]);
+  const sums = dailySums("ads_keyword_daily", cid, range, campaignId);
   const plan: Plan = {
     filtered: () => {
       let query: AnyQuery = db
@@ -261,10 +254,7 @@ export async function listAds(customerId: string, campaignId: string, range: Dat
   const cid = normalizeCustomerId(customerId);
   const o = normalized("ads", opts);
   const db = getDb();
-  const sums = inRange(db.selectFrom("ads_ad_daily as d").select(["d.ad_group_id", "d.ad_id", ...metricSums("d")]), "d", cid, campaignId, range).groupBy([
-    "d.ad_group_id",
-    "d.ad_id",
-  ]);
+  const sums = dailySums("ads_ad_daily", cid, range, campaignId);
   const plan: Plan = {
     filtered: () => {
       let query: AnyQuery = db

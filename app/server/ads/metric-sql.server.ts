@@ -1,5 +1,7 @@
-import { sql, type RawBuilder } from "kysely";
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
+import type { DateRange } from "~/lib/dates";
 import { RATIOS, type MetricKey, type Metrics, type RatioKey } from "~/lib/metrics";
+import { getDb } from "../db/db.server";
 
 /**
  * The SQL of the five metrics over the ads_*_daily tables, for every reader of
@@ -26,6 +28,32 @@ export type MetricColumn = (typeof METRIC_COLUMNS)[number];
 /** SUM of each metric column of `table` (a table or alias), named after the column. */
 export function metricSums(table: string) {
   return METRIC_COLUMNS.map((column) => sql<number>`COALESCE(SUM(${sql.ref(`${table}.${column}`)}), 0)`.as(column));
+}
+
+/** The daily tables and the columns that name one row's entity in each. */
+const DAILY_KEYS = {
+  ads_ad_group_daily: ["ad_group_id"],
+  ads_keyword_daily: ["ad_group_id", "criterion_id"],
+  ads_ad_daily: ["ad_group_id", "ad_id"],
+} as const;
+
+/**
+ * Each entity's metric sums over the range from its daily table, keyed by its
+ * id columns (one campaign's entities when campaignId is given): the subquery
+ * the lists LEFT JOIN as "m", so entities without traffic still show.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function dailySums(table: keyof typeof DAILY_KEYS, customerId: string, range: DateRange, campaignId?: string): SelectQueryBuilder<any, any, any> {
+  const keys = DAILY_KEYS[table].map((key) => `d.${key}`);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let query = (getDb() as unknown as Kysely<any>)
+    .selectFrom(`${table} as d`)
+    .select([...keys, ...metricSums("d")])
+    .where("d.customer_id", "=", customerId)
+    .where("d.date", ">=", range.from)
+    .where("d.date", "<=", range.to);
+  if (campaignId !== undefined) query = query.where("d.campaign_id", "=", campaignId);
+  return query.groupBy(keys);
 }
 
 /** The metric columns of an aggregated subquery `alias`, 0 where the entity had no rows. */

@@ -6,6 +6,7 @@ import { getDb } from "../db/db.server";
 import { normalizeCustomerId } from "./customer-id.server";
 import {
   containsPattern,
+  dailySums,
   metricColumnsOf,
   metricSortSql,
   metricSums,
@@ -401,14 +402,7 @@ export async function getCampaignDetail(customerId: string, campaignId: string, 
   const byCost = (alias: string) => sql`COALESCE(${sql.ref(`${alias}.cost_micros`)}, 0)`;
   const byImpressions = (alias: string) => sql`COALESCE(${sql.ref(`${alias}.impressions`)}, 0)`;
 
-  const adGroupSums = db
-    .selectFrom("ads_ad_group_daily as d")
-    .select(["d.ad_group_id", ...metricSums("d")])
-    .where("d.customer_id", "=", cid)
-    .where("d.campaign_id", "=", campaignId)
-    .where("d.date", ">=", from)
-    .where("d.date", "<=", to)
-    .groupBy("d.ad_group_id");
+  const adGroupSums = dailySums("ads_ad_group_daily", cid, range, campaignId);
   const adGroupsQuery = db
     .selectFrom("ads_ad_groups as g")
     .leftJoin(adGroupSums.as("m"), "m.ad_group_id", "g.id")
@@ -422,14 +416,7 @@ export async function getCampaignDetail(customerId: string, campaignId: string, 
     .limit(limit + 1)
     ;
 
-  const keywordSums = db
-    .selectFrom("ads_keyword_daily as d")
-    .select(["d.ad_group_id", "d.criterion_id", ...metricSums("d")])
-    .where("d.customer_id", "=", cid)
-    .where("d.campaign_id", "=", campaignId)
-    .where("d.date", ">=", from)
-    .where("d.date", "<=", to)
-    .groupBy(["d.ad_group_id", "d.criterion_id"]);
+  const keywordSums = dailySums("ads_keyword_daily", cid, range, campaignId);
   const keywordsQuery = db
     .selectFrom("ads_keywords as k")
     .innerJoin("ads_ad_groups as g", (j) => j.onRef("g.customer_id", "=", "k.customer_id").onRef("g.id", "=", "k.ad_group_id"))
@@ -457,14 +444,7 @@ export async function getCampaignDetail(customerId: string, campaignId: string, 
     .limit(limit + 1)
     ;
 
-  const adSums = db
-    .selectFrom("ads_ad_daily as d")
-    .select(["d.ad_group_id", "d.ad_id", ...metricSums("d")])
-    .where("d.customer_id", "=", cid)
-    .where("d.campaign_id", "=", campaignId)
-    .where("d.date", ">=", from)
-    .where("d.date", "<=", to)
-    .groupBy(["d.ad_group_id", "d.ad_id"]);
+  const adSums = dailySums("ads_ad_daily", cid, range, campaignId);
   const adsQuery = db
     .selectFrom("ads_ads as a")
     .innerJoin("ads_ad_groups as g", (j) => j.onRef("g.customer_id", "=", "a.customer_id").onRef("g.id", "=", "a.ad_group_id"))

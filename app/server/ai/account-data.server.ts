@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DateRange } from "~/lib/dates";
 import type { Metrics } from "~/lib/metrics";
-import { containsPattern, METRIC_COLUMNS, metricColumnsOf, metricSums, metricsOf, searchTermSums, type MetricColumn } from "../ads/metric-sql.server";
+import { containsPattern, dailySums, METRIC_COLUMNS, metricColumnsOf, metricsOf, searchTermSums, type MetricColumn } from "../ads/metric-sql.server";
 import { getDb } from "../db/db.server";
 
 // Account-wide reads the assistant needs beyond the report screens' (which
@@ -47,18 +47,11 @@ export async function accountKeywords(
   opts: AccountRowQuery,
 ): Promise<{ rows: AccountKeyword[]; truncated: boolean }> {
   const db = getDb();
-  let daily = db
-    .selectFrom("ads_keyword_daily as d")
-    .select(["d.ad_group_id", "d.criterion_id", ...metricSums("d")])
-    .where("d.customer_id", "=", customerId)
-    .where("d.date", ">=", range.from)
-    .where("d.date", "<=", range.to);
-  if (opts.campaignId) daily = daily.where("d.campaign_id", "=", opts.campaignId);
   let q = db
     .selectFrom("ads_keywords as k")
     .innerJoin("ads_ad_groups as g", (j) => j.onRef("g.customer_id", "=", "k.customer_id").onRef("g.id", "=", "k.ad_group_id"))
     .innerJoin("ads_campaigns as c", (j) => j.onRef("c.customer_id", "=", "k.customer_id").onRef("c.id", "=", "k.campaign_id"))
-    .leftJoin(daily.groupBy(["d.ad_group_id", "d.criterion_id"]).as("m"), (j) =>
+    .leftJoin(dailySums("ads_keyword_daily", customerId, range, opts.campaignId || undefined).as("m"), (j) =>
       j.onRef("m.ad_group_id", "=", "k.ad_group_id").onRef("m.criterion_id", "=", "k.criterion_id"),
     )
     .select([
