@@ -12,16 +12,20 @@ import {
   metricSortSql,
   metricSums,
   metricsOf,
-  nullableNumber,
   searchTermSums,
   windowTotals,
   windowTotalsOf,
 } from "./metric-sql.server";
 import {
+  AD_COLUMNS,
+  adGroupRowOf,
+  adRowOf,
   campaignDailySums,
   campaignRowOf,
+  KEYWORD_COLUMNS,
+  keywordRowOf,
   labelledAdTexts,
-  parseJsonArray,
+  searchTermRowOf,
   type AdGroupRow,
   type AdRow,
   type CampaignRow,
@@ -175,13 +179,7 @@ export async function listAdGroups(customerId: string, campaignId: string, range
   const page = await pagedRows(plan, o.sort, o.dir, o.page, o.pageSize);
   return {
     ...page,
-    rows: page.rows.map((g) => ({
-      id: String(g.id),
-      name: String(g.name),
-      status: String(g.status),
-      cpcBidMicros: nullableNumber(g.cpc_bid_micros),
-      metrics: metricsOf(g as never),
-    })),
+    rows: page.rows.map(adGroupRowOf),
   };
 }
 
@@ -213,16 +211,7 @@ export async function listKeywords(customerId: string, campaignId: string, range
       return query;
     },
     columns: [
-      "k.ad_group_id",
-      "g.name as ad_group_name",
-      "k.criterion_id",
-      "k.text",
-      "k.match_type",
-      "k.status",
-      "k.negative",
-      "k.cpc_bid_micros",
-      "k.quality_score",
-      "k.system_serving_status",
+      ...KEYWORD_COLUMNS,
       ...metricColumnsOf("m"),
     ],
     sortExpression: (key) =>
@@ -232,19 +221,7 @@ export async function listKeywords(customerId: string, campaignId: string, range
   const page = await pagedRows(plan, o.sort, o.dir, o.page, o.pageSize);
   return {
     ...page,
-    rows: page.rows.map((k) => ({
-      adGroupId: String(k.ad_group_id),
-      adGroupName: String(k.ad_group_name),
-      criterionId: String(k.criterion_id),
-      text: String(k.text),
-      matchType: String(k.match_type),
-      status: String(k.status),
-      negative: Number(k.negative) === 1,
-      cpcBidMicros: nullableNumber(k.cpc_bid_micros),
-      qualityScore: nullableNumber(k.quality_score),
-      systemServingStatus: (k.system_serving_status as string | null) ?? null,
-      metrics: metricsOf(k as never),
-    })),
+    rows: page.rows.map(keywordRowOf),
   };
 }
 
@@ -274,17 +251,7 @@ export async function listAds(customerId: string, campaignId: string, range: Dat
       return query;
     },
     columns: [
-      "a.ad_group_id",
-      "g.name as ad_group_name",
-      "a.ad_id",
-      "a.type",
-      "a.status",
-      "a.ad_strength",
-      "a.headlines",
-      "a.descriptions",
-      "a.path1",
-      "a.path2",
-      "a.final_urls",
+      ...AD_COLUMNS,
       ...metricColumnsOf("m"),
     ],
     sortExpression: (key) =>
@@ -305,24 +272,7 @@ export async function listAds(customerId: string, campaignId: string, range: Dat
   const adTexts = labelledAdTexts(assets);
   return {
     ...page,
-    rows: page.rows.map((a) => {
-      const adGroupId = String(a.ad_group_id);
-      const adId = String(a.ad_id);
-      return {
-        adGroupId,
-        adGroupName: String(a.ad_group_name),
-        adId,
-        type: (a.type as string | null) ?? null,
-        status: String(a.status),
-        headlines: adTexts(adGroupId, adId, "HEADLINE", a.headlines as string | null),
-        descriptions: adTexts(adGroupId, adId, "DESCRIPTION", a.descriptions as string | null),
-        ...(a.path1 ? { path1: String(a.path1) } : {}),
-        ...(a.path2 ? { path2: String(a.path2) } : {}),
-        finalUrls: parseJsonArray<string>(a.final_urls as string | null).filter((u) => typeof u === "string"),
-        ...(a.ad_strength ? { adStrength: String(a.ad_strength) } : {}),
-        metrics: metricsOf(a as never),
-      };
-    }),
+    rows: page.rows.map((a) => adRowOf(a, adTexts)),
   };
 }
 
@@ -369,14 +319,7 @@ export async function listSearchTerms(customerId: string, campaignId: string, ra
   const page = await pagedRows(plan, o.sort, o.dir, o.page, o.pageSize);
   return {
     ...page,
-    rows: page.rows.map((t) => ({
-      searchTerm: String(t.search_term),
-      status: String(t.status),
-      adGroupId: String(t.ad_group_id),
-      adGroupName: t.ad_group_name === null || t.ad_group_name === undefined ? String(t.ad_group_id) : String(t.ad_group_name),
-      keywordText: (t.keyword_text as string | null) ?? null,
-      metrics: metricsOf(t as never),
-    })),
+    rows: page.rows.map(searchTermRowOf),
   };
 }
 

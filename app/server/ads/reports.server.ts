@@ -373,6 +373,90 @@ export function labelledAdTexts(assets: Array<{ ad_group_id: string; ad_id: stri
     });
 }
 
+// The lists' columns and rows, shared by the detail above and its paged tabs (detail-lists.server.ts).
+
+/** ads_keywords as k joined to its ad group as g. */
+export const KEYWORD_COLUMNS = [
+  "k.ad_group_id",
+  "g.name as ad_group_name",
+  "k.criterion_id",
+  "k.text",
+  "k.match_type",
+  "k.status",
+  "k.negative",
+  "k.cpc_bid_micros",
+  "k.quality_score",
+  "k.system_serving_status",
+] as const;
+
+/** ads_ads as a joined to its ad group as g. */
+export const AD_COLUMNS = [
+  "a.ad_group_id",
+  "g.name as ad_group_name",
+  "a.ad_id",
+  "a.type",
+  "a.status",
+  "a.ad_strength",
+  "a.headlines",
+  "a.descriptions",
+  "a.path1",
+  "a.path2",
+  "a.final_urls",
+] as const;
+
+type Row = Record<string, unknown>;
+
+export function adGroupRowOf(g: Row): AdGroupRow {
+  return { id: String(g.id), name: String(g.name), status: String(g.status), cpcBidMicros: nullableNumber(g.cpc_bid_micros), metrics: metricsOf(g as MetricRow) };
+}
+
+export function keywordRowOf(k: Row): KeywordRow {
+  return {
+    adGroupId: String(k.ad_group_id),
+    adGroupName: String(k.ad_group_name),
+    criterionId: String(k.criterion_id),
+    text: String(k.text),
+    matchType: String(k.match_type),
+    status: String(k.status),
+    negative: Number(k.negative) === 1,
+    cpcBidMicros: nullableNumber(k.cpc_bid_micros),
+    qualityScore: nullableNumber(k.quality_score),
+    systemServingStatus: (k.system_serving_status as string | null) ?? null,
+    metrics: metricsOf(k as MetricRow),
+  };
+}
+
+export function adRowOf(a: Row, adTexts: ReturnType<typeof labelledAdTexts>): AdRow {
+  const adGroupId = String(a.ad_group_id);
+  const adId = String(a.ad_id);
+  return {
+    adGroupId,
+    adGroupName: String(a.ad_group_name),
+    adId,
+    type: (a.type as string | null) ?? null,
+    status: String(a.status),
+    headlines: adTexts(adGroupId, adId, "HEADLINE", a.headlines as string | null),
+    descriptions: adTexts(adGroupId, adId, "DESCRIPTION", a.descriptions as string | null),
+    ...(a.path1 ? { path1: String(a.path1) } : {}),
+    ...(a.path2 ? { path2: String(a.path2) } : {}),
+    finalUrls: parseJsonArray<string>(a.final_urls as string | null).filter((u) => typeof u === "string"),
+    ...(a.ad_strength ? { adStrength: String(a.ad_strength) } : {}),
+    metrics: metricsOf(a as MetricRow),
+  };
+}
+
+/** A search term summed by searchTermSums, with its ad group's name as ad_group_name (its id when the group is gone). */
+export function searchTermRowOf(t: Row): SearchTermRow {
+  return {
+    searchTerm: String(t.search_term),
+    status: String(t.status),
+    adGroupId: String(t.ad_group_id),
+    adGroupName: t.ad_group_name === null || t.ad_group_name === undefined ? String(t.ad_group_id) : String(t.ad_group_name),
+    keywordText: (t.keyword_text as string | null) ?? null,
+    metrics: metricsOf(t as MetricRow),
+  };
+}
+
 export function parseJsonArray<T>(value: string | null): T[] {
   if (!value) return [];
   try {
@@ -422,16 +506,7 @@ export async function getCampaignDetail(customerId: string, campaignId: string, 
     .innerJoin("ads_ad_groups as g", (j) => j.onRef("g.customer_id", "=", "k.customer_id").onRef("g.id", "=", "k.ad_group_id"))
     .leftJoin(keywordSums.as("m"), (j) => j.onRef("m.ad_group_id", "=", "k.ad_group_id").onRef("m.criterion_id", "=", "k.criterion_id"))
     .select([
-      "k.ad_group_id",
-      "g.name as ad_group_name",
-      "k.criterion_id",
-      "k.text",
-      "k.match_type",
-      "k.status",
-      "k.negative",
-      "k.cpc_bid_micros",
-      "k.quality_score",
-      "k.system_serving_status",
+      ...KEYWORD_COLUMNS,
       ...metricColumnsOf("m"),
     ])
     .where("k.customer_id", "=", cid)
@@ -450,17 +525,7 @@ export async function getCampaignDetail(customerId: string, campaignId: string, 
     .innerJoin("ads_ad_groups as g", (j) => j.onRef("g.customer_id", "=", "a.customer_id").onRef("g.id", "=", "a.ad_group_id"))
     .leftJoin(adSums.as("m"), (j) => j.onRef("m.ad_group_id", "=", "a.ad_group_id").onRef("m.ad_id", "=", "a.ad_id"))
     .select([
-      "a.ad_group_id",
-      "g.name as ad_group_name",
-      "a.ad_id",
-      "a.type",
-      "a.status",
-      "a.ad_strength",
-      "a.headlines",
-      "a.descriptions",
-      "a.path1",
-      "a.path2",
-      "a.final_urls",
+      ...AD_COLUMNS,
       ...metricColumnsOf("m"),
     ])
     .where("a.customer_id", "=", cid)
@@ -525,48 +590,10 @@ export async function getCampaignDetail(customerId: string, campaignId: string, 
 
   return {
     campaign: campaignRowOf(campaign),
-    adGroups: adGroups.slice(0, limit).map((g) => ({
-      id: g.id,
-      name: g.name,
-      status: g.status,
-      cpcBidMicros: nullableNumber(g.cpc_bid_micros),
-      metrics: metricsOf(g),
-    })),
-    keywords: keywords.slice(0, limit).map((k) => ({
-      adGroupId: k.ad_group_id,
-      adGroupName: k.ad_group_name,
-      criterionId: k.criterion_id,
-      text: k.text,
-      matchType: k.match_type,
-      status: k.status,
-      negative: Number(k.negative) === 1,
-      cpcBidMicros: nullableNumber(k.cpc_bid_micros),
-      qualityScore: nullableNumber(k.quality_score),
-      systemServingStatus: k.system_serving_status,
-      metrics: metricsOf(k),
-    })),
-    ads: ads.slice(0, limit).map((a) => ({
-      adGroupId: a.ad_group_id,
-      adGroupName: a.ad_group_name,
-      adId: a.ad_id,
-      type: a.type,
-      status: a.status,
-      headlines: adTexts(a.ad_group_id, a.ad_id, "HEADLINE", a.headlines),
-      descriptions: adTexts(a.ad_group_id, a.ad_id, "DESCRIPTION", a.descriptions),
-      ...(a.path1 ? { path1: a.path1 } : {}),
-      ...(a.path2 ? { path2: a.path2 } : {}),
-      finalUrls: parseJsonArray<string>(a.final_urls).filter((u) => typeof u === "string"),
-      ...(a.ad_strength ? { adStrength: a.ad_strength } : {}),
-      metrics: metricsOf(a),
-    })),
-    searchTerms: terms.slice(0, limit).map((t) => ({
-      searchTerm: t.search_term,
-      status: t.status,
-      adGroupId: t.ad_group_id,
-      adGroupName: t.ad_group_name ?? t.ad_group_id,
-      keywordText: t.keyword_text,
-      metrics: metricsOf(t),
-    })),
+    adGroups: adGroups.slice(0, limit).map(adGroupRowOf),
+    keywords: keywords.slice(0, limit).map(keywordRowOf),
+    ads: ads.slice(0, limit).map((a) => adRowOf(a, adTexts)),
+    searchTerms: terms.slice(0, limit).map(searchTermRowOf),
     campaignNegativeKeywords: negatives.slice(0, limit).map((n) => ({
       criterionId: n.criterion_id,
       text: n.text,
