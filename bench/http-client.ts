@@ -69,7 +69,10 @@ export interface SignedIn {
 const form = (fields: Array<[string, string]>) => new URLSearchParams(fields);
 
 /** Registers, signs in through /login, connects Google through the consent screen (Allow) and waits for the first sync. */
-export async function signUpAndConnect(base: string, opts: { syncTimeoutMs?: number; waitForSync?: boolean } = {}): Promise<SignedIn> {
+export async function signUpAndConnect(
+  base: string,
+  opts: { syncTimeoutMs?: number; waitForSync?: boolean; onAllow?: () => void; onSynced?: () => void } = {},
+): Promise<SignedIn> {
   const browser = new Browser();
   const email = `bench-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
   const password = "bench-password-123";
@@ -91,6 +94,7 @@ export async function signUpAndConnect(base: string, opts: { syncTimeoutMs?: num
   for (const m of html.matchAll(/<input type="(?:hidden|checkbox)" name="([^"]+)" value="([^"]*)"/g)) fields.push([decode(m[1]), decode(m[2])]);
   fields.push(["action", "allow"]);
 
+  opts.onAllow?.();
   const t0 = performance.now();
   const back = await browser.follow(new URL(action.replace(/&amp;/g, "&"), consent.url).toString(), { method: "POST", body: form(fields) });
   if (back.res.status !== 200) throw new Error(`after Allow: HTTP ${back.res.status} at ${back.url}`);
@@ -107,6 +111,7 @@ export async function signUpAndConnect(base: string, opts: { syncTimeoutMs?: num
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     firstSyncMs = performance.now() - t0;
+    opts.onSynced?.();
   }
   const api = await fetch(`${base}/api/v1/auth/login`, {
     method: "POST",

@@ -134,6 +134,17 @@ export async function startBare(port: number): Promise<Server> {
   return { child, base, stop: stopper(child) };
 }
 
+/** CPU time (user + system, all threads) a process has used so far (Linux /proc), ms. */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** The server process's peak resident set (Linux /proc), MB: the sync runs inside it, in a worker thread. */
 function peakRssMb(pid: number | undefined): number | null {
   try {
@@ -256,13 +267,21 @@ export async function benchPages(seconds: number): Promise<Pick<HttpBenchResult,
  * e.g. this checkout and a worktree of an earlier commit) the runs alternate
  * between them, so load on a shared machine hits before and after alike.
  */
-export async function benchDemoFirstSync(runs: number, roots: string[] = [appRoot]): Promise<Array<{ root: string; ms: number[] }>> {
-  const out = roots.map((root) => ({ root, ms: [] as number[] }));
+export async function benchDemoFirstSync(runs: number, roots: string[] = [appRoot]): Promise<Array<{ root: string; ms: number[]; cpuMs: number[] }>> {
+  const out = roots.map((root) => ({ root, ms: [] as number[], cpuMs: [] as number[] }));
   for (let i = 0; i < runs; i++) {
     for (const entry of out) {
       const app = await startProduct(PORT, {}, [], entry.root);
       try {
-        entry.ms.push((await signUpAndConnect(app.base)).firstSyncMs);
+        // The server's CPU time over the same span: unlike the wall time, it barely moves with the machine's load.
+        let cpuAtAllow = 0;
+        let cpuAtDone = 0;
+        const synced = await signUpAndConnect(app.base, {
+          onAllow: () => (cpuAtAllow = cpuMs(app.child.pid)),
+          onSynced: () => (cpuAtDone = cpuMs(app.child.pid)),
+        });
+        entry.ms.push(synced.firstSyncMs);
+        entry.cpuMs.push(cpuAtDone - cpuAtAllow);
       } finally {
         await app.stop();
       }
