@@ -1,17 +1,40 @@
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { test } from "./fixtures";
-import { connectDemoAccount, expect } from "./ads-fixtures";
+import { connectDemoAccount, expect, RICH_CUSTOMER_ID, type ConnectedUser } from "./ads-fixtures";
 
 // The recommendations on /ai-optimizer against the demo outdoor account:
 // Apply → the change set's review page → Apply at Google → history names the
 // recommendation, the Dashboard's AI Optimizations card counts it, and the
 // recommendation moves to the applied list. Each spec reverts what it applied,
 // so the shared emulator account ends as it began. With and without JavaScript.
+// Other specs apply change sets to the same demo account at the same time, so
+// counts are compared with what they were just before, never absolute.
 
 const panel = (page: Page) => page.getByRole("region", { name: "Recommendations" });
 const changesTable = (page: Page) => page.getByRole("table", { name: "Changes in this change set" });
 
-async function applyRecommendation(page: Page, keyword: string) {
+/** The AI Optimizations card's figure on the Dashboard. */
+async function aiOptimizations(page: Page): Promise<number> {
+  await page.goto("/dashboard");
+  const card = page.getByRole("region", { name: "AI Optimizations" });
+  await expect(card).toBeVisible();
+  const text = (await card.locator("p").first().textContent()) ?? "";
+  expect(text.trim()).toMatch(/^\d+$/);
+  return Number(text.trim());
+}
+
+/** The recommendations the JSON API lists with one status, by title. */
+async function apiTitles(request: APIRequestContext, user: ConnectedUser, status: string): Promise<Array<{ title: string; status: string }>> {
+  const res = await request.get(`/api/v1/accounts/${RICH_CUSTOMER_ID}/recommendations?status=${status}`, { headers: { Authorization: `Bearer ${user.token}` } });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { recommendations: Array<{ title: string; status: string }> }).recommendations;
+}
+
+async function applyRecommendation(page: Page, request: APIRequestContext, user: ConnectedUser, keyword: string) {
+  const countBefore = await aiOptimizations(page);
+  const title = (r: { title: string }) => r.title.includes(`Enable “${keyword}”`);
+  expect((await apiTitles(request, user, "open")).filter(title)).toHaveLength(1);
+
   await page.goto("/ai-optimizer");
   const group = panel(page).locator('[data-group="paused_converting"]');
   await expect(group).toBeVisible();
@@ -36,17 +59,17 @@ async function applyRecommendation(page: Page, keyword: string) {
   await expect(entry).toContainText("Recommendation");
   await expect(entry).toContainText("Applied");
 
-  // The Dashboard counts it this month.
-  await page.goto("/dashboard");
-  const card = page.getByRole("region", { name: "AI Optimizations" });
-  await expect(card).toBeVisible();
-  expect(Number(await card.locator("p").first().textContent())).toBeGreaterThanOrEqual(1);
+  // The Dashboard counts it this month (other specs may have applied theirs meanwhile).
+  expect(await aiOptimizations(page)).toBeGreaterThanOrEqual(countBefore + 1);
   const score = page.getByRole("region", { name: "Performance Score" });
   await expect(score.locator("p").first()).toHaveText(/^\d{1,3}$/);
 
   // The recommendation is listed as applied.
   await page.goto("/ai-optimizer?recs=applied");
   await expect(panel(page).getByRole("listitem").filter({ hasText: `Enable “${keyword}”` })).toBeVisible();
+  // …and so says the JSON API.
+  expect((await apiTitles(request, user, "applied")).filter(title).map((r) => r.status)).toEqual(["applied"]);
+  expect((await apiTitles(request, user, "open")).filter(title)).toHaveLength(0);
 
   // Put the account back as it was.
   await page.goto(changeSetUrl);
@@ -58,16 +81,16 @@ async function applyRecommendation(page: Page, keyword: string) {
 
 test("Apply a recommendation → review → Apply → history, the AI Optimizations card and the applied list", async ({ page, request }) => {
   test.setTimeout(240_000);
-  await connectDemoAccount(page, request, "/dashboard");
-  await applyRecommendation(page, "65l backpack");
+  const user = await connectDemoAccount(page, request, "/dashboard");
+  await applyRecommendation(page, request, user, "65l backpack");
 });
 
 test("without JavaScript: apply, dismiss with a reason, snooze and restore through plain forms", async ({ browser, request }) => {
   test.setTimeout(240_000);
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await connectDemoAccount(page, request, "/dashboard");
-  await applyRecommendation(page, "aggressive climbing shoes");
+  const user = await connectDemoAccount(page, request, "/dashboard");
+  await applyRecommendation(page, request, user, "aggressive climbing shoes");
 
   // Dismiss a weak ad with a reason: it leaves the open list and waits in Dismissed.
   await page.goto("/ai-optimizer");
