@@ -1,15 +1,13 @@
 import { Form } from "react-router";
 import { KEYWORD_MATCH_TYPES, KEYWORD_MAX_CHARS, KEYWORD_MAX_WORDS } from "~/lib/ad-limits";
 import { formatEnum } from "~/lib/format";
-import type { FieldMetadata } from "@conform-to/react";
+import { useField, type FieldMetadata } from "@conform-to/react";
 import { AddKeywordsForm as AddKeywordsFormSchema, AddNegativesForm as AddNegativesFormSchema, BudgetForm as BudgetFormSchema } from "~/lib/change-form-schemas";
 import { FieldError, FormError, Labeled, dangerButtonClass, inputClass, secondaryButtonClass, useChangeFormResult, useFormErrors, usePostAction } from "./change-forms";
 import { errorAria, FieldMessage, useSchemaForm } from "./forms";
 
 // The campaign screens' change forms. Each one only proposes: the next page is
 // the review, where Google's validation is shown and Apply sends it.
-
-const errorProps = (id: string, message: string | undefined) => (message ? { "aria-invalid": true as const, "aria-describedby": id } : {});
 
 /** Micros → "12.50" for an input's default value. */
 const units = (micros: number | null) => (micros === null ? "" : (micros / 1_000_000).toFixed(2));
@@ -69,21 +67,21 @@ export function BudgetForm({ campaignId, budgetMicros, currency }: { campaignId:
   );
 }
 
-/** The "set max. CPC" part of a bulk bar (keywords, ad groups). */
-export function BidField({ intents = ["bid", "pause", "enable", "remove"], currency }: { intents?: string[]; currency: string }) {
-  const { errors } = useFormErrors(...intents);
+/** The "set max. CPC" part of a bulk bar (keywords, ad groups); its messages come from the bar's form. */
+export function BidField({ currency }: { currency: string }) {
+  const [cpc] = useField<string>("cpc");
   return (
     <span className="flex flex-col">
       <span className="flex items-end gap-2">
         <label className="flex flex-col text-xs font-medium text-gray-600">
           Max. CPC ({currency})
-          <input name="cpc" inputMode="decimal" className={`mt-0.5 w-24 ${inputClass}`} {...errorProps("bid-error", errors.cpc)} />
+          <input name={cpc.name} inputMode="decimal" className={`mt-0.5 w-24 ${inputClass}`} {...errorAria(cpc)} />
         </label>
         <button type="submit" name="intent" value="bid" className={secondaryButtonClass}>
           Set max. CPC
         </button>
       </span>
-      <FieldError id="bid-error" message={errors.cpc} />
+      <FieldMessage field={cpc} />
     </span>
   );
 }

@@ -1,8 +1,11 @@
 import { useEffect, useId, useState, type ReactNode } from "react";
 import { Form, useActionData, useLocation, useNavigation } from "react-router";
+import { FormProvider } from "@conform-to/react";
+import { bulkBarErrors } from "~/lib/change-form-schemas";
 import { firstErrors, type FormResult } from "~/lib/form-result";
 import { currentPath } from "~/lib/query";
 import { useHydrated } from "~/lib/use-hydrated";
+import { useCheckedForm } from "./forms";
 
 /**
  * Where this page's POST forms send to: the page itself, query kept (tab,
@@ -131,6 +134,7 @@ export function BulkBar({
   children: ReactNode;
 }) {
   const { formError, errors } = useFormErrors(...intents);
+  const [form] = useCheckedForm(bulkBarErrors, { id, lastResult: useChangeFormResult(...intents) });
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const action = usePostAction();
@@ -138,7 +142,7 @@ export function BulkBar({
   const selected = useSelectedCount(id);
   const fieldless = formError && Object.keys(errors).length === 0 ? formError : null;
   return (
-    <Form method="post" action={action} id={id} aria-label={label} preventScrollReset className="mb-3 rounded-lg border border-gray-200 bg-gray-50 px-3 py-2">
+    <Form method="post" action={action} id={form.id} onSubmit={form.onSubmit} noValidate aria-label={label} preventScrollReset className="mb-3 rounded-lg border border-gray-200 bg-gray-50 px-3 py-2">
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
@@ -147,7 +151,8 @@ export function BulkBar({
         <span className="self-center text-gray-600" data-testid="selection-count">
           {selected === null ? "With selected:" : selected === 0 ? "Tick rows to act on them:" : `With ${selected} selected:`}
         </span>
-        {children}
+        {/* The controls inside (BidField) read their messages from this form. */}
+        <FormProvider context={form.context}>{children}</FormProvider>
       </fieldset>
       <FieldError id={`${id}-selection-error`} message={selectionError ?? fieldless} />
     </Form>

@@ -149,3 +149,30 @@ describe("ad generator: the brief", () => {
     expectMessage(await screen.findByLabelText("Product/Service"), "Product/Service is required");
   });
 });
+
+describe("bulk bars", () => {
+  it("Set max. CPC checks the amount before sending; the status buttons are not held up by it", async () => {
+    const { BulkBar, SelectBox } = await import("./change-forms");
+    const { BidField, StatusButtons } = await import("./campaign-change-forms");
+    const user = userEvent.setup();
+    const action = renderForm(() => (
+      <>
+        <BulkBar id="adgroup-bulk" label="Change selected ad groups" hidden={{ kind: "ad_group" }} intents={["pause", "enable", "remove", "bid"]}>
+          <StatusButtons />
+          <BidField currency="USD" />
+        </BulkBar>
+        <SelectBox form="adgroup-bulk" value="111" label="Select Tents" />
+      </>
+    ));
+    await user.click(await screen.findByRole("checkbox", { name: "Select Tents" }));
+    const cpc = screen.getByLabelText("Max. CPC (USD)");
+    await waitFor(() => expect(cpc).toBeEnabled());
+    await user.type(cpc, "0");
+    await user.click(screen.getByRole("button", { name: "Set max. CPC" }));
+    expectMessage(cpc, "Bid must be greater than 0");
+    expect(cpc).toHaveFocus();
+    expect(action).not.toHaveBeenCalled();
+    await user.click(screen.getByRole("button", { name: "Pause selected" }));
+    await waitFor(() => expect(action).toHaveBeenCalledTimes(1));
+  });
+});

@@ -96,6 +96,18 @@ export const AddNegativesForm = z.object({
 /** The bulk bars' "Set max. CPC" (the ticked rows are checked by the action: their ids come from the table). */
 export const BidForm = z.object({ intent: z.literal("bid"), cpc: amountBox(bidCpc) });
 
+/**
+ * A bulk bar's check in the browser: "Set max. CPC" (or a blur of its box) needs a
+ * good amount; the other buttons have nothing typed to check. The ticked rows are
+ * the server's to check (without JavaScript nothing else can).
+ */
+export function bulkBarErrors(formData: FormData): Record<string, string> | null {
+  const intent = formData.get("intent");
+  if ((intent !== null && intent !== "bid") || !formData.has("cpc")) return null;
+  const checked = BidForm.shape.cpc.safeParse(formData.get("cpc"));
+  return checked.success ? null : { cpc: checked.error.issues[0].message };
+}
+
 /** The forms whose fields the browser can check before sending, by intent. */
 export const CHANGE_FORM_SCHEMAS: Partial<Record<string, z.ZodType<Record<string, unknown>, Record<string, unknown>>>> = {
   budget: BudgetForm,
