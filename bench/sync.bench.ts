@@ -68,7 +68,7 @@ export interface WorkerResult {
   steps: StepTiming[];
   reads: TimingStats[];
   /** The recommendations engine run on demand over the synced account (the sync already ran it once). */
-  engine: { ms: number; recommendations: number; extraRssMb: number } | null;
+  engine: { ms: number; recommendations: number; extraRssMb: number; phases: { loadMs: number; rulesMs: number; storeMs: number } } | null;
 }
 
 /**
@@ -76,7 +76,7 @@ export interface WorkerResult {
  * just before it (sampled every 10 ms and right after; the rules' synchronous
  * part allocates without yielding, so the sample after it catches that).
  */
-async function timeEngine(): Promise<{ ms: number; recommendations: number; extraRssMb: number }> {
+async function timeEngine(): Promise<NonNullable<WorkerResult["engine"]>> {
   (globalThis as { gc?: () => void }).gc?.();
   const before = process.memoryUsage().rss;
   let peak = before;
@@ -86,7 +86,7 @@ async function timeEngine(): Promise<{ ms: number; recommendations: number; extr
   const ms = performance.now() - t;
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
-  return { ms, recommendations: summary.recommendations, extraRssMb: (peak - before) / 2 ** 20 };
+  return { ms, recommendations: summary.recommendations, extraRssMb: (peak - before) / 2 ** 20, phases: summary.phases };
 }
 
 function percentile(sorted: number[], p: number): number {
