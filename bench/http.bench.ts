@@ -27,6 +27,12 @@ export interface LoadResult {
   requests: number;
   /** Non-2xx answers and socket errors. */
   bad: number;
+  /**
+   * The server process's CPU time (user + system, all its threads) per request
+   * served: what a request costs, much less swayed by other processes on a
+   * shared machine than req/s (which measures the CPU share the server got).
+   */
+  cpuMsPerRequest: number | null;
 }
 
 export interface TimingResult {
@@ -162,8 +168,9 @@ function peakRssMb(pid: number | undefined): number | null {
 export async function load(
   name: string,
   url: string,
-  opts: { connections?: number; seconds?: number; cookie?: string; rate?: number; until?: Promise<unknown> } = {},
+  opts: { connections?: number; seconds?: number; cookie?: string; rate?: number; until?: Promise<unknown>; pid?: number } = {},
 ): Promise<LoadResult> {
+  const cpuBefore = cpuMs(opts.pid);
   const instance = autocannon({
     url,
     connections: opts.connections ?? 50,
@@ -173,7 +180,9 @@ export async function load(
   });
   if (opts.until) void opts.until.finally(() => instance.stop());
   const r = await instance;
+  const cpuAfter = cpuMs(opts.pid);
   return {
+    cpuMsPerRequest: opts.pid && Number.isFinite(cpuAfter - cpuBefore) && r.requests.total > 0 ? (cpuAfter - cpuBefore) / r.requests.total : null,
     name,
     rps: r.requests.average,
     p50: r.latency.p50,
@@ -250,8 +259,8 @@ export async function benchPages(seconds: number): Promise<Pick<HttpBenchResult,
       ["/login", "/login", false],
     ] as const) {
       console.error(`  load: ${name}`);
-      const bareResult = await load("bare page", `${bare.base}/`, { seconds });
-      const page = await load(name, `${app.base}${pathname}`, { seconds, cookie: signedIn ? cookie : undefined });
+      const bareResult = await load("bare page", `${bare.base}/`, { seconds, pid: bare.child.pid });
+      const page = await load(name, `${app.base}${pathname}`, { seconds, cookie: signedIn ? cookie : undefined, pid: app.child.pid });
       pages.push({ page, bare: bareResult });
     }
     return { pages, loginJs, demoFirstSyncMs: user.firstSyncMs };

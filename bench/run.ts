@@ -151,7 +151,7 @@ const mark = (ok: boolean) => (ok ? "yes" : "**NO**");
 function printPages(r: Pick<HttpBenchResult, "pages" | "loginJs" | "demoFirstSyncMs">) {
   console.log(`\n### Pages against a bare React Router page, 50 connections, ${SECONDS} s each (same run)\n`);
   table(
-    ["page", "req/s", "bare req/s", "ratio (≥ 0.60)", "p99 ms", "bare p99 ms", "p99 ratio (≤ 1.5)", "non-2xx"],
+    ["page", "req/s", "bare req/s", "ratio (≥ 0.60)", "p99 ms", "bare p99 ms", "p99 ratio (≤ 1.5)", "CPU ms/req", "bare CPU ms/req", "CPU ratio", "non-2xx"],
     r.pages.map(({ page, bare }) => [
       page.name,
       fmt(page.rps),
@@ -160,6 +160,10 @@ function printPages(r: Pick<HttpBenchResult, "pages" | "loginJs" | "demoFirstSyn
       ms(page.p99),
       ms(bare.p99),
       `${fmt(page.p99 / Math.max(1, bare.p99), 2)} ${mark(page.p99 <= 1.5 * Math.max(1, bare.p99))}`,
+      page.cpuMsPerRequest === null ? "—" : fmt(page.cpuMsPerRequest, 2),
+      bare.cpuMsPerRequest === null ? "—" : fmt(bare.cpuMsPerRequest, 2),
+      // bare/page: the req/s ratio a machine with the CPU to spare would show.
+      page.cpuMsPerRequest && bare.cpuMsPerRequest ? fmt(bare.cpuMsPerRequest / page.cpuMsPerRequest, 2) : "—",
       fmt(page.bad),
     ]),
   );

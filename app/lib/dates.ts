@@ -1,5 +1,5 @@
 import { TZDate, tzOffset } from "@date-fns/tz";
-import { addDays as addCalendarDays, differenceInCalendarDays, format, subDays } from "date-fns";
+import { format, subDays } from "date-fns";
 import { z } from "zod";
 
 // The one date module (date-fns and @date-fns/tz), shared by the server
@@ -24,41 +24,55 @@ export const MAX_RANGE_DAYS = 366;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY = "yyyy-MM-dd";
 
-/** The date as a UTC day, or null when it is not a real calendar date (2025-02-30 is not). */
-function utcDay(date: string): TZDate | null {
+// Calendar arithmetic is plain day numbers (days since 1970-01-01 in UTC, where
+// every day is 24 hours): exact, and an order of magnitude cheaper than a TZDate
+// and a format() per step, which was ~14 % of the dashboard's CPU (a 30-day
+// chart walks its range day by day on every request).
+const DAY_MS = 86_400_000;
+
+/** The date's day number, or null when it is not a real calendar date (2025-02-30 is not). */
+function dayNumber(date: string): number | null {
   const m = ISO_DATE.exec(date);
   if (!m) return null;
-  const day = new TZDate(Number(m[1]), Number(m[2]) - 1, Number(m[3]), "UTC");
-  // The constructor rolls 2025-02-30 over to March; a real date survives the round trip.
-  return format(day, DAY) === date ? day : null;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const utc = new Date(Date.UTC(year, month - 1, day));
+  // Date.UTC rolls 2025-02-30 over to March (and reads years 0–99 as 1900–1999): a real date survives the round trip.
+  if (utc.getUTCFullYear() !== year || utc.getUTCMonth() !== month - 1 || utc.getUTCDate() !== day) return null;
+  return utc.getTime() / DAY_MS;
 }
 
-function requireDay(date: string): TZDate {
-  const day = utcDay(date);
-  if (!day) throw new RangeError(`not a calendar date (YYYY-MM-DD): ${String(date).slice(0, 30)}`);
+function requireDay(date: string): number {
+  const day = dayNumber(date);
+  if (day === null) throw new RangeError(`not a calendar date (YYYY-MM-DD): ${String(date).slice(0, 30)}`);
   return day;
 }
 
+function fromDayNumber(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
 export function isIsoDate(value: unknown): value is string {
-  return typeof value === "string" && utcDay(value) !== null;
+  return typeof value === "string" && dayNumber(value) !== null;
 }
 
 export function addDays(date: string, days: number): string {
-  return format(addCalendarDays(requireDay(date), days), DAY);
+  return fromDayNumber(requireDay(date) + days);
 }
 
 /** Days in the range, counting both ends (2025-01-01..2025-01-01 is 1). */
 export function rangeLength(range: DateRange): number {
-  const from = utcDay(range.from);
-  const to = utcDay(range.to);
-  return from && to ? differenceInCalendarDays(to, from) + 1 : Number.NaN;
+  const from = dayNumber(range.from);
+  const to = dayNumber(range.to);
+  return from !== null && to !== null ? to - from + 1 : Number.NaN;
 }
 
 /** Every date of the range in order. */
 export function datesInRange(range: DateRange): string[] {
   const out: string[] = [];
   const n = rangeLength(range);
-  for (let i = 0; i < n; i++) out.push(addDays(range.from, i));
+  if (!(n > 0)) return out;
+  const first = requireDay(range.from);
+  for (let i = 0; i < n; i++) out.push(fromDayNumber(first + i));
   return out;
 }
 

@@ -19,10 +19,26 @@ function toReportAccount(a: AdsAccount): ReportAccount {
   return { customerId: a.customer_id, name: a.name, currencyCode: a.currency_code, timeZone: a.time_zone, manager: a.manager === 1 };
 }
 
+// The app layout and the page below it both need the active account. They
+// receive the same User object, which the request's one session lookup
+// created (ADR 015), so the row is looked up once per request and forgotten
+// with it; the next request's User is a new object and reads the row again.
+const activeRows = new WeakMap<User, Promise<AdsAccount | undefined>>();
+
+/** The user's active account row (a manager account included), once per request. */
+export function activeAccountRow(user: User): Promise<AdsAccount | undefined> {
+  if (!user.active_customer_id) return Promise.resolve(undefined);
+  let row = activeRows.get(user);
+  if (!row) {
+    row = getAccount(user.id, user.active_customer_id);
+    activeRows.set(user, row);
+  }
+  return row;
+}
+
 /** The account the signed-in user works on, or null when none is connected (the seed's screens). */
 export async function activeAccountOf(user: User): Promise<ReportAccount | null> {
-  if (!user.active_customer_id) return null;
-  const account = await getAccount(user.id, user.active_customer_id);
+  const account = await activeAccountRow(user);
   // A manager account has no campaigns of its own.
   if (!account || account.manager === 1) return null;
   return toReportAccount(account);

@@ -1,12 +1,11 @@
-import { getAccount } from "./ads/accounts.server";
+import { activeAccountRow } from "./account-access.server";
 import { getConnection } from "./auth/google-connection.server";
 import type { SessionContext } from "./auth/session.server";
 import { getConfig } from "./env.server";
 
 /** What the signed-in shell shows on every screen: who, which account, and any connection trouble. */
 export async function loadLayoutData({ user }: SessionContext) {
-  const connection = await getConnection(user.id);
-  const account = user.active_customer_id ? await getAccount(user.id, user.active_customer_id) : undefined;
+  const [connection, account] = await Promise.all([getConnection(user.id), activeAccountRow(user)]);
   return {
     email: user.email,
     demoMode: getConfig().demoMode,
