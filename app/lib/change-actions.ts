@@ -71,6 +71,17 @@ export const BidChangeInput = z.object({
   kind: z.enum(["keyword", "ad_group"]),
   items: items(z.object({ id: z.string().describe("Ad group id, or keyword id adGroupId~criterionId"), cpc: Money("Bid") }), "Choose at least one item"),
 });
+/**
+ * An ad group's own target CPA, which overrides its campaign's (Target CPA or Maximize
+ * conversions with a target); null clears the override so the campaign's target applies.
+ */
+export const TargetCpaChangeInput = z.object({
+  customerId: CustomerId,
+  adGroupId: Id("The ad group's id"),
+  targetCpa: Money("Target CPA")
+    .nullable()
+    .describe("The ad group's target CPA in units of the account's currency (not micros), at most 2 decimals; null clears the ad group's own target"),
+});
 export const AddKeywordsInput = z.object({
   customerId: CustomerId,
   adGroupId: Id("The ad group's id"),
@@ -173,6 +184,9 @@ export const ActionInput = z
     BidChangeInput.omit({ customerId: true })
       .extend({ type: z.literal("bid") })
       .describe("Set max. CPC bids of keywords or ad groups (default bid)"),
+    TargetCpaChangeInput.omit({ customerId: true })
+      .extend({ type: z.literal("target_cpa") })
+      .describe("Set an ad group's own target CPA (overriding its campaign's), or clear it with null"),
     AddKeywordsInput.omit({ customerId: true }).extend({ type: z.literal("add_keywords") }).describe("Add keywords to an ad group"),
     AddNegativesInput.omit({ customerId: true })
       .extend({ type: z.literal("add_negatives") })

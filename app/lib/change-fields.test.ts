@@ -15,6 +15,9 @@ describe("change fields as people read them", () => {
       { field: "Daily budget", before: "€50.00", after: "€60.00", percent: 20 },
     ]);
     expect(diffFields({ cpcBidMicros: null }, { cpcBidMicros: 1_250_000 }, "USD")).toEqual([{ field: "Max. CPC", before: "Not set", after: "$1.25", percent: null }]);
+    // An ad group's own target CPA; cleared, the campaign's target applies.
+    expect(diffFields({ targetCpaMicros: null }, { targetCpaMicros: 30_000_000 }, "USD")).toEqual([{ field: "Target CPA", before: "Campaign's target", after: "$30.00", percent: null }]);
+    expect(diffFields({ targetCpaMicros: 30_000_000 }, { targetCpaMicros: null }, "USD")).toEqual([{ field: "Target CPA", before: "$30.00", after: "Campaign's target", percent: null }]);
   });
 
   it("a create shows what it makes; a remove ends in Removed", () => {

@@ -13,6 +13,7 @@ const NAMES: Record<string, string> = {
   status: "Status",
   amountMicros: "Daily budget",
   cpcBidMicros: "Max. CPC",
+  targetCpaMicros: "Target CPA",
   text: "Keyword",
   matchType: "Match type",
   negative: "Negative",
@@ -31,7 +32,7 @@ export function fieldName(key: string): string {
 }
 
 function show(key: string, value: unknown, currency: string): string | null {
-  if (value === null || value === undefined) return key === "cpcBidMicros" ? "Not set" : null;
+  if (value === null || value === undefined) return key === "cpcBidMicros" ? "Not set" : key === "targetCpaMicros" ? "Campaign's target" : null;
   if (key.endsWith("Micros") && typeof value === "number") return formatMoney(value, currency);
   if (key === "status" || key === "matchType") return formatEnum(String(value));
   if (typeof value === "boolean") return value ? "Yes" : "No";

@@ -130,6 +130,31 @@ describe("POST /accounts/{customerId}/change-sets", () => {
     expect(await liveBudget()).toBe(budgetMicros);
   });
 
+  it("takes a target_cpa action: an ad group's own target CPA, before → after, and a clear message for a bad one", async () => {
+    const g = await t.db
+      .selectFrom("ads_ad_groups as g")
+      .innerJoin("ads_campaigns as c", (j) => j.onRef("c.customer_id", "=", "g.customer_id").onRef("c.id", "=", "g.campaign_id"))
+      .select(["g.id", "g.name"])
+      .where("g.customer_id", "=", CUSTOMER)
+      .where("c.bidding_strategy_type", "=", "TARGET_CPA")
+      .orderBy("g.id")
+      .executeTakeFirstOrThrow();
+    const bad = await propose([{ type: "target_cpa", adGroupId: g.id, targetCpa: 1.234 }]);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toMatchObject({ "actions.0.targetCpa": "Target CPA can have at most 2 decimals" });
+    const res = await propose([{ type: "target_cpa", adGroupId: g.id, targetCpa: 14.5 }]);
+    expect(res.status).toBe(201);
+    const cs = changeSetOf(res);
+    expect(cs.changes[0]).toMatchObject({
+      resourceKind: "ad_group",
+      label: `Target CPA of ad group “${g.name}”`,
+      before: { targetCpaMicros: null },
+      after: { targetCpaMicros: 14_500_000 },
+      fields: [{ field: "Target CPA", before: "Campaign's target", after: "€14.50", percent: null }],
+    });
+    expect((await post("discard", cs.id)).status).toBe(200);
+  });
+
   it("400 with each field's path for a bad body, 415 for one that is not JSON", async () => {
     const zero = await propose([{ type: "budget", campaignId, amount: 0 }]);
     expect(zero.status).toBe(400);

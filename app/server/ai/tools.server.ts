@@ -519,7 +519,7 @@ export function buildTools(ctx: ToolContext) {
       description:
         "Drafts a change set for a person to review; it never applies anything. actions use the change-set API's shapes: " +
         '{type:"status",kind:"campaign"|"ad_group"|"keyword"|"ad",ids,status:"ENABLED"|"PAUSED"}, {type:"budget",campaignId,amount}, ' +
-        '{type:"bid",kind:"keyword"|"ad_group",items:[{id,cpc}]}, {type:"add_keywords",adGroupId,keywords:[{text,matchType}]}, ' +
+        '{type:"bid",kind:"keyword"|"ad_group",items:[{id,cpc}]}, {type:"target_cpa",adGroupId,targetCpa (null clears the ad group\'s own target)}, {type:"add_keywords",adGroupId,keywords:[{text,matchType}]}, ' +
         '{type:"add_negatives",level:"campaign"|"ad_group",parentId,keywords:[{text,matchType}]}, {type:"remove_keywords",ids}, ' +
         '{type:"create_rsa",adGroupId,headlines:[{text}],descriptions:[{text}],finalUrl}. Amounts in account currency units.',
       inputSchema: ProposeChangesInput,

@@ -32,7 +32,9 @@ const opt = <T extends z.ZodType>(s: T) => s.optional();
 
 const CampaignRow = z.object({ campaign: z.object({ resourceName: str, status: str }) });
 const BudgetRow = z.object({ campaignBudget: z.object({ resourceName: str, amountMicros: z.unknown() }) });
-const AdGroupRow = z.object({ adGroup: z.object({ resourceName: str, status: str, cpcBidMicros: z.unknown().optional(), campaign: opt(str) }) });
+const AdGroupRow = z.object({
+  adGroup: z.object({ resourceName: str, status: str, cpcBidMicros: z.unknown().optional(), targetCpaMicros: z.unknown().optional(), campaign: opt(str) }),
+});
 const CriterionRow = z.object({
   adGroupCriterion: z.object({
     resourceName: str,
@@ -92,10 +94,13 @@ const QUERIES: Record<string, KindQuery> = {
   },
   adGroups: {
     from: "ad_group",
-    select: "ad_group.resource_name, ad_group.status, ad_group.cpc_bid_micros, ad_group.campaign",
+    select: "ad_group.resource_name, ad_group.status, ad_group.cpc_bid_micros, ad_group.target_cpa_micros, ad_group.campaign",
     parse: (row) => {
       const r = AdGroupRow.parse(row).adGroup;
-      return { resourceName: r.resourceName, fields: { status: r.status, cpcBidMicros: microsOrNull(r.cpcBidMicros), campaign: r.campaign } };
+      return {
+        resourceName: r.resourceName,
+        fields: { status: r.status, cpcBidMicros: microsOrNull(r.cpcBidMicros), targetCpaMicros: microsOrNull(r.targetCpaMicros), campaign: r.campaign },
+      };
     },
   },
   adGroupCriteria: {

@@ -12,6 +12,7 @@ import {
   RemoveKeywordsInput,
   RemoveNegativesInput,
   StatusChangeInput,
+  TargetCpaChangeInput,
   type Action,
 } from "~/lib/change-actions";
 import { requireOwnAccount } from "../ads/context.server";
@@ -217,6 +218,33 @@ async function bidDrafts(db: DB, customerId: string, input: z.output<typeof BidC
   return out;
 }
 
+async function targetCpaDrafts(db: DB, customerId: string, input: z.output<typeof TargetCpaChangeInput>): Promise<DraftChange[]> {
+  const row = await db
+    .selectFrom("ads_ad_groups as g")
+    .innerJoin("ads_campaigns as c", (j) => j.onRef("c.customer_id", "=", "g.customer_id").onRef("c.id", "=", "g.campaign_id"))
+    .select(["g.name", "g.target_cpa_micros", "c.bidding_strategy_type", "c.target_cpa_micros as campaign_target"])
+    .where("g.customer_id", "=", customerId)
+    .where("g.id", "=", input.adGroupId)
+    .executeTakeFirst();
+  if (!row) notFound("adGroupId", "Ad group");
+  const before = row.target_cpa_micros === null ? null : Number(row.target_cpa_micros);
+  const rn = resourceName(customerId, "ad_group", input.adGroupId);
+  const label = `Target CPA of ad group “${row.name}”`;
+  if (input.targetCpa === null) {
+    if (before === null) throw new InvalidError("This ad group has no target CPA of its own to clear", { targetCpa: "This ad group has no target CPA of its own to clear" });
+    // Masked but absent is how Google clears a field: the campaign's target applies again.
+    return [{ kind: "ad_group", operation: "update", resourceName: rn, label, before: { targetCpaMicros: before }, after: { targetCpaMicros: null }, op: { update: { resourceName: rn }, updateMask: "targetCpaMicros" } }];
+  }
+  // Google ignores an ad group's target unless its campaign bids to a target CPA.
+  const bidsToCpa = row.bidding_strategy_type === "TARGET_CPA" || (row.bidding_strategy_type === "MAXIMIZE_CONVERSIONS" && !!row.campaign_target);
+  if (!bidsToCpa) {
+    const msg = "This ad group's campaign does not bid to a target CPA (Target CPA, or Maximize conversions with a target), so Google would ignore it";
+    throw new InvalidError(msg, { targetCpa: msg });
+  }
+  const targetCpaMicros = toMicros(input.targetCpa);
+  return [{ kind: "ad_group", operation: "update", resourceName: rn, label, before: { targetCpaMicros: before }, after: { targetCpaMicros }, op: update(rn, { targetCpaMicros }) }];
+}
+
 async function adGroupName(db: DB, customerId: string, id: string, field: string) {
   const row = await db.selectFrom("ads_ad_groups").select(["name"]).where("customer_id", "=", customerId).where("id", "=", id).executeTakeFirst();
   if (!row) notFound(field, "Ad group");
@@ -337,6 +365,8 @@ async function draftsFor(db: DB, customerId: string, action: z.output<typeof Act
       return budgetDrafts(db, customerId, { ...action, customerId });
     case "bid":
       return bidDrafts(db, customerId, { ...action, customerId });
+    case "target_cpa":
+      return targetCpaDrafts(db, customerId, { ...action, customerId });
     case "add_keywords":
       return addKeywordDrafts(db, customerId, { ...action, customerId });
     case "add_negatives":
@@ -444,6 +474,10 @@ export function proposeBudgetChange(userId: string, input: z.input<typeof Budget
 
 export function proposeBidChange(userId: string, input: z.input<typeof BidChangeInput>, meta: ProposeMeta = {}) {
   return propose(userId, BidChangeInput, input, meta, (db, d) => bidDrafts(db, d.customerId, d), (d, drafts) => titled(drafts, `Change ${drafts.length} ${d.kind.replace("_", " ")} bids`));
+}
+
+export function proposeTargetCpaChange(userId: string, input: z.input<typeof TargetCpaChangeInput>, meta: ProposeMeta = {}) {
+  return propose(userId, TargetCpaChangeInput, input, meta, (db, d) => targetCpaDrafts(db, d.customerId, d), (_d, drafts) => `Change ${drafts[0].label.charAt(0).toLowerCase()}${drafts[0].label.slice(1)}`);
 }
 
 export function proposeAddKeywords(userId: string, input: z.input<typeof AddKeywordsInput>, meta: ProposeMeta = {}) {

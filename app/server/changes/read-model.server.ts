@@ -33,7 +33,8 @@ export async function applyToReadModel(db: DB, customerId: string, changes: Chan
         }
         break;
       case "ad_group": {
-        const set = { ...(status ? { status } : {}), ...(bid !== undefined ? { cpc_bid_micros: bid } : {}) };
+        const target = "targetCpaMicros" in after ? (after.targetCpaMicros as number | null) : undefined;
+        const set = { ...(status ? { status } : {}), ...(bid !== undefined ? { cpc_bid_micros: bid } : {}), ...(target !== undefined ? { target_cpa_micros: target } : {}) };
         if (Object.keys(set).length) await db.updateTable("ads_ad_groups").set(set).where("customer_id", "=", customerId).where("id", "=", id).execute();
         break;
       }

@@ -134,7 +134,7 @@ export interface AccountData {
   negatives: NegativeRow[];
   searchTerms: SearchTermRow[];
   ads: AdRow[];
-  /** Resource names ("customers/…/adGroupCriteria/…" or "…/adGroups/…") whose bid changed recently, with when. */
+  /** Resource names ("customers/…/adGroupCriteria/…" or "…/adGroups/…") whose bid or own target CPA changed recently, with when. */
   recentBidChanges: Map<string, string>;
   /** User-set targets for the account (/settings), if any. */
   accountTargets: { cpaMicros: number | null; roas: number | null };
@@ -408,7 +408,8 @@ async function loadRecentBidChanges(db: DB, customerId: string, now: Date): Prom
     .where("changes.applied_at", ">=", since)
     .execute();
   for (const r of ours) {
-    if (r.resource_name && r.applied_at && (r.after_json ?? "").includes("cpcBidMicros")) out.set(r.resource_name, r.applied_at);
+    // Bids and an ad group's own target CPA both rest after a change.
+    if (r.resource_name && r.applied_at && /cpcBidMicros|targetCpaMicros/.test(r.after_json ?? "")) out.set(r.resource_name, r.applied_at);
   }
   const outside = await db
     .selectFrom("history_imports")
@@ -417,7 +418,7 @@ async function loadRecentBidChanges(db: DB, customerId: string, now: Date): Prom
     .where("changed_at", ">=", since)
     .execute();
   for (const r of outside) {
-    if (/cpc_?bid_?micros/i.test(r.changed_fields ?? "") || r.operation === "CREATE") {
+    if (/cpc_?bid_?micros|target_?cpa_?micros/i.test(r.changed_fields ?? "") || r.operation === "CREATE") {
       const prev = out.get(r.resource_name);
       if (!prev || prev < r.changed_at) out.set(r.resource_name, r.changed_at);
     }

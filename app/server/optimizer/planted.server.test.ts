@@ -8,6 +8,7 @@ import { syncAccount } from "../ads/sync.server";
 import { runOptimizer } from "./run.server";
 import { buildContext } from "./context.server";
 import { loadAccountData } from "./data.server";
+import { bidAdjustments } from "./rules/bid-adjustment.server";
 import { costPerTargetConversion } from "./rules/shared.server";
 import { listRecommendations } from "./service.server";
 import type { Recommendation, RecommendationType } from "./types.server";
@@ -172,7 +173,7 @@ describe("planted findings of the demo account", () => {
     }
   });
 
-  it("P7: bids far off target → bid_adjustment (Trail Shoes' bid −20 %; Camp Stoves' target override)", () => {
+  it("P7: bids far off target → bid_adjustment (Trail Shoes' bid −20 %; Camp Stoves' target override −15 %)", () => {
     const trail = ofType("bid_adjustment").find((r) => r.resources[0].id === "140000000129");
     expect(trail).toBeDefined();
     expect(trail!.actions).toEqual([{ type: "bid", kind: "ad_group", items: [{ id: "140000000129", cpc: 4.64 }] }]);
@@ -184,12 +185,33 @@ describe("planted findings of the demo account", () => {
     expect(cpa(trail!)).toBeGreaterThan(2 * trail!.evidence.target!.value);
     const stoves = ofType("bid_adjustment").find((r) => r.resources[0].id === "140000000277");
     expect(stoves).toBeDefined();
-    // Camp Stoves' CPA ≈ $60 against the campaign's $24; a review item (change sets cannot edit targets).
+    // Camp Stoves' CPA ≈ $60 against the campaign's $24: its own $95 target moves one step (−15 %) toward the campaign's.
     expect(cpa(stoves!)).toBeGreaterThan(45);
     expect(cpa(stoves!)).toBeLessThan(75);
-    expect(stoves!.actions).toEqual([]);
+    expect(stoves!.actions).toEqual([{ type: "target_cpa", adGroupId: "140000000277", targetCpa: 80.75 }]);
     expect(figure(stoves!, "adGroupTargetCpa")).toBe(95);
     expect(figure(stoves!, "campaignTargetCpa")).toBe(24);
+    expect(figure(stoves!, "proposedTargetCpa")).toBe(80.75);
+  });
+
+  it("P7: no target move within 14 days of the last change to Camp Stoves' target (here one made in Google Ads)", async () => {
+    const rn = `customers/${RICH}/adGroups/140000000277`;
+    const at = new Date(NOW.getTime() - 5 * 86_400_000).toISOString();
+    const row = { id: "test-p7-rest", customer_id: RICH, change_date_time: at, changed_at: at, resource_type: "AD_GROUP", resource_name: rn, client_type: "GOOGLE_ADS_WEB_CLIENT" };
+    await ctx.db
+      .insertInto("history_imports")
+      .values({ ...row, user_email: null, operation: "UPDATE", changed_fields: "target_cpa_micros", old_json: null, new_json: null, imported_at: at })
+      .execute();
+    try {
+      const findings = bidAdjustments(buildContext((await loadAccountData(ctx.db, RICH, "USD", NOW))!));
+      expect(findings.some((f) => f.key === "bid_adjustment:ad_group_target:140000000277")).toBe(false);
+      // Only that ad group rests: Trail Shoes' bid is still proposed.
+      expect(findings.some((f) => f.key === "bid_adjustment:ad_group:140000000129")).toBe(true);
+    } finally {
+      await ctx.db.deleteFrom("history_imports").where("id", "=", "test-p7-rest").execute();
+    }
+    const again = bidAdjustments(buildContext((await loadAccountData(ctx.db, RICH, "USD", NOW))!));
+    expect(again.find((f) => f.key === "bid_adjustment:ad_group_target:140000000277")?.actions).toEqual([{ type: "target_cpa", adGroupId: "140000000277", targetCpa: 80.75 }]);
   });
 
   it("P8: a paused keyword that converted below target → paused_converting (enable)", () => {

@@ -71,8 +71,8 @@ const KINDS: Record<Kind, KindInfo> = {
     opProto: "ad_group_operation",
     resultKey: "adGroupResult",
     changeType: "AD_GROUP",
-    updatable: ["status", "cpcBidMicros", "name"],
-    immutable: ["resourceName", "id", "campaign"],
+    updatable: ["status", "cpcBidMicros", "targetCpaMicros", "name"],
+    immutable: ["resourceName", "id", "campaign", "effectiveTargetCpaMicros"],
     messages: [],
   },
   adGroupCriterion: {
@@ -487,23 +487,29 @@ function planUpdate(ctx: OpContext, res: Record<string, unknown>, mask: string[]
     const v = res[field];
     const fp: PathElement[] = [...p, field];
     if (v === undefined || v === null) {
-      // Masked but absent means "clear"; only the keyword bid may be cleared here.
-      if (kind === "adGroupCriterion" && field === "cpcBidMicros") {
-        patch.cpcBidMicros = undefined;
+      // Masked but absent means "clear"; only a keyword bid and an ad group's own target CPA may be cleared here.
+      if ((kind === "adGroupCriterion" && field === "cpcBidMicros") || (kind === "adGroup" && field === "targetCpaMicros")) {
+        patch[field] = undefined;
         continue;
       }
       fail({ fieldError: "FIELD_CANNOT_BE_CLEARED" }, "The field cannot be cleared.", fp);
     }
     if (field === "status") patch.status = settableStatus(v, fp);
     else if (field === "cpcBidMicros") patch.cpcBidMicros = positiveMicros(v, fp);
+    else if (field === "targetCpaMicros") patch.targetCpaMicros = targetCpa(v, fp);
     else if (field === "amountMicros") patch.amountMicros = budgetAmount(v, fp);
     else if (field === "name") patch.name = checkName(ctx, v, fp, name, data);
   }
-  const changedFields = Object.keys(patch).filter((k) => JSON.stringify(patch[k]) !== JSON.stringify(data[k]));
+  if (kind === "adGroup" && "targetCpaMicros" in patch) {
+    // Output only: the ad group's own target, or else its campaign's.
+    patch.effectiveTargetCpaMicros = patch.targetCpaMicros ?? campaignTargetCpa(plan, data.campaign);
+  }
+  // Output-only fields follow, but change history lists only what was set.
+  const changedFields = Object.keys(patch).filter((k) => k !== "effectiveTargetCpaMicros" && JSON.stringify(patch[k]) !== JSON.stringify(data[k]));
   const oldFields = toApiJson(pick(data, changedFields)) as Record<string, unknown>;
   const newFields = toApiJson(pick(patch, changedFields)) as Record<string, unknown>;
   const next = { ...data, ...patch };
-  if (patch.cpcBidMicros === undefined && "cpcBidMicros" in patch) delete next.cpcBidMicros;
+  for (const k of Object.keys(patch)) if (patch[k] === undefined) delete next[k];
   plan.set(name, next);
   return {
     resourceName: name,
@@ -515,6 +521,19 @@ function planUpdate(ctx: OpContext, res: Record<string, unknown>, mask: string[]
       if (changedFields.length > 0) change(ctx, { resourceName: name, operation: "UPDATE", oldFields, newFields, changedFields }, parentsOf(kind, data, name));
     },
   };
+}
+
+/** A bid target: positive, and whole cents of the currency like every bid (Google's BiddingError). */
+function targetCpa(v: unknown, path: PathElement[]): number {
+  const n = positiveMicros(v, path);
+  if (n % 10_000 !== 0) fail({ biddingError: "BID_TOO_MANY_FRACTIONAL_DIGITS" }, "Bid has too many fractional digit precision.", path, { int64Value: String(n) });
+  return n;
+}
+
+function campaignTargetCpa(plan: Plan, campaign: unknown): number | undefined {
+  const c = typeof campaign === "string" ? plan.view(campaign) : undefined;
+  const t = (c?.targetCpa as { targetCpaMicros?: number } | undefined)?.targetCpaMicros ?? (c?.maximizeConversions as { targetCpaMicros?: number } | undefined)?.targetCpaMicros;
+  return t || undefined;
 }
 
 function budgetAmount(v: unknown, path: PathElement[]): number {

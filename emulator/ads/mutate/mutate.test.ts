@@ -279,6 +279,36 @@ describe("validation error codes", () => {
     expect(codes).toEqual([{ rangeError: "TOO_LOW" }, { campaignBudgetError: "NEGATIVE_MONEY_AMOUNT" }, { campaignBudgetError: "NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT" }]);
   });
 
+  it("ad group target CPA: set, validateOnly, Google's value rules, cleared by a masked absent field", async () => {
+    // Camp Stoves (plant P7) overrides its TARGET_CPA campaign's $24 with $95.
+    const rn = `customers/${RICH}/adGroups/140000000277`;
+    const read = async () => (await first(`SELECT ad_group.target_cpa_micros, ad_group.effective_target_cpa_micros FROM ad_group WHERE ad_group.resource_name = '${rn}'`)).adGroup;
+    expect(await read()).toMatchObject({ targetCpaMicros: "95000000", effectiveTargetCpaMicros: "95000000" });
+    const codes = [];
+    for (const v of ["-1000000", "0", "80755000"]) {
+      const r = await mutate("adGroups", { operations: [{ update: { resourceName: rn, targetCpaMicros: v }, updateMask: "target_cpa_micros" }] });
+      codes.push(errorOf(r)[0].errorCode);
+    }
+    expect(codes).toEqual([{ rangeError: "TOO_LOW" }, { rangeError: "TOO_LOW" }, { biddingError: "BID_TOO_MANY_FRACTIONAL_DIGITS" }]);
+    const events = store.account(RICH)!.changeEvents.length;
+    const dry = await mutate("adGroups", { validateOnly: true, operations: [{ update: { resourceName: rn, targetCpaMicros: "80750000" }, updateMask: "target_cpa_micros" }] });
+    expect(dry.status, dry.text).toBe(200);
+    expect((await read()).targetCpaMicros).toBe("95000000");
+    const set = await mutate("adGroups", { operations: [{ update: { resourceName: rn, targetCpaMicros: "80750000" }, updateMask: "target_cpa_micros" }] });
+    expect(set.status, set.text).toBe(200);
+    expect(await read()).toMatchObject({ targetCpaMicros: "80750000", effectiveTargetCpaMicros: "80750000" });
+    const cleared = await mutate("adGroups", { operations: [{ update: { resourceName: rn }, updateMask: "target_cpa_micros" }] });
+    expect(cleared.status, cleared.text).toBe(200);
+    const after = await read();
+    expect(after.targetCpaMicros).toBeUndefined();
+    // The campaign's target applies again.
+    expect(after.effectiveTargetCpaMicros).toBe("24000000");
+    // validateOnly and the refused values wrote nothing; the set and the clear one event each.
+    expect(store.account(RICH)!.changeEvents.length - events).toBe(2);
+    await mutate("adGroups", { operations: [{ update: { resourceName: rn, targetCpaMicros: "95000000" }, updateMask: "target_cpa_micros" }] });
+    expect((await read()).targetCpaMicros).toBe("95000000");
+  });
+
   it("duplicate names", async () => {
     const [a, b] = await search("SELECT campaign.id, campaign.resource_name, campaign.name FROM campaign WHERE campaign.status != 'REMOVED' ORDER BY campaign.id LIMIT 2");
     const r = await mutate("campaigns", { operations: [{ update: { resourceName: b.campaign.resourceName, name: a.campaign.name }, updateMask: "name" }] });

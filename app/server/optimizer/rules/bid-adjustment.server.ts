@@ -148,11 +148,12 @@ export function bidAdjustments(ctx: Context, skipKeywords: Set<string> = new Set
 
 /**
  * Smart-bidding ad groups whose own target CPA overrides the campaign's far
- * above it while missing the campaign's target (research K3). Review only: the
- * change-set API does not change targets yet, so the advice names the step
- * (−15 %, the practitioners' weekly limit) to make in Google Ads.
+ * above it while missing the campaign's target (research K3): a `target_cpa`
+ * action lowers the override one step toward the campaign's target, −15 % (the
+ * practitioners' weekly limit, inside the bids' ±20 % cap), never below the
+ * campaign's target and never within 14 days of the last change to the ad group.
  */
-export const TARGET_STEP = 0.15;
+export const TARGET_STEP = Math.min(0.15, MAX_BID_STEP);
 
 function adGroupTargetOverrides(ctx: Context): Finding[] {
   const out: Finding[] = [];
@@ -194,11 +195,11 @@ function adGroupTargetOverrides(ctx: Context): Finding[] {
         target: { ...target, label: targetLabel(target, ctx.money) },
         test: { name: "Beta-binomial: P(conversion rate < break-even at the campaign's target)", result: `${Math.round(test.qBelow * 1000) / 10} %`, confidence: test.qBelow },
         notes: [
-          `Change the ad group's target CPA in Google Ads to ${ctx.money(next)} (practitioners move targets 10–15 % a week; Google says larger moves do not reset learning).`,
-          "Nothing is applied automatically: change sets cannot edit bidding targets yet.",
+          `One step to ${ctx.money(next)}: practitioners move targets 10–15 % a week; Google says larger moves do not reset learning. Repeat after ${BID_REST_DAYS} days if the CPA stays above the campaign's target.`,
+          `Moves are capped at ±${Math.round(MAX_BID_STEP * 100)} % and never within ${BID_REST_DAYS} days of the last change to this ad group (ours or in Google Ads).`,
         ],
       },
-      actions: [],
+      actions: [{ type: "target_cpa", adGroupId: g.id, targetCpa: next }],
       links: [],
     });
   }
