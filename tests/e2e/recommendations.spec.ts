@@ -85,6 +85,30 @@ test("Apply a recommendation → review → Apply → history, the AI Optimizati
   await applyRecommendation(page, request, user, "65l backpack");
 });
 
+test("Camp Stoves' own target CPA (plant P7): Apply → review shows $95.00 → $80.75 → Apply at Google → Revert restores $95.00", async ({ page, request }) => {
+  test.setTimeout(240_000);
+  await connectDemoAccount(page, request, "/dashboard");
+  await page.goto("/ai-optimizer");
+  const group = panel(page).locator('[data-group="bid_adjustment"]');
+  await expect(group).toBeVisible();
+  const item = group.getByRole("listitem").filter({ hasText: "target CPA of ad group Camp Stoves" });
+  await expect(item).toHaveCount(1);
+  await item.getByRole("button", { name: /^(Apply|Review change set)$/ }).click();
+
+  await expect(page).toHaveURL(/\/changes\/[0-9a-f-]{36}$/);
+  await expect(changesTable(page)).toContainText("Target CPA of ad group “Camp Stoves”");
+  await expect(changesTable(page)).toContainText("Target CPA: $95.00 → $80.75");
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Applied at Google" }).first()).toBeVisible();
+
+  // Put the account back as it was: the revert's review shows the way back.
+  await page.getByRole("button", { name: "Revert" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Revert: /);
+  await expect(changesTable(page)).toContainText("Target CPA: $80.75 → $95.00");
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Applied at Google" }).first()).toBeVisible();
+});
+
 test("without JavaScript: apply, dismiss with a reason, snooze and restore through plain forms", async ({ browser, request }) => {
   test.setTimeout(240_000);
   const context = await browser.newContext({ javaScriptEnabled: false });
