@@ -25,7 +25,19 @@ const APP = {
 };
 
 export default tseslint.config(
-  { ignores: ["build/**", "bench/bare/build/**", "bench/bare/.react-router/**", "node_modules/**", ".react-router/**", "test-results/**", "playwright-report/**", "public/**", "data/**"] },
+  {
+    ignores: [
+      "build/**",
+      "bench/bare/build/**",
+      "bench/bare/.react-router/**",
+      "node_modules/**",
+      ".react-router/**",
+      "test-results/**",
+      "playwright-report/**",
+      "public/**",
+      "data/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -38,7 +50,10 @@ export default tseslint.config(
       // New in ESLint 10's recommended set; the existing hits are reported for a clean-up, not failed.
       "no-useless-assignment": "warn",
       "preserve-caught-error": "warn",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" },
+      ],
     },
   },
   {

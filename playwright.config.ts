@@ -36,14 +36,7 @@ export default defineConfig({
     launchOptions: systemChromium
       ? {
           executablePath: systemChromium,
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-          ],
+          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
         }
       : undefined,
   },

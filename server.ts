@@ -93,7 +93,10 @@ async function main() {
       }
       return next();
     }
-    res.status(403).type("application/json").send(JSON.stringify({ detail: "Cross-site request refused" }));
+    res
+      .status(403)
+      .type("application/json")
+      .send(JSON.stringify({ detail: "Cross-site request refused" }));
   });
 
   // The host-name rule (README): the Google sign-in starts on APP_URL's host, or its cookie and callback disagree.
@@ -134,7 +137,10 @@ async function main() {
     // The other public files (favicon.svg, …) are listed once at start: asking the
     // file system about every page's path (a stat that fails) cost each request.
     const topLevel = new Set(
-      fs.readdirSync(client, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => `/${entry.name}`),
+      fs
+        .readdirSync(client, { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => `/${entry.name}`),
     );
     const publicFiles = express.static(client, { maxAge: "1h", index: false });
     server.use((req, res, next) => (topLevel.has(req.path) ? publicFiles(req, res, next) : next()));

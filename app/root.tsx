@@ -1,15 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Toaster } from "react-hot-toast";
-import {
-  data,
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteLoaderData,
-} from "react-router";
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { useNonce } from "./components/nonce";
@@ -40,10 +31,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen">
         {children}
-        <Toaster
-          position="top-right"
-          toastOptions={{ duration: 4000, success: { duration: 2000 }, error: { duration: 4000 } }}
-        />
+        <Toaster position="top-right" toastOptions={{ duration: 4000, success: { duration: 2000 }, error: { duration: 4000 } }} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -102,14 +90,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </main>
     );
   }
-  const details =
-    import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
+  const details = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
   return (
     <main className="flex min-h-screen flex-col items-center justify-center gap-4 p-8 text-center">
       <h1 className="text-2xl font-bold">Unexpected Application Error!</h1>
-      <p className="text-gray-600">
-        {isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong. Please try again."}
-      </p>
+      <p className="text-gray-600">{isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong. Please try again."}</p>
       {details ? <pre className="max-w-full overflow-auto text-left text-xs">{details}</pre> : null}
     </main>
   );

@@ -82,7 +82,14 @@ export async function signUpAndConnect(
     body: JSON.stringify({ email, password }),
   });
   if (reg.status !== 201) throw new Error(`register: HTTP ${reg.status} ${await reg.text()}`);
-  const login = await browser.request(`${base}/login`, { method: "POST", body: form([["intent", "login"], ["email", email], ["password", password]]) });
+  const login = await browser.request(`${base}/login`, {
+    method: "POST",
+    body: form([
+      ["intent", "login"],
+      ["email", email],
+      ["password", password],
+    ]),
+  });
   if (login.status !== 302) throw new Error(`sign-in: HTTP ${login.status}`);
   await login.arrayBuffer();
 
@@ -123,5 +130,10 @@ export async function signUpAndConnect(
 }
 
 function decode(s: string) {
-  return s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }

@@ -348,7 +348,12 @@ export async function benchWide(googleEnv: Record<string, string>, customerId: s
     return [
       await timeSequential("/campaigns page 1", `${app.base}/campaigns`, calls, cookie),
       await timeSequential("/campaigns page 50, sort by CTR", `${app.base}/campaigns?page=50&sort=ctr`, calls, cookie),
-      await timeSequential("GET /api/v1/accounts/:id/campaigns (whole account)", `${app.base}/api/v1/accounts/${customerId}/campaigns`, Math.max(5, Math.floor(calls / 5)), bearer),
+      await timeSequential(
+        "GET /api/v1/accounts/:id/campaigns (whole account)",
+        `${app.base}/api/v1/accounts/${customerId}/campaigns`,
+        Math.max(5, Math.floor(calls / 5)),
+        bearer,
+      ),
     ];
   } finally {
     await app.stop();
@@ -361,7 +366,9 @@ export async function benchDeepCampaign(googleEnv: Record<string, string>, custo
   try {
     const user = await signUpAndConnect(app.base);
     const cookie = { cookie: user.browser.cookieHeader(app.base) };
-    const list = (await (await fetch(`${app.base}/api/v1/accounts/${customerId}/campaigns`, { headers: { authorization: `Bearer ${user.token}` } })).json()) as {
+    const list = (await (
+      await fetch(`${app.base}/api/v1/accounts/${customerId}/campaigns`, { headers: { authorization: `Bearer ${user.token}` } })
+    ).json()) as {
       campaigns: Array<{ id: string }>;
     };
     const id = list.campaigns[0].id;

@@ -47,7 +47,8 @@ for (const [id, ms] of selfMs) {
 }
 const show = (title: string, m: Map<string, number>) => {
   console.log(`\n${title}`);
-  for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${v.toFixed(0).padStart(8)} ms ${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
+  for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${v.toFixed(0).padStart(8)} ms ${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
 };
 console.log(`${file}: ${(total / 1000).toFixed(1)} s sampled`);
 show("By package / file (self time)", pkg);

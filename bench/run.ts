@@ -194,7 +194,8 @@ function printDuringSync(d: NonNullable<HttpBenchResult["duringSync"]>) {
       fmt(b.bad),
     ]),
   );
-  if (d.serverPeakRssMb !== null) console.log(`\nServer process (production build, sync in its worker thread): peak RSS ${fmt(d.serverPeakRssMb)} MB (target < 400 MB).`);
+  if (d.serverPeakRssMb !== null)
+    console.log(`\nServer process (production build, sync in its worker thread): peak RSS ${fmt(d.serverPeakRssMb)} MB (target < 400 MB).`);
 }
 
 function printWide(rows: NonNullable<HttpBenchResult["wide"]>) {
@@ -206,14 +207,26 @@ function printWide(rows: NonNullable<HttpBenchResult["wide"]>) {
 }
 
 async function main() {
-  console.log(`# Benchmarks (${new Date().toISOString()}, Node ${process.version}, ${dialects.join(" + ")}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")})`);
+  console.log(
+    `# Benchmarks (${new Date().toISOString()}, Node ${process.version}, ${dialects.join(" + ")}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")})`,
+  );
 
   if (only.has("demo")) {
     const runs = env("BENCH_DEMO_RUNS", 5);
-    const roots = process.env.BENCH_DEMO_ROOTS?.split(",").map((r) => r.trim()).filter(Boolean);
+    const roots = process.env.BENCH_DEMO_ROOTS?.split(",")
+      .map((r) => r.trim())
+      .filter(Boolean);
     console.error("the demo account's first sync…");
     const results = await benchDemoFirstSync(runs, roots);
-    console.log(`\n### Demo account: Allow → first sync done, ${runs} runs each (fresh server each), load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}\n`);
+    console.log(
+      `\n### Demo account: Allow → first sync done, ${runs} runs each (fresh server each), load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}\n`,
+    );
     table(
       ["build", "runs (s)", "median s", "target < 3 s", "server CPU s (median)"],
       results.map((r) => {

@@ -7,17 +7,7 @@ import { z } from "zod";
  */
 
 /** Which calls a rule applies to. "ads" = every Google Ads API call; "*" = Ads plus token, userinfo and revoke. */
-export const FAULT_MATCHES = [
-  "*",
-  "ads",
-  "search",
-  "searchStream",
-  "listAccessibleCustomers",
-  "mutate",
-  "token",
-  "userinfo",
-  "revoke",
-] as const;
+export const FAULT_MATCHES = ["*", "ads", "search", "searchStream", "listAccessibleCustomers", "mutate", "token", "userinfo", "revoke"] as const;
 
 export const FAULT_KINDS = [
   /** 429 RESOURCE_EXHAUSTED, quotaError RESOURCE_TEMPORARILY_EXHAUSTED with quotaErrorDetails.retryDelay (+ google.rpc.RetryInfo). */
@@ -65,14 +55,11 @@ export type ParsedFaultRule = z.output<typeof faultRuleSchema>;
  * Accepts a list of rules, a single rule, or {"faults": [...]}. Picked by shape
  * rather than z.union, so errors point at the offending field instead of "Invalid input".
  */
-export const faultConfigSchema = z.preprocess(
-  (input) => {
-    if (Array.isArray(input)) return input;
-    if (input && typeof input === "object" && "faults" in input && !("kind" in input)) return (input as { faults: unknown }).faults;
-    return [input];
-  },
-  z.array(faultRuleSchema),
-);
+export const faultConfigSchema = z.preprocess((input) => {
+  if (Array.isArray(input)) return input;
+  if (input && typeof input === "object" && "faults" in input && !("kind" in input)) return (input as { faults: unknown }).faults;
+  return [input];
+}, z.array(faultRuleSchema));
 
 export function parseFaultRules(input: unknown): ParsedFaultRule[] {
   return faultConfigSchema.parse(input);
@@ -115,9 +102,7 @@ export class FaultEngine {
 
   /** Rules still armed, with what is left of each `times`. */
   list(): Array<ParsedFaultRule & { remaining?: number }> {
-    return this.rules.map(({ rule, remaining }) =>
-      Number.isFinite(remaining) ? { ...rule, remaining } : { ...rule },
-    );
+    return this.rules.map(({ rule, remaining }) => (Number.isFinite(remaining) ? { ...rule, remaining } : { ...rule }));
   }
 
   /**

@@ -25,16 +25,7 @@ import {
 } from "./http/util";
 import { SigningKey } from "./oauth/jwt";
 import type { DemoUser } from "./oauth/pages";
-import {
-  PATHS,
-  handleAuthorize,
-  handleJwks,
-  handleRevoke,
-  handleToken,
-  handleUserinfo,
-  openidConfiguration,
-  tokenFault,
-} from "./oauth/routes";
+import { PATHS, handleAuthorize, handleJwks, handleRevoke, handleToken, handleUserinfo, openidConfiguration, tokenFault } from "./oauth/routes";
 import { OAuthState, type OAuthSnapshot } from "./oauth/state";
 import type { MutateHandler } from "./rest/mutate";
 import { ADS_PATH, handleAds } from "./rest/routes";
@@ -201,13 +192,7 @@ function baseUrlOf(ctx: EmulatorContext, req: MaybeExpressRequest): string {
   return ctx.publicBaseUrl ?? requestBaseUrl(req);
 }
 
-async function dispatch(
-  ctx: EmulatorContext,
-  req: MaybeExpressRequest,
-  res: ServerResponse,
-  enableAdmin: boolean,
-  closed: boolean,
-): Promise<void> {
+async function dispatch(ctx: EmulatorContext, req: MaybeExpressRequest, res: ServerResponse, enableAdmin: boolean, closed: boolean): Promise<void> {
   const url = new URL(req.url ?? "/", "http://emulator.invalid");
   const path = url.pathname.replace(/\/{2,}/g, "/");
   const method = req.method ?? "GET";
@@ -261,9 +246,7 @@ async function handleAdmin(ctx: EmulatorContext, req: MaybeExpressRequest, res: 
     return JSON.parse(text) as unknown;
   };
   const emailOf = (body: unknown) =>
-    body && typeof body === "object" && typeof (body as { email?: unknown }).email === "string"
-      ? (body as { email: string }).email
-      : undefined;
+    body && typeof body === "object" && typeof (body as { email?: unknown }).email === "string" ? (body as { email: string }).email : undefined;
 
   try {
     if (path === "/__emulator/faults" && method === "GET") return sendJson(res, 200, { faults: ctx.faults.list() });

@@ -93,7 +93,12 @@ async function main() {
     if (only && !only.includes(i + 1)) continue;
     const question = c.question(truth);
     // Each question starts clean: earlier questions' open proposals would be linked instead of drafted again.
-    await env.db.updateTable("change_sets").set({ status: "discarded" }).where("user_id", "=", userId).where("status", "in", ["proposed", "validated", "invalid"]).execute();
+    await env.db
+      .updateTable("change_sets")
+      .set({ status: "discarded" })
+      .where("user_id", "=", userId)
+      .where("status", "in", ["proposed", "validated", "invalid"])
+      .execute();
     const started = performance.now();
     let text = "";
     let used: string[] = [];

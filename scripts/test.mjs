@@ -1,5 +1,5 @@
 // `npm test`: the whole suite, in the order a failure is cheapest to find.
-//   1. typecheck, lint  2. unit + integration on SQLite  3. the same DB tests on PostgreSQL
+//   1. typecheck, lint, format  2. unit + integration on SQLite  3. the same DB tests on PostgreSQL
 //   (when TEST_DATABASE_URL is set)  4. build  5. end-to-end in Chromium against the built app.
 // Ends with one plain summary line: "Tests: N passed, N failed".
 import { spawnSync } from "node:child_process";
@@ -44,6 +44,10 @@ if (run("typecheck", bin("react-router"), ["typegen"])) run("typecheck", bin("ts
 
 // The linter with the design's layer boundaries (eslint.config.js); a failure counts like a failed test.
 if (run("lint", bin("eslint"), ["."])) passed += 1;
+else failed += 1;
+
+// One code style (.prettierrc.json; prose and generated files are in .prettierignore): `npm run format` fixes it.
+if (run("format", bin("prettier"), ["--check", "."])) passed += 1;
 else failed += 1;
 
 run("unit + integration (SQLite)", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}/vitest-sqlite.json`]);

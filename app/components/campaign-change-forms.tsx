@@ -2,8 +2,22 @@ import { Form } from "react-router";
 import { KEYWORD_MATCH_TYPES, KEYWORD_MAX_CHARS, KEYWORD_MAX_WORDS } from "~/lib/ad-limits";
 import { formatEnum } from "~/lib/format";
 import { useField, type FieldMetadata } from "@conform-to/react";
-import { AddKeywordsForm as AddKeywordsFormSchema, AddNegativesForm as AddNegativesFormSchema, BudgetForm as BudgetFormSchema } from "~/lib/change-form-schemas";
-import { FieldError, FormError, Labeled, dangerButtonClass, inputClass, secondaryButtonClass, useChangeFormResult, useFormErrors, usePostAction } from "./change-forms";
+import {
+  AddKeywordsForm as AddKeywordsFormSchema,
+  AddNegativesForm as AddNegativesFormSchema,
+  BudgetForm as BudgetFormSchema,
+} from "~/lib/change-form-schemas";
+import {
+  FieldError,
+  FormError,
+  Labeled,
+  dangerButtonClass,
+  inputClass,
+  secondaryButtonClass,
+  useChangeFormResult,
+  useFormErrors,
+  usePostAction,
+} from "./change-forms";
 import { errorAria, FieldMessage, useSchemaForm } from "./forms";
 
 // The campaign screens' change forms. Each one only proposes: the next page is
@@ -44,7 +58,16 @@ export function BudgetForm({ campaignId, budgetMicros, currency }: { campaignId:
   const amount = fields.amount.errors?.length ? fields.amount : { errorId: fields.amount.errorId, errors: fields.campaignId.errors ?? form.errors };
   if (budgetMicros === null) return null;
   return (
-    <Form method="post" action={postAction} id={form.id} onSubmit={form.onSubmit} aria-label="Change daily budget" preventScrollReset noValidate className="flex flex-wrap items-start gap-2">
+    <Form
+      method="post"
+      action={postAction}
+      id={form.id}
+      onSubmit={form.onSubmit}
+      aria-label="Change daily budget"
+      preventScrollReset
+      noValidate
+      className="flex flex-wrap items-start gap-2"
+    >
       <input type="hidden" name="intent" value="budget" />
       <input type="hidden" name="campaignId" value={campaignId} />
       <label className="flex flex-col text-xs font-medium text-gray-600">
@@ -110,7 +133,14 @@ function MatchTypeSelect({ field, defaultValue = "PHRASE" }: { field: ControlFie
     <Labeled label="Match type">
       {(controlId) => (
         <>
-          <select id={controlId} name={field.name} key={field.key} defaultValue={initial(field) ?? defaultValue} className={`mt-0.5 ${inputClass}`} {...errorAria(field)}>
+          <select
+            id={controlId}
+            name={field.name}
+            key={field.key}
+            defaultValue={initial(field) ?? defaultValue}
+            className={`mt-0.5 ${inputClass}`}
+            {...errorAria(field)}
+          >
             {KEYWORD_MATCH_TYPES.map((m) => (
               <option key={m} value={m}>
                 {formatEnum(m)}
@@ -174,7 +204,16 @@ export function AddKeywordsForm({ adGroups, currency }: { adGroups: Array<{ id: 
   const fieldless = form.errors?.length && Object.keys(form.allErrors).length === 1 ? form.errors[0] : null;
   if (adGroups.length === 0) return null;
   return (
-    <Form method="post" action={postAction} id={form.id} onSubmit={form.onSubmit} aria-label="Add keywords" preventScrollReset noValidate className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm">
+    <Form
+      method="post"
+      action={postAction}
+      id={form.id}
+      onSubmit={form.onSubmit}
+      aria-label="Add keywords"
+      preventScrollReset
+      noValidate
+      className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm"
+    >
       <h3 className="mb-3 font-semibold text-gray-900">Add keywords</h3>
       <FormError message={fieldless} />
       <input type="hidden" name="intent" value="add_keywords" />
@@ -215,7 +254,16 @@ export function AddNegativesForm({ campaignId, adGroups }: { campaignId: string;
   const parentId = { errorId: `${form.id}-parent-error`, errors: lastResult?.error?.parentId ?? undefined };
   const fieldless = form.errors?.length && Object.keys(form.allErrors).length === 1 ? form.errors[0] : null;
   return (
-    <Form method="post" action={postAction} id={form.id} onSubmit={form.onSubmit} aria-label="Add negative keywords" preventScrollReset noValidate className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm">
+    <Form
+      method="post"
+      action={postAction}
+      id={form.id}
+      onSubmit={form.onSubmit}
+      aria-label="Add negative keywords"
+      preventScrollReset
+      noValidate
+      className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm"
+    >
       <h3 className="mb-3 font-semibold text-gray-900">Add negative keywords</h3>
       <FormError message={fieldless} />
       <input type="hidden" name="intent" value="add_negatives" />
@@ -275,7 +323,10 @@ export function SearchTermActions({ currency }: { currency: string }) {
   const { errors } = useFormErrors("term_keywords", "term_negatives");
   return (
     <>
-      <MatchTypeSelect field={{ name: "matchType", errorId: "terms-match-error", errors: errors.matchType ? [errors.matchType] : undefined }} defaultValue="EXACT" />
+      <MatchTypeSelect
+        field={{ name: "matchType", errorId: "terms-match-error", errors: errors.matchType ? [errors.matchType] : undefined }}
+        defaultValue="EXACT"
+      />
       <button type="submit" name="intent" value="term_keywords" className={secondaryButtonClass}>
         Add as keywords
       </button>

@@ -8,7 +8,15 @@ const TONE: Record<string, string> = {
   blue: "bg-blue-50 text-blue-800 ring-blue-600/20",
 };
 
-const CHANGE_TONE: Record<string, string> = { valid: "blue", applied: "green", invalid: "red", failed: "red", applying: "amber", pending: "gray", unknown: "amber" };
+const CHANGE_TONE: Record<string, string> = {
+  valid: "blue",
+  applied: "green",
+  invalid: "red",
+  failed: "red",
+  applying: "amber",
+  pending: "gray",
+  unknown: "amber",
+};
 const SET_TONE: Record<string, string> = {
   proposed: "gray",
   validated: "blue",
@@ -21,7 +29,11 @@ const SET_TONE: Record<string, string> = {
 };
 
 function Pill({ tone, children }: { tone: string; children: string }) {
-  return <span className={`inline-flex items-center whitespace-nowrap rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE[tone] ?? TONE.gray}`}>{children}</span>;
+  return (
+    <span className={`inline-flex items-center whitespace-nowrap rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE[tone] ?? TONE.gray}`}>
+      {children}
+    </span>
+  );
 }
 
 export function ChangeStatusBadge({ status }: { status: string }) {
@@ -42,7 +54,8 @@ export function FieldDiffList({ fields, largeMove = false }: { fields: FieldDiff
           <span className="text-gray-500">{f.field}: </span>
           {f.before !== null && f.after !== null ? (
             <>
-              <span className="line-through decoration-gray-400">{f.before}</span> <span aria-label="changes to">→</span> <span className="font-medium">{f.after}</span>
+              <span className="line-through decoration-gray-400">{f.before}</span> <span aria-label="changes to">→</span>{" "}
+              <span className="font-medium">{f.after}</span>
             </>
           ) : (
             <span className="font-medium">{f.after ?? f.before}</span>

@@ -142,7 +142,16 @@ export function BulkBar({
   const selected = useSelectedCount(id);
   const fieldless = formError && Object.keys(errors).length === 0 ? formError : null;
   return (
-    <Form method="post" action={action} id={form.id} onSubmit={form.onSubmit} noValidate aria-label={label} preventScrollReset className="mb-3 rounded-lg border border-gray-200 bg-gray-50 px-3 py-2">
+    <Form
+      method="post"
+      action={action}
+      id={form.id}
+      onSubmit={form.onSubmit}
+      noValidate
+      aria-label={label}
+      preventScrollReset
+      className="mb-3 rounded-lg border border-gray-200 bg-gray-50 px-3 py-2"
+    >
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}

@@ -45,13 +45,24 @@ describe("the assistant's Markdown", () => {
             role: "assistant",
             metadata: { error: "The model provider rejected the API key (HTTP 401). Check AI_API_KEY, then retry." },
             parts: [
-              { type: "dynamic-tool", toolName: "apply_change_set", toolCallId: "c1", state: "output-error", input: {}, errorText: "Refused: there is no tool named “apply_change_set”." },
+              {
+                type: "dynamic-tool",
+                toolName: "apply_change_set",
+                toolCallId: "c1",
+                state: "output-error",
+                input: {},
+                errorText: "Refused: there is no tool named “apply_change_set”.",
+              },
               {
                 type: "tool-list_campaigns",
                 toolCallId: "c2",
                 state: "output-available",
                 input: {},
-                output: { summary: "Read 3 campaigns, Jan 1 – Jan 31, 2026", columns: [{ key: "name", label: "Campaign", kind: "text" }], rows: [{ name: "Cakes" }] },
+                output: {
+                  summary: "Read 3 campaigns, Jan 1 – Jan 31, 2026",
+                  columns: [{ key: "name", label: "Campaign", kind: "text" }],
+                  rows: [{ name: "Cakes" }],
+                },
               },
             ] as never,
           }}

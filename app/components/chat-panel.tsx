@@ -94,8 +94,15 @@ export function ChatPanel(props: ChatPanelProps) {
 
   return (
     <div className="flex min-h-0 flex-1 gap-4">
-      <nav aria-label="Past chats" className="hidden w-56 shrink-0 flex-col overflow-y-auto rounded-xl border border-gray-200 bg-white p-3 text-sm shadow-sm lg:flex">
-        <Link to="/ai-optimizer" reloadDocument={false} className="mb-3 rounded-lg border border-gray-300 px-3 py-2 text-center font-semibold text-gray-800 hover:bg-gray-50">
+      <nav
+        aria-label="Past chats"
+        className="hidden w-56 shrink-0 flex-col overflow-y-auto rounded-xl border border-gray-200 bg-white p-3 text-sm shadow-sm lg:flex"
+      >
+        <Link
+          to="/ai-optimizer"
+          reloadDocument={false}
+          className="mb-3 rounded-lg border border-gray-300 px-3 py-2 text-center font-semibold text-gray-800 hover:bg-gray-50"
+        >
           New chat
         </Link>
         <h2 className="mb-1 text-xs font-semibold uppercase tracking-wide text-gray-500">Past chats</h2>
@@ -149,7 +156,11 @@ export function ChatPanel(props: ChatPanelProps) {
           }
           beforeSend={
             busy ? (
-              <button type="button" onClick={() => void stop()} className="rounded-lg border border-gray-300 bg-white px-5 py-2.5 font-semibold text-gray-800 shadow-sm hover:bg-gray-50">
+              <button
+                type="button"
+                onClick={() => void stop()}
+                className="rounded-lg border border-gray-300 bg-white px-5 py-2.5 font-semibold text-gray-800 shadow-sm hover:bg-gray-50"
+              >
                 Stop
               </button>
             ) : null

@@ -52,7 +52,10 @@ export function DataTable<Row>({
   empty?: ReactNode;
 }) {
   // The totals label sits under the row names, not in a leading checkbox column.
-  const labelAt = Math.max(0, columns.findIndex((c) => c.rowHeader));
+  const labelAt = Math.max(
+    0,
+    columns.findIndex((c) => c.rowHeader),
+  );
   // The columns up to the row's name stay in view while the numbers scroll
   // sideways (a phone, or many columns): a leading checkbox column is w-10.
   const stickyClass = (i: number, bg: string) => {

@@ -128,7 +128,16 @@ describe("ad generator: the brief", () => {
   it("a bad fact line and a bad final URL are refused in the action's words before generating", async () => {
     const { BriefForm } = await import("./ad-generator/brief-form");
     const user = userEvent.setup();
-    const values = { product: "Hiking boots", targetAudience: "hikers", tone: "professional", adType: "search", adGroupId: "", keywords: "", facts: "", finalUrl: "" };
+    const values = {
+      product: "Hiking boots",
+      targetAudience: "hikers",
+      tone: "professional",
+      adType: "search",
+      adGroupId: "",
+      keywords: "",
+      facts: "",
+      finalUrl: "",
+    };
     const action = renderForm(() => <BriefForm values={values} errors={{}} connected adGroups={[]} />);
     const facts = await screen.findByLabelText("Facts the ad may state (one per line)");
     await user.type(facts, `Free shipping{Enter}${"x".repeat(151)}`);

@@ -7,11 +7,7 @@ import type { Column } from "./data-table";
  * groups, keywords, ads, search terms), in Google Ads' order. Keys match the
  * campaign sort keys, so the campaign table can sort by any of them.
  */
-export function metricColumns<Row>(
-  metricsOf: (row: Row) => Metrics,
-  currencyCode: string,
-  opts: { totals?: Metrics; sortable?: boolean } = {},
-): Column<Row>[] {
+export function metricColumns<Row>(metricsOf: (row: Row) => Metrics, currencyCode: string, opts: { totals?: Metrics; sortable?: boolean } = {}): Column<Row>[] {
   const { totals, sortable = false } = opts;
   const money = (micros: number | null) => formatMoney(micros, currencyCode);
   const defs: Array<{ key: string; label: string; value: (m: Metrics) => string }> = [

@@ -48,8 +48,8 @@ export function OptimizationTargets({ data, lastResult }: { data: TargetsData; l
         Optimization targets
       </h2>
       <p className="mt-1 text-sm text-gray-600">
-        For {data.accountName}: what recommendations judge campaigns against when their bidding strategy sets no target. Empty: the 90-day
-        average, shown as “assumed target”.
+        For {data.accountName}: what recommendations judge campaigns against when their bidding strategy sets no target. Empty: the 90-day average, shown as
+        “assumed target”.
       </p>
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="mt-4 flex flex-wrap items-start gap-6">
         <input type="hidden" name="intent" value="set-targets" />

@@ -107,7 +107,15 @@ export function PerformanceChart({
     if (points.length === 0) return;
     const last = points.length - 1;
     const next =
-      e.key === "ArrowRight" ? Math.min(last, (active ?? -1) + 1) : e.key === "ArrowLeft" ? Math.max(0, (active ?? last + 1) - 1) : e.key === "Home" ? 0 : e.key === "End" ? last : null;
+      e.key === "ArrowRight"
+        ? Math.min(last, (active ?? -1) + 1)
+        : e.key === "ArrowLeft"
+          ? Math.max(0, (active ?? last + 1) - 1)
+          : e.key === "Home"
+            ? 0
+            : e.key === "End"
+              ? last
+              : null;
     if (next === null) {
       if (e.key === "Escape") setActive(null);
       return;
@@ -141,7 +149,12 @@ export function PerformanceChart({
               {panel.label} <span className="font-normal text-gray-500">({panel.unit})</span>
             </p>
             {ticks.map((t) => (
-              <span key={t} data-testid="y-tick" className="absolute left-0 -translate-y-1/2 pr-1.5 text-right text-[11px] tabular-nums text-gray-500" style={{ top: y(t), width: LEFT }}>
+              <span
+                key={t}
+                data-testid="y-tick"
+                className="absolute left-0 -translate-y-1/2 pr-1.5 text-right text-[11px] tabular-nums text-gray-500"
+                style={{ top: y(t), width: LEFT }}
+              >
                 {panel.tick(t)}
               </span>
             ))}
@@ -165,11 +178,17 @@ export function PerformanceChart({
           <span id={`${id}-desc`} className="sr-only">
             {summary} Hover, or focus and use the arrow keys, for each day&apos;s numbers.
           </span>
-          <svg viewBox={`0 0 ${VIEW_WIDTH} ${height}`} preserveAspectRatio="none" className="absolute inset-0 h-full w-full overflow-visible" aria-hidden="true">
+          <svg
+            viewBox={`0 0 ${VIEW_WIDTH} ${height}`}
+            preserveAspectRatio="none"
+            className="absolute inset-0 h-full w-full overflow-visible"
+            aria-hidden="true"
+          >
             {scales.map(({ panel, values, before, ticks, top, y }) => {
               const path = (list: number[]) => list.map((v, i) => `${i === 0 ? "M" : "L"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
               const line = path(values);
-              const area = values.length > 1 ? `${line} L${x(values.length - 1).toFixed(1)},${top + PANEL_HEIGHT} L${x(0).toFixed(1)},${top + PANEL_HEIGHT} Z` : "";
+              const area =
+                values.length > 1 ? `${line} L${x(values.length - 1).toFixed(1)},${top + PANEL_HEIGHT} L${x(0).toFixed(1)},${top + PANEL_HEIGHT} Z` : "";
               return (
                 <g key={panel.key} data-series={panel.label}>
                   {ticks.map((t) => (
@@ -177,13 +196,26 @@ export function PerformanceChart({
                   ))}
                   {area ? <path d={area} fill={panel.color} fillOpacity={0.08} /> : null}
                   {before.length > 1 ? (
-                    <path d={path(before)} fill="none" stroke={panel.color} strokeOpacity={0.55} strokeWidth={1.5} strokeDasharray="4 3" vectorEffect="non-scaling-stroke" data-testid="previous-line" />
+                    <path
+                      d={path(before)}
+                      fill="none"
+                      stroke={panel.color}
+                      strokeOpacity={0.55}
+                      strokeWidth={1.5}
+                      strokeDasharray="4 3"
+                      vectorEffect="non-scaling-stroke"
+                      data-testid="previous-line"
+                    />
                   ) : null}
-                  {values.length > 1 ? <path d={line} fill="none" stroke={panel.color} strokeWidth={2} strokeLinejoin="round" vectorEffect="non-scaling-stroke" /> : null}
+                  {values.length > 1 ? (
+                    <path d={line} fill="none" stroke={panel.color} strokeWidth={2} strokeLinejoin="round" vectorEffect="non-scaling-stroke" />
+                  ) : null}
                 </g>
               );
             })}
-            {active !== null ? <line x1={x(active)} x2={x(active)} y1={0} y2={height - AXIS} stroke="#9ca3af" strokeDasharray="2 2" vectorEffect="non-scaling-stroke" /> : null}
+            {active !== null ? (
+              <line x1={x(active)} x2={x(active)} y1={0} y2={height - AXIS} stroke="#9ca3af" strokeDasharray="2 2" vectorEffect="non-scaling-stroke" />
+            ) : null}
           </svg>
           {/* Dots are HTML: a circle in a stretched SVG would be an ellipse. */}
           {scales.map(({ panel, values, y }) =>

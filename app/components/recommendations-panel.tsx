@@ -70,13 +70,27 @@ function formatFigure(f: Figure, currency: string): string {
 
 const small = "rounded-md border border-gray-300 px-2.5 py-1 text-xs font-semibold text-gray-700 hover:bg-gray-50 disabled:opacity-50";
 
-function Item({ r, list, error, busy, currency }: { r: PanelRecommendation; list: RecommendationList; error: PanelError | null; busy: boolean; currency: string }) {
+function Item({
+  r,
+  list,
+  error,
+  busy,
+  currency,
+}: {
+  r: PanelRecommendation;
+  list: RecommendationList;
+  error: PanelError | null;
+  busy: boolean;
+  currency: string;
+}) {
   const mine = error && error.id === r.id ? error : null;
   return (
     <li id={`rec-${r.id}`} className="rounded-lg border border-gray-200 bg-white p-3 shadow-sm" data-type={r.type} data-status={r.status}>
       <p className="text-sm font-medium text-gray-900">{r.title}</p>
       <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-gray-600">
-        <span className={`rounded px-1.5 py-0.5 font-semibold ${r.confidenceLabel === "Strong" ? "bg-green-100 text-green-800" : "bg-amber-100 text-amber-800"}`}>
+        <span
+          className={`rounded px-1.5 py-0.5 font-semibold ${r.confidenceLabel === "Strong" ? "bg-green-100 text-green-800" : "bg-amber-100 text-amber-800"}`}
+        >
           {r.confidenceLabel} ({Math.round(r.confidence * 100)} %)
         </span>
         <span>{impactText(r.impact)}</span>
@@ -129,7 +143,11 @@ function Item({ r, list, error, busy, currency }: { r: PanelRecommendation; list
             <Form method="post">
               <input type="hidden" name="intent" value="rec-apply" />
               <input type="hidden" name="id" value={r.id} />
-              <button type="submit" disabled={busy} className="rounded-md bg-blue-600 px-2.5 py-1 text-xs font-semibold text-white hover:bg-blue-700 disabled:opacity-50">
+              <button
+                type="submit"
+                disabled={busy}
+                className="rounded-md bg-blue-600 px-2.5 py-1 text-xs font-semibold text-white hover:bg-blue-700 disabled:opacity-50"
+              >
                 {r.changeSetId ? "Review change set" : "Apply"}
               </button>
             </Form>
@@ -227,7 +245,12 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
       </p>
       <nav aria-label="Recommendation lists" className="mt-3 flex gap-3 text-sm">
         {RECOMMENDATION_LISTS.map((l) => (
-          <Link key={l} to={`?recs=${l}`} aria-current={l === data.list ? "page" : undefined} className={l === data.list ? "font-semibold text-gray-900 underline" : "text-blue-700 hover:underline"}>
+          <Link
+            key={l}
+            to={`?recs=${l}`}
+            aria-current={l === data.list ? "page" : undefined}
+            className={l === data.list ? "font-semibold text-gray-900 underline" : "text-blue-700 hover:underline"}
+          >
             {RECOMMENDATION_LIST_LABELS[l]} ({data.counts[l]})
           </Link>
         ))}
@@ -239,7 +262,9 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
       ) : null}
       <div className="mt-3 min-h-0 flex-1 space-y-4 overflow-y-auto">
         {data.recommendations.length === 0 ? (
-          <p className="text-sm text-gray-600">{data.list === "open" ? "Nothing to recommend right now." : `No ${RECOMMENDATION_LIST_LABELS[data.list].toLowerCase()} recommendations.`}</p>
+          <p className="text-sm text-gray-600">
+            {data.list === "open" ? "Nothing to recommend right now." : `No ${RECOMMENDATION_LIST_LABELS[data.list].toLowerCase()} recommendations.`}
+          </p>
         ) : (
           [...groups.entries()].map(([type, items]) => (
             <details key={type} open className="group" data-group={type}>

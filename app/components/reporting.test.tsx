@@ -140,7 +140,13 @@ describe("PerformanceChart", () => {
   it("has y axes with units, a tooltip by keyboard, and the previous period beside the range", async () => {
     const previous = points.map((p, i) => ({ ...p, date: `2026-11-1${6 + i}`, costMicros: 15_000_000 }));
     renderAt(
-      <PerformanceChart points={points} previous={previous} previousRange={{ from: "2026-11-16", to: "2026-11-18" }} currencyCode="USD" range={{ from: "2026-11-19", to: "2026-11-21" }} />,
+      <PerformanceChart
+        points={points}
+        previous={previous}
+        previousRange={{ from: "2026-11-16", to: "2026-11-18" }}
+        currencyCode="USD"
+        range={{ from: "2026-11-19", to: "2026-11-21" }}
+      />,
     );
     const chart = await screen.findByRole("img", { name: /compared with Nov 16 – Nov 18, 2026/ });
     expect(screen.getByText("(USD)")).toBeInTheDocument();
@@ -194,11 +200,7 @@ describe("RSA preview", () => {
   });
 
   it("keeps pinned assets in their slot and fills the rest in order", () => {
-    expect(pickForPreview(ad.headlines, ["HEADLINE_1", "HEADLINE_2", "HEADLINE_3"])).toEqual([
-      "Northwind Tents",
-      "Free Shipping",
-      "Shop Family Tents",
-    ]);
+    expect(pickForPreview(ad.headlines, ["HEADLINE_1", "HEADLINE_2", "HEADLINE_3"])).toEqual(["Northwind Tents", "Free Shipping", "Shop Family Tents"]);
   });
 
   it("renders a search-result card and the full asset list with pins and labels", async () => {

@@ -76,9 +76,7 @@ function NavContents({ activeAccount }: SidebarProps) {
             key={item.to}
             to={item.to}
             className={({ isActive }) =>
-              `flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${
-                isActive ? "bg-blue-50 text-blue-700" : "text-gray-700 hover:bg-gray-100"
-              }`
+              `flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${isActive ? "bg-blue-50 text-blue-700" : "text-gray-700 hover:bg-gray-100"}`
             }
           >
             <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={1.8}>
@@ -89,11 +87,7 @@ function NavContents({ activeAccount }: SidebarProps) {
         ))}
       </nav>
       <div className="border-t border-gray-200 p-3">
-        <Link
-          to="/settings"
-          className="mb-1 block rounded-lg px-3 py-2 text-sm text-gray-700 hover:bg-gray-100"
-          aria-label="Account settings"
-        >
+        <Link to="/settings" className="mb-1 block rounded-lg px-3 py-2 text-sm text-gray-700 hover:bg-gray-100" aria-label="Account settings">
           <span className="block font-medium">Settings</span>
           <span className="block truncate text-xs text-gray-500">
             {activeAccount ? `${activeAccount.name} · ${formatCustomerId(activeAccount.customerId)}` : "Google Ads not connected"}

@@ -117,8 +117,7 @@ export function SyncStatus({
       {running ? <SyncProgress sync={live} /> : null}
       {live.status === "failed" ? (
         <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          The last sync failed: {live.lastError ?? "unknown error"}.
-          {live.lastSuccessAt ? " Showing the data from the last successful sync." : null}
+          The last sync failed: {live.lastError ?? "unknown error"}.{live.lastSuccessAt ? " Showing the data from the last successful sync." : null}
         </p>
       ) : null}
     </section>

@@ -21,16 +21,9 @@ const FinalUrl = z
   .string({ error: "Final URL must be text" })
   .trim()
   .max(2048, "Final URL is too long")
-  .refine(
-    (v) => v === "" || /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v),
-    "Final URL must be an http(s) address, like https://example.com/boots",
-  );
-const AdGroupId = z
-  .string({ error: "Choose an ad group" })
-  .regex(/^\d{1,19}$/, "Choose an ad group");
-const CustomerId = z
-  .string({ error: "customerId must be text" })
-  .regex(/^\d{10}$/, "Customer ID must be 10 digits");
+  .refine((v) => v === "" || /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v), "Final URL must be an http(s) address, like https://example.com/boots");
+const AdGroupId = z.string({ error: "Choose an ad group" }).regex(/^\d{1,19}$/, "Choose an ad group");
+const CustomerId = z.string({ error: "customerId must be text" }).regex(/^\d{10}$/, "Customer ID must be 10 digits");
 
 const Keywords = z
   .array(
@@ -38,10 +31,7 @@ const Keywords = z
       .string({ error: "Each keyword must be text" })
       .trim()
       .min(1, "A keyword can't be empty")
-      .max(
-        KEYWORD_MAX_CHARS,
-        `Keywords can be at most ${KEYWORD_MAX_CHARS} characters`,
-      ),
+      .max(KEYWORD_MAX_CHARS, `Keywords can be at most ${KEYWORD_MAX_CHARS} characters`),
     {
       error: "Keywords must be a list of texts",
     },
@@ -71,16 +61,9 @@ export const linesOf = (raw: string) =>
 export const GeneratorFormSchema = z.object({
   product: Text("Product/Service"),
   targetAudience: Text("Target Audience"),
-  tone: z
-    .enum(TONES, { error: "Choose a tone from the list" })
-    .default("professional"),
-  adType: z
-    .enum(AD_TYPES, { error: "Choose an ad type from the list" })
-    .default("search"),
-  adGroupId: z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    AdGroupId.optional(),
-  ),
+  tone: z.enum(TONES, { error: "Choose a tone from the list" }).default("professional"),
+  adType: z.enum(AD_TYPES, { error: "Choose an ad type from the list" }).default("search"),
+  adGroupId: z.preprocess((v) => (v === "" ? undefined : v), AdGroupId.optional()),
   keywords: z.string().default("").transform(linesOf).pipe(Keywords),
   facts: z.string().default("").transform(linesOf).pipe(Facts),
   finalUrl: FinalUrl.default(""),

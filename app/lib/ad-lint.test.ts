@@ -14,7 +14,10 @@ import {
   type LintCode,
 } from "./ad-lint";
 
-const codes = (text: string, kind: LineKind) => lintLine(text, kind).filter((i) => i.severity === "error").map((i) => i.code);
+const codes = (text: string, kind: LineKind) =>
+  lintLine(text, kind)
+    .filter((i) => i.severity === "error")
+    .map((i) => i.code);
 
 describe("adTextWidth", () => {
   it.each([
@@ -130,9 +133,17 @@ describe("duplicates and near-duplicates", () => {
 const line = (text: string) => ({ text });
 const goodAd = {
   headlines: [
-    "Waterproof Hiking Boots", "Free Shipping Over $50", "Handmade in Portugal", "Boots for Long Trails",
-    "Vibram Soles That Grip", "Shop Trail Runners", "Sizes 36 to 48", "Light, Tough, Comfortable",
-    "Returns Within 60 Days", "Made for Wet Weather", "Hiking Gear Since 1998",
+    "Waterproof Hiking Boots",
+    "Free Shipping Over $50",
+    "Handmade in Portugal",
+    "Boots for Long Trails",
+    "Vibram Soles That Grip",
+    "Shop Trail Runners",
+    "Sizes 36 to 48",
+    "Light, Tough, Comfortable",
+    "Returns Within 60 Days",
+    "Made for Wet Weather",
+    "Hiking Gear Since 1998",
   ].map(line),
   descriptions: [
     "Our waterproof boots keep your feet dry on every trail. Order today and ship for free.",
@@ -150,14 +161,62 @@ describe("lintRsa", () => {
   });
 
   it.each<[string, (ad: typeof goodAd) => void, (r: ReturnType<typeof lintRsa>) => LintCode[]]>([
-    ["too few headlines", (ad) => { ad.headlines = ad.headlines.slice(0, 2); }, (r) => r.ad.map((i) => i.code)],
-    ["too many headlines", (ad) => { ad.headlines = [...ad.headlines, ...Array.from({ length: 5 }, (_, i) => line(`Model ${i + 100} Boot`))]; }, (r) => r.ad.map((i) => i.code)],
-    ["too few descriptions", (ad) => { ad.descriptions = ad.descriptions.slice(0, 1); }, (r) => r.ad.map((i) => i.code)],
-    ["too many descriptions", (ad) => { ad.descriptions = [...ad.descriptions, line("Alpha one."), line("Beta two."), line("Gamma three.")]; }, (r) => r.ad.map((i) => i.code)],
-    ["path2 without path1", (ad) => { ad.path1 = ""; }, (r) => r.path2.map((i) => i.code)],
-    ["a duplicate headline", (ad) => { ad.headlines.push(line("waterproof hiking boots!")); }, (r) => r.headlines.at(-1)!.map((i) => i.code)],
-    ["a near-duplicate headline", (ad) => { ad.headlines.push(line("Free Shipping Over $50 Today")); }, (r) => r.headlines.at(-1)!.map((i) => i.code)],
-    ["two descriptions with \"!\"", (ad) => { ad.descriptions = ad.descriptions.map((d) => line(`${d.text.slice(0, -1)}!`)); }, (r) => r.ad.map((i) => i.code)],
+    [
+      "too few headlines",
+      (ad) => {
+        ad.headlines = ad.headlines.slice(0, 2);
+      },
+      (r) => r.ad.map((i) => i.code),
+    ],
+    [
+      "too many headlines",
+      (ad) => {
+        ad.headlines = [...ad.headlines, ...Array.from({ length: 5 }, (_, i) => line(`Model ${i + 100} Boot`))];
+      },
+      (r) => r.ad.map((i) => i.code),
+    ],
+    [
+      "too few descriptions",
+      (ad) => {
+        ad.descriptions = ad.descriptions.slice(0, 1);
+      },
+      (r) => r.ad.map((i) => i.code),
+    ],
+    [
+      "too many descriptions",
+      (ad) => {
+        ad.descriptions = [...ad.descriptions, line("Alpha one."), line("Beta two."), line("Gamma three.")];
+      },
+      (r) => r.ad.map((i) => i.code),
+    ],
+    [
+      "path2 without path1",
+      (ad) => {
+        ad.path1 = "";
+      },
+      (r) => r.path2.map((i) => i.code),
+    ],
+    [
+      "a duplicate headline",
+      (ad) => {
+        ad.headlines.push(line("waterproof hiking boots!"));
+      },
+      (r) => r.headlines.at(-1)!.map((i) => i.code),
+    ],
+    [
+      "a near-duplicate headline",
+      (ad) => {
+        ad.headlines.push(line("Free Shipping Over $50 Today"));
+      },
+      (r) => r.headlines.at(-1)!.map((i) => i.code),
+    ],
+    [
+      'two descriptions with "!"',
+      (ad) => {
+        ad.descriptions = ad.descriptions.map((d) => line(`${d.text.slice(0, -1)}!`));
+      },
+      (r) => r.ad.map((i) => i.code),
+    ],
   ])("refuses %s", (_name, mutate, pick) => {
     const ad = structuredClone(goodAd);
     mutate(ad);
@@ -210,7 +269,11 @@ describe("claims: every number, price, offer and superlative needs a source", ()
     expect(warned).toBe(!ok);
   });
   it("finds numbers, offers and superlatives", () => {
-    expect(claimsIn("Save 20% on the best boots, free shipping").map((c) => c.kind).sort()).toEqual(["number", "offer", "offer", "superlative"]);
+    expect(
+      claimsIn("Save 20% on the best boots, free shipping")
+        .map((c) => c.kind)
+        .sort(),
+    ).toEqual(["number", "offer", "offer", "superlative"]);
     expect(claimsIn("Comfortable boots for long trails")).toEqual([]);
   });
   it("is a warning on its own but keeps a generated line out", () => {
@@ -228,7 +291,10 @@ describe("estimateStrength", () => {
     expect(full.score).toBeGreaterThan(thin.score);
     expect(thin.reasons).toContain("Add more unique headlines.");
     expect(thin.reasons).toContain("Include popular keywords in your headlines.");
-    const pinned = estimateStrength({ ...goodAd, headlines: goodAd.headlines.map((h, i) => (i === 0 ? { ...h, pinnedField: "HEADLINE_1" } : h)) }, ["hiking boots", "trail"]);
+    const pinned = estimateStrength({ ...goodAd, headlines: goodAd.headlines.map((h, i) => (i === 0 ? { ...h, pinnedField: "HEADLINE_1" } : h)) }, [
+      "hiking boots",
+      "trail",
+    ]);
     expect(pinned.score).toBeLessThan(full.score);
     expect(pinned.reasons.join(" ")).toMatch(/Unpin/);
   });

@@ -1,14 +1,6 @@
 import { unsupportedClaims } from "./ad-claims";
 import { adTextWidth, DKI_TAG, withDkiDefaults } from "./ad-text";
-import {
-  DESCRIPTION_MAX,
-  HEADLINE_MAX,
-  PATH_MAX,
-  RSA_DESCRIPTIONS_MAX,
-  RSA_DESCRIPTIONS_MIN,
-  RSA_HEADLINES_MAX,
-  RSA_HEADLINES_MIN,
-} from "./ad-limits";
+import { DESCRIPTION_MAX, HEADLINE_MAX, PATH_MAX, RSA_DESCRIPTIONS_MAX, RSA_DESCRIPTIONS_MIN, RSA_HEADLINES_MAX, RSA_HEADLINES_MIN } from "./ad-limits";
 
 // The code gate for responsive search ad text (../shared/research/rsa.md §1–§2, §5.5–§5.6).
 // Pure and browser-safe: the ad generator screen, the JSON API, the change pipeline and the
@@ -85,9 +77,56 @@ export function editorialFix(text: string, kind: LineKind): string {
 
 // Acronyms and forms that are capitals by nature, not shouting.
 const ACRONYMS = new Set([
-  "ASAP", "USA", "UK", "EU", "US", "FAQ", "PDF", "SEO", "SEM", "PPC", "CRM", "ERP", "API", "AI", "HR", "IT", "TV",
-  "DIY", "CEO", "SaaS", "B2B", "B2C", "VIP", "NYC", "LA", "GPS", "HVAC", "LED", "ID", "OK", "PC", "SUV", "BBQ", "CPA",
-  "IRS", "ISO", "NHS", "AM", "PM", "VAT", "GST", "HD", "UV", "XL", "XXL", "DJ", "RV", "EV", "3D", "4K",
+  "ASAP",
+  "USA",
+  "UK",
+  "EU",
+  "US",
+  "FAQ",
+  "PDF",
+  "SEO",
+  "SEM",
+  "PPC",
+  "CRM",
+  "ERP",
+  "API",
+  "AI",
+  "HR",
+  "IT",
+  "TV",
+  "DIY",
+  "CEO",
+  "SaaS",
+  "B2B",
+  "B2C",
+  "VIP",
+  "NYC",
+  "LA",
+  "GPS",
+  "HVAC",
+  "LED",
+  "ID",
+  "OK",
+  "PC",
+  "SUV",
+  "BBQ",
+  "CPA",
+  "IRS",
+  "ISO",
+  "NHS",
+  "AM",
+  "PM",
+  "VAT",
+  "GST",
+  "HD",
+  "UV",
+  "XL",
+  "XXL",
+  "DJ",
+  "RV",
+  "EV",
+  "3D",
+  "4K",
 ]);
 const ALLOWED_CHAR = /[\p{L}\p{M}\p{N} .,'’"“”\-–—&/():;?!%$€£¥+®™{}#@*]/u;
 const PICTOGRAPHIC = /\p{Extended_Pictographic}|\p{Emoji_Presentation}|\uFE0F/u;
@@ -144,11 +183,11 @@ export function lintLine(raw: string, kind: LineKind, options: LintOptions = {})
     return issues;
   }
 
-  if (kind === "headline" && plain.includes("!")) err("EXCLAMATION_IN_HEADLINE", "Headlines can't contain \"!\".");
+  if (kind === "headline" && plain.includes("!")) err("EXCLAMATION_IN_HEADLINE", 'Headlines can\'t contain "!".');
   if (kind === "description" && (plain.match(/!/g) ?? []).length > 1) {
-    err("EXCLAMATION_BUDGET", "Use at most one \"!\" in an ad.");
+    err("EXCLAMATION_BUDGET", 'Use at most one "!" in an ad.');
   }
-  if (REPEATED_PUNCT.test(plain)) err("PUNCT_REPEATED", "Don't repeat punctuation or symbols (\"!!\", \"...\").");
+  if (REPEATED_PUNCT.test(plain)) err("PUNCT_REPEATED", 'Don\'t repeat punctuation or symbols ("!!", "...").');
   if (HALF_WIDTH_KATAKANA.test(plain)) err("UNSUPPORTED_CHARACTER", "Half-width katakana isn't allowed.");
   let emoji = false;
   let unsupported = "";
@@ -163,7 +202,7 @@ export function lintLine(raw: string, kind: LineKind, options: LintOptions = {})
     err("SYMBOL_MISUSE", "Don't use symbols in place of letters or words.");
   }
   if (unsupported) err("UNSUPPORTED_CHARACTER", `"${unsupported}" isn't allowed in ad text.`);
-  if (CLICK_HERE.test(plain)) err("CLICK_HERE", "Say what happens instead of \"click here\".");
+  if (CLICK_HERE.test(plain)) err("CLICK_HERE", 'Say what happens instead of "click here".');
   if (URL_OR_EMAIL.test(plain)) err("URL_OR_EMAIL", "Web addresses and emails belong in the final URL, not the text.");
   for (const m of plain.matchAll(new RegExp(PHONE, "g"))) {
     if (m[1] && digitsIn(m[1]) < 7) continue;
@@ -224,14 +263,19 @@ export function blocksGeneratedLine(issue: LintIssue): boolean {
 
 /** Lower case, NFKC, punctuation and spaces stripped: equal keys are duplicates to Google too. */
 export function duplicateKey(text: string): string {
-  return withDkiDefaults(text).normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  return withDkiDefaults(text)
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, "");
 }
 
-const STOPWORDS = new Set(
-  "a an and are as at be by for from get in is it of on or our the to we with you your this that".split(" "),
-);
+const STOPWORDS = new Set("a an and are as at be by for from get in is it of on or our the to we with you your this that".split(" "));
 function contentTokens(text: string): Set<string> {
-  const words = withDkiDefaults(text).normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    withDkiDefaults(text)
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   return new Set(words.filter((w) => !STOPWORDS.has(w)).map((w) => (w.length > 4 ? w.replace(/(es|s)$/, "") : w)));
 }
 function trigrams(text: string): Map<string, number> {
@@ -315,7 +359,7 @@ export function lintRsa(ad: RsaInput, options: LintOptions = {}): RsaLint {
   if (ad.descriptions.length < RSA_DESCRIPTIONS_MIN) err(adIssues, "TOO_FEW", `Write at least ${RSA_DESCRIPTIONS_MIN} descriptions.`);
   if (ad.descriptions.length > RSA_DESCRIPTIONS_MAX) err(adIssues, "TOO_MANY", `Use at most ${RSA_DESCRIPTIONS_MAX} descriptions.`);
   const bangs = ad.descriptions.filter((d) => withDkiDefaults(d.text).includes("!")).length;
-  if (bangs > 1) err(adIssues, "EXCLAMATION_BUDGET", "Use \"!\" in at most one description.");
+  if (bangs > 1) err(adIssues, "EXCLAMATION_BUDGET", 'Use "!" in at most one description.');
   pinIssues(ad, headlines, descriptions, adIssues);
 
   // Duplicates are judged within each list, in order: the later line carries the issue.
@@ -387,26 +431,28 @@ export function estimateStrength(ad: RsaInput, keywords: string[] = []): Strengt
   let score = 0;
 
   // Quantity (30): headlines saturate at 11, descriptions at 4.
-  score += Math.min(h.length, 11) / 11 * 20 + Math.min(d.length, 4) / 4 * 10;
+  score += (Math.min(h.length, 11) / 11) * 20 + (Math.min(d.length, 4) / 4) * 10;
   if (h.length < 11) reasons.push("Add more unique headlines.");
   if (d.length < 4) reasons.push("Add more descriptions.");
 
   // Uniqueness (25): 1 − mean nearest-neighbour similarity.
-  const nearest = (list: string[]) =>
-    list.map((t, i) => Math.max(0, ...list.filter((_, j) => j !== i).map((o) => similarity(t, o))));
+  const nearest = (list: string[]) => list.map((t, i) => Math.max(0, ...list.filter((_, j) => j !== i).map((o) => similarity(t, o))));
   const sims = [...nearest(h), ...nearest(d)];
   const meanSim = sims.length ? sims.reduce((a, b) => a + b, 0) / sims.length : 1;
   score += Math.max(0, 1 - meanSim) * 25;
   if (meanSim > 0.4) reasons.push("Make headlines and descriptions more unique.");
 
   // Popular keywords (20): 2+ headlines hold a top keyword.
-  const top = keywords.map((k) => k.toLowerCase().trim()).filter(Boolean).slice(0, 5);
+  const top = keywords
+    .map((k) => k.toLowerCase().trim())
+    .filter(Boolean)
+    .slice(0, 5);
   if (top.length === 0) {
     score += 10;
     reasons.push("Add keywords so headlines can include popular ones.");
   } else {
     const covering = h.filter((t) => top.some((k) => withDkiDefaults(t).toLowerCase().includes(k))).length;
-    score += Math.min(covering, 2) / 2 * 20;
+    score += (Math.min(covering, 2) / 2) * 20;
     if (covering < 2) reasons.push("Include popular keywords in your headlines.");
   }
 
@@ -418,7 +464,7 @@ export function estimateStrength(ad: RsaInput, keywords: string[] = []): Strengt
   // Length mix (10): some short headlines and full descriptions.
   const shortHeadlines = h.filter((t) => adTextWidth(t) < 20).length;
   const fullDescriptions = d.filter((t) => adTextWidth(t) >= 60).length;
-  score += Math.min(shortHeadlines, 3) / 3 * 5 + (d.length ? fullDescriptions / d.length : 0) * 5;
+  score += (Math.min(shortHeadlines, 3) / 3) * 5 + (d.length ? fullDescriptions / d.length : 0) * 5;
   if (shortHeadlines < 3) reasons.push("Mix in a few short headlines (under 20 characters).");
   if (d.length && fullDescriptions < d.length) reasons.push("Use most of each description's 90 characters.");
 

@@ -42,11 +42,7 @@ export function clearAuthState(storage: Storage = window.localStorage) {
  * user (null when anonymous) and `verifiedToken` a token the server confirmed
  * belongs to this very session.
  */
-export function syncAuthState(
-  email: string | null,
-  verifiedToken: string | null,
-  storage: Storage = window.localStorage,
-) {
+export function syncAuthState(email: string | null, verifiedToken: string | null, storage: Storage = window.localStorage) {
   const current = readAuthState(storage);
   const corrupt = current === null && storage.getItem(AUTH_STORAGE_KEY) !== null;
   if (!email) {

@@ -141,7 +141,12 @@ export const RsaShape = z.object({
     .array(Description)
     .min(RSA_DESCRIPTIONS_MIN, `Add at least ${RSA_DESCRIPTIONS_MIN} descriptions`)
     .max(RSA_DESCRIPTIONS_MAX, `At most ${RSA_DESCRIPTIONS_MAX} descriptions`),
-  path1: z.string().trim().max(PATH_MAX, `Paths can be at most ${PATH_MAX} characters`).refine((t) => !hasBidiControl(t), `Paths ${BIDI_MESSAGE}`).optional(),
+  path1: z
+    .string()
+    .trim()
+    .max(PATH_MAX, `Paths can be at most ${PATH_MAX} characters`)
+    .refine((t) => !hasBidiControl(t), `Paths ${BIDI_MESSAGE}`)
+    .optional(),
   path2: z
     .string()
     .trim()
@@ -161,7 +166,10 @@ function rsaGate(v: RsaValue, ctx: z.RefinementCtx) {
     headlines: v.headlines.map((h) => ({ text: h.text, pinnedField: h.pin })),
     descriptions: v.descriptions.map((d) => ({ text: d.text, pinnedField: d.pin })),
   });
-  for (const [list, lints] of [["headlines", lint.headlines], ["descriptions", lint.descriptions]] as const) {
+  for (const [list, lints] of [
+    ["headlines", lint.headlines],
+    ["descriptions", lint.descriptions],
+  ] as const) {
     lints.forEach((issues, i) => {
       const dup = issues.find((x) => x.code === "DUPLICATE");
       if (dup) ctx.addIssue({ code: "custom", path: [list, i, "text"], message: dup.message });
@@ -169,7 +177,8 @@ function rsaGate(v: RsaValue, ctx: z.RefinementCtx) {
   }
   for (const issue of lint.ad) {
     if (issue.code === "EXCLAMATION_BUDGET") ctx.addIssue({ code: "custom", path: ["descriptions"], message: issue.message });
-    if (issue.code === "PIN_INFEASIBLE") ctx.addIssue({ code: "custom", path: [issue.message.includes("headline") ? "headlines" : "descriptions"], message: issue.message });
+    if (issue.code === "PIN_INFEASIBLE")
+      ctx.addIssue({ code: "custom", path: [issue.message.includes("headline") ? "headlines" : "descriptions"], message: issue.message });
   }
 }
 export const CreateRsaInput = RsaShape.extend({ customerId: CustomerId }).refine(path2NeedsPath1, PATH2_ERROR).superRefine(rsaGate);
@@ -180,14 +189,18 @@ export const ActionInput = z
     StatusChangeInput.omit({ customerId: true })
       .extend({ type: z.literal("status") })
       .describe("Enable, pause or remove campaigns, ad groups, keywords or ads"),
-    BudgetChangeInput.omit({ customerId: true }).extend({ type: z.literal("budget") }).describe("Set a campaign's daily budget"),
+    BudgetChangeInput.omit({ customerId: true })
+      .extend({ type: z.literal("budget") })
+      .describe("Set a campaign's daily budget"),
     BidChangeInput.omit({ customerId: true })
       .extend({ type: z.literal("bid") })
       .describe("Set max. CPC bids of keywords or ad groups (default bid)"),
     TargetCpaChangeInput.omit({ customerId: true })
       .extend({ type: z.literal("target_cpa") })
       .describe("Set an ad group's own target CPA (overriding its campaign's), or clear it with null"),
-    AddKeywordsInput.omit({ customerId: true }).extend({ type: z.literal("add_keywords") }).describe("Add keywords to an ad group"),
+    AddKeywordsInput.omit({ customerId: true })
+      .extend({ type: z.literal("add_keywords") })
+      .describe("Add keywords to an ad group"),
     AddNegativesInput.omit({ customerId: true })
       .extend({ type: z.literal("add_negatives") })
       .describe("Add negative keywords to an ad group or a campaign"),

@@ -14,10 +14,16 @@ describe("change fields as people read them", () => {
     expect(diffFields({ amountMicros: 50_000_000, adGroup: "x" }, { amountMicros: 60_000_000 }, "EUR")).toEqual([
       { field: "Daily budget", before: "€50.00", after: "€60.00", percent: 20 },
     ]);
-    expect(diffFields({ cpcBidMicros: null }, { cpcBidMicros: 1_250_000 }, "USD")).toEqual([{ field: "Max. CPC", before: "Not set", after: "$1.25", percent: null }]);
+    expect(diffFields({ cpcBidMicros: null }, { cpcBidMicros: 1_250_000 }, "USD")).toEqual([
+      { field: "Max. CPC", before: "Not set", after: "$1.25", percent: null },
+    ]);
     // An ad group's own target CPA; cleared, the campaign's target applies.
-    expect(diffFields({ targetCpaMicros: null }, { targetCpaMicros: 30_000_000 }, "USD")).toEqual([{ field: "Target CPA", before: "Campaign's target", after: "$30.00", percent: null }]);
-    expect(diffFields({ targetCpaMicros: 30_000_000 }, { targetCpaMicros: null }, "USD")).toEqual([{ field: "Target CPA", before: "$30.00", after: "Campaign's target", percent: null }]);
+    expect(diffFields({ targetCpaMicros: null }, { targetCpaMicros: 30_000_000 }, "USD")).toEqual([
+      { field: "Target CPA", before: "Campaign's target", after: "$30.00", percent: null },
+    ]);
+    expect(diffFields({ targetCpaMicros: 30_000_000 }, { targetCpaMicros: null }, "USD")).toEqual([
+      { field: "Target CPA", before: "$30.00", after: "Campaign's target", percent: null },
+    ]);
   });
 
   it("a create shows what it makes; a remove ends in Removed", () => {
@@ -26,7 +32,9 @@ describe("change fields as people read them", () => {
       { field: "Match type", before: null, after: "Exact", percent: null },
       { field: "Negative", before: null, after: "Yes", percent: null },
     ]);
-    expect(diffFields({ status: "ENABLED", text: "tents" }, { status: "REMOVED" }, "USD")).toEqual([{ field: "Status", before: "Enabled", after: "Removed", percent: null }]);
+    expect(diffFields({ status: "ENABLED", text: "tents" }, { status: "REMOVED" }, "USD")).toEqual([
+      { field: "Status", before: "Enabled", after: "Removed", percent: null },
+    ]);
   });
 
   it("formats a move with its sign", () => {

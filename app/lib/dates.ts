@@ -137,21 +137,19 @@ export interface DateRangeSchemaOptions {
 /** A zod schema for {from, to}: real dates, from ≤ to, at most MAX_RANGE_DAYS, none in the future. */
 export function makeDateRangeSchema(opts: DateRangeSchemaOptions = {}) {
   const date = z.string().trim().refine(isIsoDate, "Enter a date as YYYY-MM-DD.");
-  return z
-    .object({ from: date, to: date })
-    .superRefine((range, ctx) => {
-      if (range.from > range.to) {
-        ctx.addIssue({ code: "custom", path: ["from"], message: "The start date must be on or before the end date." });
-        return;
-      }
-      if (rangeLength(range) > MAX_RANGE_DAYS) {
-        ctx.addIssue({ code: "custom", path: ["from"], message: `A date range can span at most ${MAX_RANGE_DAYS} days.` });
-      }
-      const max = typeof opts.maxDate === "function" ? opts.maxDate() : (opts.maxDate ?? latestDateOnEarth());
-      if (range.to > max) {
-        ctx.addIssue({ code: "custom", path: ["to"], message: "The date range cannot end in the future." });
-      }
-    });
+  return z.object({ from: date, to: date }).superRefine((range, ctx) => {
+    if (range.from > range.to) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: "The start date must be on or before the end date." });
+      return;
+    }
+    if (rangeLength(range) > MAX_RANGE_DAYS) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: `A date range can span at most ${MAX_RANGE_DAYS} days.` });
+    }
+    const max = typeof opts.maxDate === "function" ? opts.maxDate() : (opts.maxDate ?? latestDateOnEarth());
+    if (range.to > max) {
+      ctx.addIssue({ code: "custom", path: ["to"], message: "The date range cannot end in the future." });
+    }
+  });
 }
 
 export const DateRangeSchema = makeDateRangeSchema();

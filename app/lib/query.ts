@@ -3,11 +3,7 @@
  * remove a key, anything else sets it. Pages keep all their state (range,
  * sort, filters, page) in the query, so every control is a plain link.
  */
-export function hrefWith(
-  pathname: string,
-  current: URLSearchParams | string,
-  changes: Record<string, string | number | null | undefined>,
-): string {
+export function hrefWith(pathname: string, current: URLSearchParams | string, changes: Record<string, string | number | null | undefined>): string {
   const params = withoutToken(current);
   for (const [key, value] of Object.entries(changes)) {
     if (value === null || value === undefined || value === "") params.delete(key);

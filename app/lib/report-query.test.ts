@@ -21,7 +21,16 @@ describe("resolveRange", () => {
     expect(resolveRange(q("from=2026-11-20&to=2026-11-22"), Y).notice).toBeNull();
   });
   it("falls back to the default with a notice for anything malformed", () => {
-    for (const bad of ["from=2026-11-10", "to=2026-11-10", "from=2026-11-10&to=2026-11-01", "from=nope&to=2026-11-01", "from=2026-02-30&to=2026-03-01", "from=2026-11-20&to=2026-11-23", "from=2020-01-01&to=2026-11-01", "range=14d"]) {
+    for (const bad of [
+      "from=2026-11-10",
+      "to=2026-11-10",
+      "from=2026-11-10&to=2026-11-01",
+      "from=nope&to=2026-11-01",
+      "from=2026-02-30&to=2026-03-01",
+      "from=2026-11-20&to=2026-11-23",
+      "from=2020-01-01&to=2026-11-01",
+      "range=14d",
+    ]) {
       const r = resolveRange(q(bad), Y);
       expect(r.range, bad).toEqual({ from: "2026-10-23", to: Y });
       expect(r.notice, bad).toMatch(/showing the last 30 days/i);

@@ -47,12 +47,32 @@ describe("generateTemplateRsa", () => {
   // Property: whatever the user types, the output passes the gate with a full set of lines.
   it("always passes the gate, for many random briefs", () => {
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
     const pieces = [
-      "boots", "CRM software", "ハイキングブーツ", "日本語の長い商品名です", "FREE STUFF", "call 555-123-4567", "🥾 boots",
-      "click here", "dog grooming", "a", "emergency plumber", "wedding photography", "x".repeat(60), "SaaS", "café",
-      "best deals!!", "www.example.com", "tax   advice", "B o o t s", "{KeyWord:Boots}", "{broken", "solar panels", "yoga",
+      "boots",
+      "CRM software",
+      "ハイキングブーツ",
+      "日本語の長い商品名です",
+      "FREE STUFF",
+      "call 555-123-4567",
+      "🥾 boots",
+      "click here",
+      "dog grooming",
+      "a",
+      "emergency plumber",
+      "wedding photography",
+      "x".repeat(60),
+      "SaaS",
+      "café",
+      "best deals!!",
+      "www.example.com",
+      "tax   advice",
+      "B o o t s",
+      "{KeyWord:Boots}",
+      "{broken",
+      "solar panels",
+      "yoga",
     ];
     for (let i = 0; i < 300; i++) {
       const words = (n: number) => Array.from({ length: n }, () => pick(pieces)).join(" ");

@@ -1,13 +1,4 @@
-import {
-  adTextWidth,
-  autofixLine,
-  estimateStrength,
-  isNearDuplicate,
-  lintLine,
-  lintRsa,
-  type LineKind,
-  type StrengthEstimate,
-} from "./ad-lint";
+import { adTextWidth, autofixLine, estimateStrength, isNearDuplicate, lintLine, lintRsa, type LineKind, type StrengthEstimate } from "./ad-lint";
 import { DESCRIPTION_MAX, HEADLINE_MAX, PATH_MAX, RSA_DESCRIPTIONS_MAX, RSA_HEADLINES_MAX } from "./ad-limits";
 
 // The offline RSA writer (rsa.md §5.8): no model, so every line comes from a template whose
@@ -65,11 +56,24 @@ const TONE_CARDS: Record<string, ToneCard> = {
 };
 // Neutral lines that fit any product; enough of them that a full ad is always possible.
 const GENERIC_HEADLINES = [
-  "Explore the Options", "Compare Options Online", "Find the Right Fit", "Order Online Today",
-  "See the Full Range", "Browse the Collection", "Learn More Today", "Simple Online Ordering",
-  "Helpful Advice Available", "Made With Care", "Choose What Suits You", "Questions? Ask Us",
-  "Answers to Your Questions", "Flexible Options", "Details Online", "Start Your Search Here",
-  "Everything in One Place", "Get the Details",
+  "Explore the Options",
+  "Compare Options Online",
+  "Find the Right Fit",
+  "Order Online Today",
+  "See the Full Range",
+  "Browse the Collection",
+  "Learn More Today",
+  "Simple Online Ordering",
+  "Helpful Advice Available",
+  "Made With Care",
+  "Choose What Suits You",
+  "Questions? Ask Us",
+  "Answers to Your Questions",
+  "Flexible Options",
+  "Details Online",
+  "Start Your Search Here",
+  "Everything in One Place",
+  "Get the Details",
 ];
 const GENERIC_DESCRIPTIONS = [
   "Compare the options, read the details and choose what suits you. Order online in a few steps.",
@@ -106,7 +110,12 @@ export function fitWidth(text: string, max: number): string | null {
 
 /** A path segment: letters and digits joined by hyphens, within 15 width units. */
 export function toPath(text: string): string {
-  const words = (text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 4);
+  const words = (
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).slice(0, 4);
   while (words.length) {
     const path = words.join("-");
     if (adTextWidth(path) <= PATH_MAX) return path;
@@ -172,7 +181,13 @@ export function generateTemplateRsa(brief: RsaBrief): GeneratedRsa {
   for (const a of good) if (a.fieldType === "DESCRIPTION") d.add(a.text);
   const kw = keywords[0] ?? product;
   d.add(`${sentence(`${product} for ${audience}`)}. ${card.closers[0]}`);
-  if (facts.length) d.add(`${facts.slice(0, 2).map((f) => withStop(sentence(f))).join(" ")} ${card.closers[1]}`);
+  if (facts.length)
+    d.add(
+      `${facts
+        .slice(0, 2)
+        .map((f) => withStop(sentence(f)))
+        .join(" ")} ${card.closers[1]}`,
+    );
   d.add(`Looking for ${kw}? See our ${product.toLowerCase()} and find the right fit. ${card.closers[2]}`);
   d.add(`Discover ${product} designed for ${audience}. Compare the options and order online.`);
   for (const f of facts.slice(2)) d.add(`${withStop(sentence(f))} ${card.closers[0]}`);

@@ -55,7 +55,11 @@ export default function AdGenerator({ loaderData }: Route.ComponentProps) {
     <>
       <PageHeader
         title="Ad Generator"
-        description={connected ? `Responsive search ads for ${loaderData.account!.name}, checked against Google's limits and editorial rules` : "Generate ad copy that fits Google's limits"}
+        description={
+          connected
+            ? `Responsive search ads for ${loaderData.account!.name}, checked against Google's limits and editorial rules`
+            : "Generate ad copy that fits Google's limits"
+        }
       />
       {loaderData.notice ? <Notice>{loaderData.notice}</Notice> : null}
       {!loaderData.modelConfigured ? (

@@ -22,7 +22,10 @@ describe("chat action (JavaScript off, no account connected)", () => {
   const call = async (body: Record<string, string>) => action(await signedInArgs(post(body)));
 
   it("appends the message and the fixed reply to the posted history", async () => {
-    const history = JSON.stringify([{ role: "user", content: "a" }, { role: "assistant", content: "b" }]);
+    const history = JSON.stringify([
+      { role: "user", content: "a" },
+      { role: "assistant", content: "b" },
+    ]);
     const result = (await call({ message: " Hi ", history })) as { messages: unknown[] };
     expect(result.messages).toEqual([
       { role: "user", content: "a" },

@@ -31,25 +31,25 @@ export default function AiOptimizer({ loaderData, actionData }: Route.ComponentP
   const result = actionData as { messages?: ChatMessage[]; error?: string | null; message?: string; recError?: PanelError } | undefined;
   return (
     <div className="flex flex-col gap-4 xl:h-[calc(100vh-4rem)] xl:flex-row">
-    <div className="flex h-[calc(100vh-4rem)] min-w-0 flex-1 flex-col">
-      <PageHeader title="AI Optimizer" description="Chat with your AI assistant about your campaigns" />
-      {loaderData?.connected ? (
-        <ChatPanel
-          key={loaderData.chatId}
-          chatId={loaderData.chatId}
-          saved={loaderData.saved}
-          initialMessages={loaderData.messages}
-          chats={loaderData.chats}
-          accountName={loaderData.accountName}
-          model={loaderData.model}
-          formError={result?.error ?? (loaderData.notFound ? "That chat was not found; this is a new one." : null)}
-          formMessage={result?.message}
-        />
-      ) : (
-        <OfflineChat initialMessages={result?.messages ?? []} error={result?.error ?? null} />
-      )}
-    </div>
-    {loaderData?.recommendations ? <RecommendationsPanel data={loaderData.recommendations} error={result?.recError ?? null} /> : null}
+      <div className="flex h-[calc(100vh-4rem)] min-w-0 flex-1 flex-col">
+        <PageHeader title="AI Optimizer" description="Chat with your AI assistant about your campaigns" />
+        {loaderData?.connected ? (
+          <ChatPanel
+            key={loaderData.chatId}
+            chatId={loaderData.chatId}
+            saved={loaderData.saved}
+            initialMessages={loaderData.messages}
+            chats={loaderData.chats}
+            accountName={loaderData.accountName}
+            model={loaderData.model}
+            formError={result?.error ?? (loaderData.notFound ? "That chat was not found; this is a new one." : null)}
+            formMessage={result?.message}
+          />
+        ) : (
+          <OfflineChat initialMessages={result?.messages ?? []} error={result?.error ?? null} />
+        )}
+      </div>
+      {loaderData?.recommendations ? <RecommendationsPanel data={loaderData.recommendations} error={result?.recError ?? null} /> : null}
     </div>
   );
 }

@@ -32,7 +32,10 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
   return (
     <Shell data={loaderData}>
       {connection?.status === "reconnect_needed" ? (
-        <div role="alert" className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-900">
+        <div
+          role="alert"
+          className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-900"
+        >
           <p>
             <strong>Google Ads needs to be reconnected.</strong> {connection.statusReason ?? "Your connection has expired."}
           </p>
@@ -46,8 +49,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
       ) : null}
       {demoMode && connection ? (
         <div role="note" className="mb-6 rounded-lg border border-blue-200 bg-blue-50 px-4 py-2 text-sm text-blue-900">
-          <strong>Demo mode:</strong> you are viewing a demo Google Ads account served by the built-in emulator. No real account
-          or money is involved.
+          <strong>Demo mode:</strong> you are viewing a demo Google Ads account served by the built-in emulator. No real account or money is involved.
         </div>
       ) : null}
       <Outlet />
@@ -77,9 +79,7 @@ export function ErrorBoundary() {
   ) : (
     <div className="flex flex-col items-start gap-3 py-8">
       <h1 className="text-2xl font-bold text-gray-900">Unexpected Application Error!</h1>
-      <p className="text-gray-600">
-        {isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong. Please try again."}
-      </p>
+      <p className="text-gray-600">{isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong. Please try again."}</p>
     </div>
   );
   if (!data) {

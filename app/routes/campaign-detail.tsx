@@ -1,5 +1,13 @@
 import { Form, Link, useLocation } from "react-router";
-import { AddKeywordsForm, AddNegativesForm, BidField, BudgetForm, CampaignStatusButtons, SearchTermActions, StatusButtons } from "~/components/campaign-change-forms";
+import {
+  AddKeywordsForm,
+  AddNegativesForm,
+  BidField,
+  BudgetForm,
+  CampaignStatusButtons,
+  SearchTermActions,
+  StatusButtons,
+} from "~/components/campaign-change-forms";
 import { BulkBar, SelectAll, SelectBox, secondaryButtonClass, usePostAction } from "~/components/change-forms";
 import { DataTable, type Column } from "~/components/data-table";
 import { DateRangePicker } from "~/components/date-range-picker";
@@ -12,7 +20,15 @@ import { formatDecimal, formatEnum, formatInteger, formatMoney, formatPercent } 
 import { averageCpc, conversionValuePerCost, costPerConversion, ctr, type Metrics } from "~/lib/metrics";
 import { currentPath, hrefWith, keptParams } from "~/lib/query";
 import { DETAIL_TABS, presetLinks, rangeFormHidden, rangeOnly, type DetailTab } from "~/lib/report-query";
-import { DETAIL_SEARCH_LABELS, DETAIL_SORT_KEYS, DETAIL_STATUS_FILTERS, DETAIL_STATUS_LABELS, detailDefaultDir, TABLE_KEYS, type DetailStatusFilter } from "~/lib/detail-query";
+import {
+  DETAIL_SEARCH_LABELS,
+  DETAIL_SORT_KEYS,
+  DETAIL_STATUS_FILTERS,
+  DETAIL_STATUS_LABELS,
+  detailDefaultDir,
+  TABLE_KEYS,
+  type DetailStatusFilter,
+} from "~/lib/detail-query";
 import { Pagination } from "~/components/pagination";
 import { csvHref, DownloadCsv, PageSizeLinks, SearchBox, StatusFilter } from "~/components/table-tools";
 import { userContext } from "~/server/request-context.server";
@@ -230,7 +246,12 @@ function TabPanel({ data, currency, newAdHref }: { data: Data; currency: string;
     case "adgroups": {
       type Row = (typeof opened.list.rows)[number];
       const columns: Column<Row>[] = [
-        select<Row>("adgroup-bulk", "ad groups", (g) => g.id, (g) => g.name),
+        select<Row>(
+          "adgroup-bulk",
+          "ad groups",
+          (g) => g.id,
+          (g) => g.name,
+        ),
         { key: "name", label: "Ad group", sortable: true, rowHeader: true, cell: (g) => g.name },
         { key: "status", label: "Status", sortable: true, cell: (g) => <StatusBadge status={g.status} /> },
         { key: "bid", label: "Default max. CPC", numeric: true, sortable: true, cell: (g) => money(g.cpcBidMicros) },
@@ -258,7 +279,12 @@ function TabPanel({ data, currency, newAdHref }: { data: Data; currency: string;
     case "keywords": {
       type Row = (typeof opened.list.rows)[number];
       const columns: Column<Row>[] = [
-        select<Row>("keyword-bulk", "keywords", (k) => `${k.adGroupId}~${k.criterionId}`, (k) => `${k.text} (${formatEnum(k.matchType)}) in ${k.adGroupName}`),
+        select<Row>(
+          "keyword-bulk",
+          "keywords",
+          (k) => `${k.adGroupId}~${k.criterionId}`,
+          (k) => `${k.text} (${formatEnum(k.matchType)}) in ${k.adGroupName}`,
+        ),
         {
           key: "text",
           label: "Keyword",
@@ -330,7 +356,11 @@ function TabPanel({ data, currency, newAdHref }: { data: Data; currency: string;
                   <RsaPreview
                     ad={{
                       headlines: ad.headlines.map((h) => ({ text: h.text, pinnedField: h.pinnedField ?? null, performanceLabel: h.performanceLabel ?? null })),
-                      descriptions: ad.descriptions.map((d) => ({ text: d.text, pinnedField: d.pinnedField ?? null, performanceLabel: d.performanceLabel ?? null })),
+                      descriptions: ad.descriptions.map((d) => ({
+                        text: d.text,
+                        pinnedField: d.pinnedField ?? null,
+                        performanceLabel: d.performanceLabel ?? null,
+                      })),
                       finalUrl: ad.finalUrls[0] ?? null,
                       path1: ad.path1 ?? null,
                       path2: ad.path2 ?? null,
@@ -359,7 +389,13 @@ function TabPanel({ data, currency, newAdHref }: { data: Data; currency: string;
     case "searchterms": {
       type Row = (typeof opened.list.rows)[number];
       const columns: Column<Row>[] = [
-        select<Row>("term-bulk", "search terms", (t) => `${t.adGroupId}~${t.searchTerm}`, (t) => `${t.searchTerm} in ${t.adGroupName}`, "term"),
+        select<Row>(
+          "term-bulk",
+          "search terms",
+          (t) => `${t.adGroupId}~${t.searchTerm}`,
+          (t) => `${t.searchTerm} in ${t.adGroupName}`,
+          "term",
+        ),
         { key: "term", label: "Search term", sortable: true, rowHeader: true, cell: (t) => t.searchTerm },
         { key: "status", label: "Added/Excluded", sortable: true, narrow: true, cell: (t) => (t.status === "NONE" ? "None" : formatEnum(t.status)) },
         { key: "adGroup", label: "Ad group", sortable: true, narrow: true, cell: (t) => t.adGroupName },
@@ -368,7 +404,12 @@ function TabPanel({ data, currency, newAdHref }: { data: Data; currency: string;
       ];
       return (
         <>
-          <BulkBar id="term-bulk" label="Act on selected search terms" hidden={{ campaignId: detail.campaign.id }} intents={["term_keywords", "term_negatives"]}>
+          <BulkBar
+            id="term-bulk"
+            label="Act on selected search terms"
+            hidden={{ campaignId: detail.campaign.id }}
+            intents={["term_keywords", "term_negatives"]}
+          >
             <SearchTermActions currency={currency} />
           </BulkBar>
           <DataTable

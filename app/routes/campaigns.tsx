@@ -162,7 +162,12 @@ function ColumnChooser({ hidden, returnTo }: { hidden: readonly string[]; return
       <summary className="cursor-pointer list-none rounded-md border border-gray-300 bg-white px-3 py-1 text-sm font-semibold text-gray-700 hover:bg-gray-50 [&::-webkit-details-marker]:hidden">
         Columns{hidden.length ? ` (${OPTIONAL_CAMPAIGN_COLUMNS.length - hidden.length} of ${OPTIONAL_CAMPAIGN_COLUMNS.length})` : ""}
       </summary>
-      <Form method="post" action="/campaigns" aria-label="Choose columns" className="absolute right-0 z-20 mt-1 w-56 rounded-lg border border-gray-200 bg-white p-3 shadow-lg">
+      <Form
+        method="post"
+        action="/campaigns"
+        aria-label="Choose columns"
+        className="absolute right-0 z-20 mt-1 w-56 rounded-lg border border-gray-200 bg-white p-3 shadow-lg"
+      >
         <input type="hidden" name="intent" value="columns" />
         <input type="hidden" name="returnTo" value={returnTo} />
         <fieldset>

@@ -36,7 +36,10 @@ const view = (status: ChangeSetView["status"]): ChangeSetView => ({
 });
 
 function renderPage(status: ChangeSetView["status"]) {
-  const loader = () => ({ changeSet: view(status), account: { customerId: "1112223334", name: "Northwind Outdoor Gear", currencyCode: "USD", timeZone: "America/New_York" } });
+  const loader = () => ({
+    changeSet: view(status),
+    account: { customerId: "1112223334", name: "Northwind Outdoor Gear", currencyCode: "USD", timeZone: "America/New_York" },
+  });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const Stub = createRoutesStub([{ path: "/changes/:changeSetId", Component: ChangeSetPage as any, loader, HydrateFallback: () => null }]);
   return render(<Stub initialEntries={["/changes/5f0c4a1e-0000-4000-8000-000000000001"]} />);

@@ -55,14 +55,20 @@ function renderPage(changes: ChangeView[]) {
     counts: { total: changes.length, valid: 0, invalid: 0, applied: 0, failed: 0 },
     changes,
   };
-  const loader = () => ({ changeSet: view, account: { customerId: "1112223334", name: "Northwind Outdoor Gear", currencyCode: "USD", timeZone: "America/New_York" } });
+  const loader = () => ({
+    changeSet: view,
+    account: { customerId: "1112223334", name: "Northwind Outdoor Gear", currencyCode: "USD", timeZone: "America/New_York" },
+  });
   const Stub = createRoutesStub([{ path: "/changes/:changeSetId", Component: ChangeSetPage as any, loader, HydrateFallback: () => null }]);
   return render(<Stub initialEntries={["/changes/5f0c4a1e-0000-4000-8000-000000000002"]} />);
 }
 
 describe("review page: an ad group's target CPA", () => {
   it("shows the old and new target with the move in percent, and a cleared override as the campaign's target", async () => {
-    renderPage([change("a", { targetCpaMicros: 95_000_000 }, { targetCpaMicros: 80_750_000 }), change("b", { targetCpaMicros: 80_750_000 }, { targetCpaMicros: null })]);
+    renderPage([
+      change("a", { targetCpaMicros: 95_000_000 }, { targetCpaMicros: 80_750_000 }),
+      change("b", { targetCpaMicros: 80_750_000 }, { targetCpaMicros: null }),
+    ]);
     const table = await screen.findByRole("table", { name: "Changes in this change set" });
     const [set, cleared] = within(table).getAllByRole("row").slice(1);
     expect(within(set).getByRole("rowheader")).toHaveTextContent("Target CPA of ad group “Camp Stoves”");

@@ -37,13 +37,20 @@ export default function ChangeSetPage({ loaderData, actionData }: Route.Componen
       <Link to="/history" className="mb-3 inline-block text-sm font-medium text-blue-700 hover:underline">
         ← Change history
       </Link>
-      <PageHeader title={cs.title} description={`${open ? "Review before it reaches Google" : "Change set"} · ${account.name}`} actions={<SetStatusBadge status={cs.status} />} />
+      <PageHeader
+        title={cs.title}
+        description={`${open ? "Review before it reaches Google" : "Change set"} · ${account.name}`}
+        actions={<SetStatusBadge status={cs.status} />}
+      />
       <FormError message={result?.formError && !result.errors?.confirmLargeMoves ? result.formError : null} />
       <section aria-label="About this change set" className="mb-4 rounded-xl border border-gray-200 bg-white p-4 text-sm shadow-sm">
         <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
           <Item label="Proposed by" value={`${cs.proposedBy}${cs.sourceDetail ? ` (${cs.sourceDetail})` : ""}`} />
           <Item label="Proposed" value={formatDateTime(cs.createdAt, tz)} />
-          <Item label={cs.appliedAt ? "Applied" : "Validated by Google"} value={cs.appliedAt ? formatDateTime(cs.appliedAt, tz) : cs.validatedAt ? formatDateTime(cs.validatedAt, tz) : "Not yet"} />
+          <Item
+            label={cs.appliedAt ? "Applied" : "Validated by Google"}
+            value={cs.appliedAt ? formatDateTime(cs.appliedAt, tz) : cs.validatedAt ? formatDateTime(cs.validatedAt, tz) : "Not yet"}
+          />
           <Item label="Mode" value={cs.atomic ? "All or nothing" : "Each change on its own"} />
         </dl>
         {cs.revertOf ? (
@@ -109,8 +116,8 @@ export default function ChangeSetPage({ loaderData, actionData }: Route.Componen
         <Form method="post" action={postAction} aria-label="Apply" className="mb-4 rounded-xl border border-blue-200 bg-blue-50 p-4">
           <input type="hidden" name="intent" value="apply" />
           <p className="mb-3 text-sm text-blue-900">
-            Google accepted {cs.counts.total === 1 ? "this change" : `all ${cs.counts.total} changes`} in a test run. Nothing has changed in your account yet: Apply sends{" "}
-            {cs.counts.total === 1 ? "it" : "them"} now{cs.atomic && cs.counts.total > 1 ? ", all or nothing" : ""}.
+            Google accepted {cs.counts.total === 1 ? "this change" : `all ${cs.counts.total} changes`} in a test run. Nothing has changed in your account yet:
+            Apply sends {cs.counts.total === 1 ? "it" : "them"} now{cs.atomic && cs.counts.total > 1 ? ", all or nothing" : ""}.
           </p>
           {cs.needsConfirmation ? (
             <div className="mb-3">
@@ -142,7 +149,19 @@ export default function ChangeSetPage({ loaderData, actionData }: Route.Componen
 }
 
 /** A one-button form: the review page's secondary actions. */
-function IntentButton({ intent, label, action, disabled, danger = false }: { intent: string; label: string; action: string; disabled: boolean; danger?: boolean }) {
+function IntentButton({
+  intent,
+  label,
+  action,
+  disabled,
+  danger = false,
+}: {
+  intent: string;
+  label: string;
+  action: string;
+  disabled: boolean;
+  danger?: boolean;
+}) {
   return (
     <Form method="post" action={action}>
       <input type="hidden" name="intent" value={intent} />

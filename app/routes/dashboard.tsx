@@ -93,11 +93,19 @@ function ConnectedDashboard({ data }: { data: Connected }) {
             </div>
             <p className="mb-3 text-sm">
               {data.compare ? (
-                <Link to={hrefWith(location.pathname, location.search, { compare: null })} preventScrollReset className="font-medium text-blue-700 hover:underline">
+                <Link
+                  to={hrefWith(location.pathname, location.search, { compare: null })}
+                  preventScrollReset
+                  className="font-medium text-blue-700 hover:underline"
+                >
                   ☑ Comparing with the previous period · Stop comparing
                 </Link>
               ) : (
-                <Link to={hrefWith(location.pathname, location.search, { compare: "previous" })} preventScrollReset className="font-medium text-blue-700 hover:underline">
+                <Link
+                  to={hrefWith(location.pathname, location.search, { compare: "previous" })}
+                  preventScrollReset
+                  className="font-medium text-blue-700 hover:underline"
+                >
                   ☐ Compare with the previous period
                 </Link>
               )}
@@ -134,9 +142,7 @@ function UnconnectedDashboard() {
         <ol className="mt-4 space-y-4">
           {STEPS.map((step, i) => (
             <li key={step.title} className={`flex items-start gap-4 ${i > 0 ? "opacity-50" : ""}`} data-dimmed={i > 0 || undefined}>
-              <span className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-blue-600 text-sm font-bold text-white">
-                {i + 1}
-              </span>
+              <span className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-blue-600 text-sm font-bold text-white">{i + 1}</span>
               <div>
                 <h3 className="font-medium text-gray-900">{step.title}</h3>
                 <p className="text-sm text-gray-600">{step.text}</p>

@@ -25,13 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return historyAction(user, await request.formData());
 }
 
-const UPCOMING = [
-  "Bid adjustments",
-  "Keyword additions and removals",
-  "Ad copy changes",
-  "Budget modifications",
-  "AI optimization actions",
-];
+const UPCOMING = ["Bid adjustments", "Keyword additions and removals", "Ad copy changes", "Budget modifications", "AI optimization actions"];
 
 const SOURCES: Record<string, string> = { user: "You (people)", rule: "Rules", assistant: "Assistant", external: "Outside Ads AI Manager" };
 const STATUSES = ["applied", "failed", "applying"] as const;
@@ -96,56 +90,61 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
           </ul>
         </section>
       ) : null}
-      <Form method="get" action={pathname} aria-label="Filter history" className="mb-4 flex flex-wrap items-end gap-3 rounded-xl border border-gray-200 bg-white p-3 shadow-sm">
+      <Form
+        method="get"
+        action={pathname}
+        aria-label="Filter history"
+        className="mb-4 flex flex-wrap items-end gap-3 rounded-xl border border-gray-200 bg-white p-3 shadow-sm"
+      >
         <Labeled label="Resource">
           {(id) => (
             <select id={id} name="resourceKind" defaultValue={filters.resourceKind ?? ""} className={`mt-0.5 ${inputClass}`}>
-            <option value="">All resources</option>
-            {Object.entries(RESOURCE_KIND_LABEL).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
+              <option value="">All resources</option>
+              {Object.entries(RESOURCE_KIND_LABEL).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
           )}
         </Labeled>
         <Labeled label="Status">
           {(id) => (
             <select id={id} name="status" defaultValue={filters.status ?? ""} className={`mt-0.5 ${inputClass}`}>
-            <option value="">Any status</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {CHANGE_STATUS_LABEL[s]}
-              </option>
-            ))}
-          </select>
+              <option value="">Any status</option>
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {CHANGE_STATUS_LABEL[s]}
+                </option>
+              ))}
+            </select>
           )}
         </Labeled>
         <Labeled label="Source">
           {(id) => (
             <select id={id} name="source" defaultValue={filters.source ?? ""} className={`mt-0.5 ${inputClass}`}>
-            <option value="">Any source</option>
-            {Object.entries(SOURCES).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
+              <option value="">Any source</option>
+              {Object.entries(SOURCES).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
           )}
         </Labeled>
-        <Labeled label="From">
-          {(id) => (
-            <input id={id} type="date" name="from" defaultValue={filters.from ?? ""} className={`mt-0.5 ${inputClass}`} />
-          )}
-        </Labeled>
-        <Labeled label="To">
-          {(id) => (
-            <input id={id} type="date" name="to" defaultValue={filters.to ?? ""} className={`mt-0.5 ${inputClass}`} />
-          )}
-        </Labeled>
+        <Labeled label="From">{(id) => <input id={id} type="date" name="from" defaultValue={filters.from ?? ""} className={`mt-0.5 ${inputClass}`} />}</Labeled>
+        <Labeled label="To">{(id) => <input id={id} type="date" name="to" defaultValue={filters.to ?? ""} className={`mt-0.5 ${inputClass}`} />}</Labeled>
         <Labeled label="Search by name">
           {(id) => (
-            <input id={id} type="search" name="q" defaultValue={filters.q ?? ""} maxLength={200} placeholder="Campaign, keyword, person…" className={`mt-0.5 w-56 ${inputClass}`} />
+            <input
+              id={id}
+              type="search"
+              name="q"
+              defaultValue={filters.q ?? ""}
+              maxLength={200}
+              placeholder="Campaign, keyword, person…"
+              className={`mt-0.5 w-56 ${inputClass}`}
+            />
           )}
         </Labeled>
         <button type="submit" className={secondaryButtonClass}>
@@ -166,7 +165,11 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
           <thead className="bg-gray-50">
             <tr>
               {["When", "Who", "What", "Before → after", "Status", ""].map((h, i) => (
-                <th key={i} scope="col" className={`whitespace-nowrap px-3 py-2 text-left font-semibold text-gray-700 ${i === 0 ? "sticky left-0 z-10 bg-gray-50" : ""}`}>
+                <th
+                  key={i}
+                  scope="col"
+                  className={`whitespace-nowrap px-3 py-2 text-left font-semibold text-gray-700 ${i === 0 ? "sticky left-0 z-10 bg-gray-50" : ""}`}
+                >
                   {h || <span className="sr-only">Actions</span>}
                 </th>
               ))}

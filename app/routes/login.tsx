@@ -22,8 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 type ActionResult =
-  | { intent: "login" | "register"; ok: false; detail: string; result: FormResult }
-  | { intent: "register"; ok: true; message: string; email: string };
+  { intent: "login" | "register"; ok: false; detail: string; result: FormResult } | { intent: "register"; ok: true; message: string; email: string };
 
 // /login is checked on the server only: its JavaScript stays small and free of
 // zod (bench: < 120 KB gzip, no zod), so the browser gets the schema's answer
@@ -67,8 +66,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const result = actionData as ActionResult | undefined;
   // After a successful registration the sign-in form comes back, ready to use.
-  const mode =
-    result?.intent === "register" && result.ok ? "login" : result?.intent ?? (params.get("mode") === "register" ? "register" : "login");
+  const mode = result?.intent === "register" && result.ok ? "login" : (result?.intent ?? (params.get("mode") === "register" ? "register" : "login"));
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const shown = useRef<unknown>(null);
 
@@ -166,15 +164,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
   );
 }
 
-function Field(props: {
-  label: string;
-  name: string;
-  type: string;
-  autoComplete: string;
-  defaultValue?: string;
-  error?: string;
-  hint?: string;
-}) {
+function Field(props: { label: string; name: string; type: string; autoComplete: string; defaultValue?: string; error?: string; hint?: string }) {
   const id = `login-${props.name}`;
   const describedBy = props.error ? `${id}-error` : props.hint ? `${id}-hint` : undefined;
   return (

@@ -3,7 +3,17 @@ import { Form, Link, useLocation, useNavigation } from "react-router";
 import { FieldError, FormError, Labeled, inputClass, useChangeFormResult, usePostAction } from "~/components/change-forms";
 import { firstErrors, type FormResult } from "~/lib/form-result";
 import { PageHeader, buttonClass } from "~/components/ui";
-import { DESCRIPTION_MAX, DESCRIPTION_PINS, HEADLINE_MAX, HEADLINE_PINS, PATH_MAX, RSA_DESCRIPTIONS_MAX, RSA_DESCRIPTIONS_MIN, RSA_HEADLINES_MAX, RSA_HEADLINES_MIN } from "~/lib/ad-limits";
+import {
+  DESCRIPTION_MAX,
+  DESCRIPTION_PINS,
+  HEADLINE_MAX,
+  HEADLINE_PINS,
+  PATH_MAX,
+  RSA_DESCRIPTIONS_MAX,
+  RSA_DESCRIPTIONS_MIN,
+  RSA_HEADLINES_MAX,
+  RSA_HEADLINES_MIN,
+} from "~/lib/ad-limits";
 import { adTextWidth, lintLine, type LineKind } from "~/lib/ad-lint";
 import { hrefWith } from "~/lib/query";
 import { rangeOnly } from "~/lib/report-query";
@@ -112,8 +122,20 @@ export default function NewAdPage({ loaderData }: Route.ComponentProps) {
               />
               <FieldError id="finalurl-error" message={errors.finalUrl} />
             </label>
-            <CountedInput name="path1" label={`Path 1 (optional, ${PATH_MAX} characters)`} limit={PATH_MAX} defaultValue={value("path1")} error={errors.path1} />
-            <CountedInput name="path2" label={`Path 2 (optional, ${PATH_MAX} characters)`} limit={PATH_MAX} defaultValue={value("path2")} error={errors.path2} />
+            <CountedInput
+              name="path1"
+              label={`Path 1 (optional, ${PATH_MAX} characters)`}
+              limit={PATH_MAX}
+              defaultValue={value("path1")}
+              error={errors.path1}
+            />
+            <CountedInput
+              name="path2"
+              label={`Path 2 (optional, ${PATH_MAX} characters)`}
+              limit={PATH_MAX}
+              defaultValue={value("path2")}
+              error={errors.path2}
+            />
           </section>
           <p className="text-sm text-gray-600">Nothing is sent yet: the next page shows Google&apos;s validation, and Apply creates the ad.</p>
           <button type="submit" className={buttonClass} disabled={navigation.state === "submitting"}>
@@ -169,7 +191,12 @@ function AssetFields({
             </div>
             <label className="flex flex-col text-xs font-medium text-gray-600">
               <span aria-hidden="true">Pin</span>
-              <select name={`${kind}Pin`} defaultValue={values[`${kind}Pin`]?.[i] ?? ""} className={`mt-0.5 ${inputClass}`} aria-label={`Pin for ${label.toLowerCase()} ${i + 1}`}>
+              <select
+                name={`${kind}Pin`}
+                defaultValue={values[`${kind}Pin`]?.[i] ?? ""}
+                className={`mt-0.5 ${inputClass}`}
+                aria-label={`Pin for ${label.toLowerCase()} ${i + 1}`}
+              >
                 <option value="">Any position</option>
                 {pins.map((p, n) => (
                   <option key={p} value={p}>
@@ -189,7 +216,23 @@ function AssetFields({
  * A text input with a live "12/30" count in Google's width (a double-width character counts 2)
  * and the gate's verdict as you type (JavaScript), and the server's message under it.
  */
-function CountedInput({ name, label, limit, defaultValue, error, errorId, kind = "path" }: { name: string; label: string; limit: number; defaultValue: string; error?: string; errorId?: string; kind?: LineKind }) {
+function CountedInput({
+  name,
+  label,
+  limit,
+  defaultValue,
+  error,
+  errorId,
+  kind = "path",
+}: {
+  name: string;
+  label: string;
+  limit: number;
+  defaultValue: string;
+  error?: string;
+  errorId?: string;
+  kind?: LineKind;
+}) {
   const hydrated = useHydrated();
   const [value, setValue] = useState(defaultValue);
   const id = errorId ?? `${name}-error`;

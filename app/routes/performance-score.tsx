@@ -35,8 +35,8 @@ export default function PerformanceScore({ loaderData }: Route.ComponentProps) {
           <span className="text-xl font-medium text-gray-500"> / 100</span>
         </p>
         <p className="mt-2 max-w-2xl text-sm text-gray-600">
-          The weighted mean of the categories below. Spending more never raises it; dismissing a recommendation does not either — applying it (and
-          the next sync showing the change) does.
+          The weighted mean of the categories below. Spending more never raises it; dismissing a recommendation does not either — applying it (and the next sync
+          showing the change) does.
         </p>
       </section>
       <div className="mt-6 space-y-6">

@@ -41,8 +41,24 @@ function campaignsData(overrides: Record<string, unknown> = {}) {
     hiddenColumns: [],
     list: {
       rows: [
-        { id: "1", name: "Search | Tents", status: "ENABLED", channelType: "SEARCH", biddingStrategyType: "TARGET_CPA", budgetMicros: 120_000_000, metrics: metrics(3) },
-        { id: "2", name: "Search | Ski & Snow", status: "PAUSED", channelType: "SEARCH", biddingStrategyType: "MANUAL_CPC", budgetMicros: null, metrics: metrics(1) },
+        {
+          id: "1",
+          name: "Search | Tents",
+          status: "ENABLED",
+          channelType: "SEARCH",
+          biddingStrategyType: "TARGET_CPA",
+          budgetMicros: 120_000_000,
+          metrics: metrics(3),
+        },
+        {
+          id: "2",
+          name: "Search | Ski & Snow",
+          status: "PAUSED",
+          channelType: "SEARCH",
+          biddingStrategyType: "MANUAL_CPC",
+          budgetMicros: null,
+          metrics: metrics(1),
+        },
       ],
       total: 2,
       totals: metrics(4),
@@ -72,8 +88,25 @@ describe("Campaigns screen", () => {
   it("connected: the table with every column, sort links, totals, filters and freshness", async () => {
     renderRoute("/campaigns", Campaigns, () => campaignsData(), "/campaigns?q=&token=secret-token-value");
     const table = await screen.findByRole("table", { name: "Campaigns of Northwind Outdoor Gear" });
-    const headers = within(table).getAllByRole("columnheader").map((h) => h.textContent?.replace(/[▲▼↕]/g, ""));
-    expect(headers).toEqual(["", "Campaign", "Status", "Type", "Budget/day", "Bidding", "Impressions", "Clicks", "CTR", "Avg. CPC", "Cost", "Conversions", "Cost/conv.", "Conv. value/cost"]);
+    const headers = within(table)
+      .getAllByRole("columnheader")
+      .map((h) => h.textContent?.replace(/[▲▼↕]/g, ""));
+    expect(headers).toEqual([
+      "",
+      "Campaign",
+      "Status",
+      "Type",
+      "Budget/day",
+      "Bidding",
+      "Impressions",
+      "Clicks",
+      "CTR",
+      "Avg. CPC",
+      "Cost",
+      "Conversions",
+      "Cost/conv.",
+      "Conv. value/cost",
+    ]);
     expect(within(table).getByRole("columnheader", { name: /Cost$|Cost▼/ })).toHaveAttribute("aria-sort", "descending");
     const tents = within(table).getByRole("row", { name: /Search \| Tents/ });
     expect(within(tents).getByRole("link", { name: "Search | Tents" })).toHaveAttribute("href", "/campaigns/1");
@@ -96,20 +129,28 @@ describe("Campaigns screen", () => {
     // The column chooser: a POST form, every column ticked by default.
     const chooser = screen.getByRole("form", { name: "Choose columns" });
     expect(chooser).toHaveAttribute("method", "post");
-    expect(within(chooser).getAllByRole("checkbox").every((b) => (b as HTMLInputElement).checked)).toBe(true);
+    expect(
+      within(chooser)
+        .getAllByRole("checkbox")
+        .every((b) => (b as HTMLInputElement).checked),
+    ).toBe(true);
   });
 
   it("hides the columns the person chose to hide, and says how many show", async () => {
     renderRoute("/campaigns", Campaigns, () => campaignsData({ hiddenColumns: ["channelType", "biddingStrategyType", "impressions"] }));
     const table = await screen.findByRole("table", { name: "Campaigns of Northwind Outdoor Gear" });
-    const headers = within(table).getAllByRole("columnheader").map((h) => h.textContent?.replace(/[▲▼↕]/g, ""));
+    const headers = within(table)
+      .getAllByRole("columnheader")
+      .map((h) => h.textContent?.replace(/[▲▼↕]/g, ""));
     expect(headers).toEqual(["", "Campaign", "Status", "Budget/day", "Clicks", "CTR", "Avg. CPC", "Cost", "Conversions", "Cost/conv.", "Conv. value/cost"]);
     expect(screen.getByText("Columns (9 of 12)")).toBeInTheDocument();
     expect(within(screen.getByRole("form", { name: "Choose columns" })).getByRole("checkbox", { name: "Type" })).not.toBeChecked();
   });
 
   it("first visit: the import's progress, not an empty table", async () => {
-    renderRoute("/campaigns", Campaigns, () => campaignsData({ sync: running, firstSync: true, list: { rows: [], total: 0, totals: metrics(0), page: 1, pageSize: 50 } }));
+    renderRoute("/campaigns", Campaigns, () =>
+      campaignsData({ sync: running, firstSync: true, list: { rows: [], total: 0, totals: metrics(0), page: 1, pageSize: 50 } }),
+    );
     expect(await screen.findByRole("heading", { name: "Importing your campaigns" })).toBeInTheDocument();
     expect(screen.queryByRole("table")).toBeNull();
     const bars = screen.getAllByRole("progressbar");
@@ -120,16 +161,19 @@ describe("Campaigns screen", () => {
   });
 
   it("a failed sync keeps the table and says what failed", async () => {
-    renderRoute("/campaigns", Campaigns, () =>
-      campaignsData({ sync: { ...ok, status: "failed", lastError: "Loading keywords failed: quota exhausted" } }),
-    );
+    renderRoute("/campaigns", Campaigns, () => campaignsData({ sync: { ...ok, status: "failed", lastError: "Loading keywords failed: quota exhausted" } }));
     expect(await screen.findByRole("table")).toBeInTheDocument();
     expect(screen.getByRole("alert")).toHaveTextContent("The last sync failed: Loading keywords failed: quota exhausted.");
     expect(screen.getByRole("alert")).toHaveTextContent("Showing the data from the last successful sync.");
   });
 
   it("shows what it ignored in the address", async () => {
-    renderRoute("/campaigns", Campaigns, () => campaignsData({ queryNotice: "Ignored an invalid sort column in the address; showing the default instead.", rangeNotice: "Enter a date as YYYY-MM-DD. Showing the last 30 days." }));
+    renderRoute("/campaigns", Campaigns, () =>
+      campaignsData({
+        queryNotice: "Ignored an invalid sort column in the address; showing the default instead.",
+        rangeNotice: "Enter a date as YYYY-MM-DD. Showing the last 30 days.",
+      }),
+    );
     const alerts = await screen.findAllByRole("alert");
     expect(alerts.map((a) => a.textContent)).toEqual([
       "Ignored an invalid sort column in the address; showing the default instead.",
@@ -179,7 +223,15 @@ describe("Campaign detail screen", () => {
     tabNotice: null,
     query: { sort: "cost", dir: "desc", status: "all", q: "", page: 1, pageSize: 50, ...query },
     detail: {
-      campaign: { id: "1", name: "Search | Tents", status: "ENABLED", channelType: "SEARCH", biddingStrategyType: "TARGET_CPA", budgetMicros: 50_000_000, metrics: metrics(10) },
+      campaign: {
+        id: "1",
+        name: "Search | Tents",
+        status: "ENABLED",
+        channelType: "SEARCH",
+        biddingStrategyType: "TARGET_CPA",
+        budgetMicros: 50_000_000,
+        metrics: metrics(10),
+      },
       counts: { adgroups: 1, keywords: 1200, ads: 1, searchterms: 0 },
       adGroupOptions: [{ id: "9", name: "Family Tents" }],
     },
@@ -192,8 +244,32 @@ describe("Campaign detail screen", () => {
       CampaignDetailPage,
       () =>
         detail("keywords", [
-          { adGroupId: "9", adGroupName: "Family Tents", criterionId: "5", text: "cheap camping tents", matchType: "BROAD", status: "ENABLED", negative: false, cpcBidMicros: 1_500_000, qualityScore: 3, systemServingStatus: null, metrics: metrics(2) },
-          { adGroupId: "9", adGroupName: "Family Tents", criterionId: "6", text: "free", matchType: "PHRASE", status: "ENABLED", negative: true, cpcBidMicros: null, qualityScore: null, systemServingStatus: null, metrics: metrics(0) },
+          {
+            adGroupId: "9",
+            adGroupName: "Family Tents",
+            criterionId: "5",
+            text: "cheap camping tents",
+            matchType: "BROAD",
+            status: "ENABLED",
+            negative: false,
+            cpcBidMicros: 1_500_000,
+            qualityScore: 3,
+            systemServingStatus: null,
+            metrics: metrics(2),
+          },
+          {
+            adGroupId: "9",
+            adGroupName: "Family Tents",
+            criterionId: "6",
+            text: "free",
+            matchType: "PHRASE",
+            status: "ENABLED",
+            negative: true,
+            cpcBidMicros: null,
+            qualityScore: null,
+            systemServingStatus: null,
+            metrics: metrics(0),
+          },
         ]),
       "/campaigns/1?tab=keywords&range=90d",
     );
@@ -237,24 +313,24 @@ describe("Campaign detail screen", () => {
       CampaignDetailPage,
       () =>
         detail("ads", [
-            {
-              adGroupId: "9",
-              adGroupName: "Family Tents",
-              adId: "77",
-              type: "RESPONSIVE_SEARCH_AD",
-              status: "ENABLED",
-              headlines: [
-                { text: "Family Tents", pinnedField: "HEADLINE_1", performanceLabel: "BEST" },
-                { text: "Free Shipping Over $50", performanceLabel: "LOW" },
-                { text: "Room for Everyone" },
-              ],
-              descriptions: [{ text: "Roomy tents for the whole family." }, { text: "Order today." }],
-              path1: "tents",
-              path2: "family",
-              finalUrls: ["https://www.northwind-outdoor.example/tents/family"],
-              adStrength: "GOOD",
-              metrics: metrics(4),
-            },
+          {
+            adGroupId: "9",
+            adGroupName: "Family Tents",
+            adId: "77",
+            type: "RESPONSIVE_SEARCH_AD",
+            status: "ENABLED",
+            headlines: [
+              { text: "Family Tents", pinnedField: "HEADLINE_1", performanceLabel: "BEST" },
+              { text: "Free Shipping Over $50", performanceLabel: "LOW" },
+              { text: "Room for Everyone" },
+            ],
+            descriptions: [{ text: "Roomy tents for the whole family." }, { text: "Order today." }],
+            path1: "tents",
+            path2: "family",
+            finalUrls: ["https://www.northwind-outdoor.example/tents/family"],
+            adStrength: "GOOD",
+            metrics: metrics(4),
+          },
         ]),
       "/campaigns/1?tab=ads",
     );
@@ -268,7 +344,9 @@ describe("Campaign detail screen", () => {
 
 describe("SyncStatus", () => {
   it("with JavaScript off, a running sync's page refreshes itself (server HTML)", () => {
-    const Stub = createRoutesStub([{ path: "/", Component: () => <SyncStatus sync={{ ...running, lastSuccessAt: NOW }} now={NOW} timeZone="UTC" returnTo="/campaigns" /> }]);
+    const Stub = createRoutesStub([
+      { path: "/", Component: () => <SyncStatus sync={{ ...running, lastSuccessAt: NOW }} now={NOW} timeZone="UTC" returnTo="/campaigns" /> },
+    ]);
     const html = renderToString(<Stub initialEntries={["/"]} />);
     expect(html).toContain('<noscript><meta http-equiv="refresh" content="3"/></noscript>');
     expect(html).toContain('name="returnTo" value="/campaigns"');

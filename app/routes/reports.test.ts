@@ -184,20 +184,63 @@ describe("campaigns column chooser", () => {
 
   it("keeps the chosen columns per user on the server and comes back to the same view", async () => {
     const res = (await campaignsAction(
-      await pageArgs(post([["intent", "columns"], ["returnTo", "/campaigns?status=paused&range=7d"], ...["status", "cost", "conversions", "costPerConversion"].map((c) => ["column", c] as [string, string])])),
+      await pageArgs(
+        post([
+          ["intent", "columns"],
+          ["returnTo", "/campaigns?status=paused&range=7d"],
+          ...["status", "cost", "conversions", "costPerConversion"].map((c) => ["column", c] as [string, string]),
+        ]),
+      ),
     )) as Response;
     expect(res.status).toBe(303);
     expect(res.headers.get("Location")).toBe("/campaigns?status=paused&range=7d");
     const after = await campaignsLoader(await pageArgs(page("/campaigns")));
     if (!after.connected) throw new Error("expected connected");
-    expect(after.hiddenColumns).toEqual(["channelType", "budget", "biddingStrategyType", "impressions", "clicks", "ctr", "averageCpc", "conversionValuePerCost"]);
+    expect(after.hiddenColumns).toEqual([
+      "channelType",
+      "budget",
+      "biddingStrategyType",
+      "impressions",
+      "clicks",
+      "ctr",
+      "averageCpc",
+      "conversionValuePerCost",
+    ]);
     // Another user's view is untouched.
     const theirs = await campaignsLoader(await pageArgs(page("/campaigns", stranger)));
     expect("hiddenColumns" in theirs ? theirs.hiddenColumns : []).toEqual([]);
     // Never an off-site redirect; unknown column names are ignored.
-    const evil = (await campaignsAction(await pageArgs(post([["intent", "columns"], ["returnTo", "//evil.example/x"], ["column", "nope"]])))) as Response;
+    const evil = (await campaignsAction(
+      await pageArgs(
+        post([
+          ["intent", "columns"],
+          ["returnTo", "//evil.example/x"],
+          ["column", "nope"],
+        ]),
+      ),
+    )) as Response;
     expect(evil.headers.get("Location")).toBe("/campaigns");
-    const all = (await campaignsAction(await pageArgs(post([["intent", "columns"], ...["status", "channelType", "budget", "biddingStrategyType", "impressions", "clicks", "ctr", "averageCpc", "cost", "conversions", "costPerConversion", "conversionValuePerCost"].map((c) => ["column", c] as [string, string])])))) as Response;
+    const all = (await campaignsAction(
+      await pageArgs(
+        post([
+          ["intent", "columns"],
+          ...[
+            "status",
+            "channelType",
+            "budget",
+            "biddingStrategyType",
+            "impressions",
+            "clicks",
+            "ctr",
+            "averageCpc",
+            "cost",
+            "conversions",
+            "costPerConversion",
+            "conversionValuePerCost",
+          ].map((c) => ["column", c] as [string, string]),
+        ]),
+      ),
+    )) as Response;
     expect(all.status).toBe(303);
     const reset = await campaignsLoader(await pageArgs(page("/campaigns")));
     expect(reset.connected && reset.hiddenColumns).toEqual([]);
@@ -208,7 +251,10 @@ describe("dashboard", () => {
   it("summarises the account and draws one point per day of the range", async () => {
     const d = await dashboardLoader(await pageArgs(page("/dashboard")));
     if (!d.connected) throw new Error("expected connected");
-    const enabled = (await campaignsLoader(await pageArgs(page("/campaigns?status=enabled")))) as Extract<Awaited<ReturnType<typeof campaignsLoader>>, { connected: true }>;
+    const enabled = (await campaignsLoader(await pageArgs(page("/campaigns?status=enabled")))) as Extract<
+      Awaited<ReturnType<typeof campaignsLoader>>,
+      { connected: true }
+    >;
     expect(d.summary.activeCampaigns).toBe(enabled.list.total);
     expect(d.series).toHaveLength(30);
     expect(d.series[29].date).toBe(d.range.to);
@@ -314,7 +360,11 @@ describe("campaign detail", () => {
   });
 
   it("downloads the current view as CSV: every page, same filters and order", async () => {
-    const parse = (text: string) => text.replace(/^\uFEFF/, "").trim().split("\n");
+    const parse = (text: string) =>
+      text
+        .replace(/^\uFEFF/, "")
+        .trim()
+        .split("\n");
     const list = await campaignsLoader(await pageArgs(page("/campaigns?status=paused&range=90d&pageSize=10")));
     if (!list.connected) throw new Error("expected connected");
     const res = (await campaignsCsv(await pageArgs(page("/export/campaigns?status=paused&range=90d")))) as Response;
@@ -322,14 +372,18 @@ describe("campaign detail", () => {
     expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="campaigns-1112223334-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = parse(await res.text());
-    expect(lines[0]).toBe("Campaign ID,Campaign,Status,Type,Daily budget (USD),Bidding,Impressions,Clicks,CTR (%),Avg. CPC (USD),Cost (USD),Conversions,Cost/conv. (USD),Conv. value/cost");
+    expect(lines[0]).toBe(
+      "Campaign ID,Campaign,Status,Type,Daily budget (USD),Bidding,Impressions,Clicks,CTR (%),Avg. CPC (USD),Cost (USD),Conversions,Cost/conv. (USD),Conv. value/cost",
+    );
     expect(lines).toHaveLength(list.list.total + 1);
     expect(lines.slice(1).every((l) => l.split(",")[2] === "Paused")).toBe(true);
 
     // A tab of 190-odd keywords: every page in one file, filtered and sorted like the page.
     const k = await detail("?tab=keywords&range=90d&sort=text&q=tent");
     if (k.opened.tab !== "keywords") throw new Error("keywords");
-    const tab = (await campaignTabCsv(await pageArgs(page(`/export/campaigns/${tents}?tab=keywords&range=90d&sort=text&q=tent&page=3`), { campaignId: tents }))) as Response;
+    const tab = (await campaignTabCsv(
+      await pageArgs(page(`/export/campaigns/${tents}?tab=keywords&range=90d&sort=text&q=tent&page=3`), { campaignId: tents }),
+    )) as Response;
     const rows = parse(await tab.text());
     expect(rows).toHaveLength(k.opened.list.total + 1);
     expect(k.opened.list.total).toBeGreaterThan(50);
@@ -405,11 +459,21 @@ describe("JSON API", () => {
     expect(body.activeCampaigns).toBeGreaterThan(5);
     expect(body.metrics.clicks).toBeGreaterThan(0);
     const old = await read(await summaryApi(args(api(`${rich}/summary?from=2020-01-01&to=2020-01-31`), { customerId: DEMO_RICH_CUSTOMER_ID })));
-    expect(old.body).toEqual({ activeCampaigns: body.activeCampaigns, metrics: { impressions: 0, clicks: 0, costMicros: 0, conversions: 0, conversionsValue: 0 } });
+    expect(old.body).toEqual({
+      activeCampaigns: body.activeCampaigns,
+      metrics: { impressions: 0, clicks: 0, costMicros: 0, conversions: 0, conversionsValue: 0 },
+    });
   });
 
   it("400 {detail} for bad or half ranges", async () => {
-    for (const q of ["from=2026-01-40&to=2026-02-01", "from=2026-02-01&to=2026-01-01", "to=2026-01-01", "from=&to=", "from=2020-01-01&to=2022-01-01", "from=2999-01-01&to=2999-01-02"]) {
+    for (const q of [
+      "from=2026-01-40&to=2026-02-01",
+      "from=2026-02-01&to=2026-01-01",
+      "to=2026-01-01",
+      "from=&to=",
+      "from=2020-01-01&to=2022-01-01",
+      "from=2999-01-01&to=2999-01-02",
+    ]) {
       for (const [handler, path] of [
         [campaignsApi, "campaigns"],
         [summaryApi, "summary"],

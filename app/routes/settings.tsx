@@ -18,7 +18,12 @@ export function meta() {
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { user } = context.get(userContext);
-  const [connection, accounts, tokens, targets] = await Promise.all([getConnection(user.id), listAccounts(user.id), tokensThisMonth(user.id), targetsSection(user)]);
+  const [connection, accounts, tokens, targets] = await Promise.all([
+    getConnection(user.id),
+    listAccounts(user.id),
+    tokensThisMonth(user.id),
+    targetsSection(user),
+  ]);
   const model = describeModel();
   return {
     ai: { configured: model.configured, summary: model.summary, hint: model.configured ? null : MODEL_SETUP_HINT, tokens },
@@ -184,7 +189,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       ) : null}
 
       {loaderData.targets ? (
-<OptimizationTargets data={loaderData.targets} lastResult={actionData && "targetResult" in actionData ? actionData.targetResult : undefined} />
+        <OptimizationTargets data={loaderData.targets} lastResult={actionData && "targetResult" in actionData ? actionData.targetResult : undefined} />
       ) : null}
 
       <section className="mt-6 rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="ai-heading">

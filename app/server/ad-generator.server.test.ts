@@ -88,7 +88,10 @@ beforeAll(async () => {
   demo = await signIn(userId);
   const strangerId = randomUUID();
   const now = new Date().toISOString();
-  await t.db.insertInto("users").values({ id: strangerId, email: "stranger@example.com", password_hash: null, active_customer_id: null, created_at: now, updated_at: now }).execute();
+  await t.db
+    .insertInto("users")
+    .values({ id: strangerId, email: "stranger@example.com", password_hash: null, active_customer_id: null, created_at: now, updated_at: now })
+    .execute();
   stranger = await signIn(strangerId);
   const g = await t.db
     .selectFrom("ads_ad_groups as g")
@@ -122,7 +125,13 @@ describe("POST /api/v1/ad-copy", () => {
     expect(Object.keys(res.body).sort()).toEqual(["descriptions", "headlines", "notices", "path1", "path2", "source", "strength"]);
     expect(res.body.source).toBe("templates");
     expect(res.body.notices).toEqual([NO_MODEL_NOTICE]);
-    const ad = res.body as unknown as { headlines: { text: string }[]; descriptions: { text: string }[]; path1: string; path2: string; strength: { score: number; reasons: string[] } };
+    const ad = res.body as unknown as {
+      headlines: { text: string }[];
+      descriptions: { text: string }[];
+      path1: string;
+      path2: string;
+      strength: { score: number; reasons: string[] };
+    };
     expect(ad.headlines).toHaveLength(15);
     expect(ad.descriptions).toHaveLength(4);
     expect(lintRsa(ad).ok).toBe(true);
@@ -133,9 +142,23 @@ describe("POST /api/v1/ad-copy", () => {
   });
 
   it("uses the configured model", async () => {
-    const headlines = Array.from({ length: 16 }, (_, i) => `Torte Nummer ${["eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf", "dreizehn", "vierzehn", "fünfzehn", "sechzehn"][i]}`);
+    const headlines = Array.from(
+      { length: 16 },
+      (_, i) =>
+        `Torte Nummer ${["eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf", "dreizehn", "vierzehn", "fünfzehn", "sechzehn"][i]}`,
+    );
     const model = new MockLanguageModelV3({
-      doGenerate: [answer({ headlines: ["Frische Torten aus Berlin", "Kuchen für jeden Anlass", ...headlines], descriptions: ["Frische Torten und Kuchen aus unserer Backstube, für Geburtstage und Feste.", "Bestellen Sie Ihre Wunschtorte online und holen Sie sie in Berlin ab."], path1: "torten", path2: "" })],
+      doGenerate: [
+        answer({
+          headlines: ["Frische Torten aus Berlin", "Kuchen für jeden Anlass", ...headlines],
+          descriptions: [
+            "Frische Torten und Kuchen aus unserer Backstube, für Geburtstage und Feste.",
+            "Bestellen Sie Ihre Wunschtorte online und holen Sie sie in Berlin ab.",
+          ],
+          path1: "torten",
+          path2: "",
+        }),
+      ],
     });
     setLanguageModelForTests(model);
     const res = await callApi({ product: "Torten", audience: "Familien", tone: "professional" });
@@ -182,11 +205,21 @@ describe("POST /api/v1/ad-copy", () => {
 });
 
 describe("the page's form posts", () => {
-  const brief = { product: "Torten", targetAudience: "Familien", tone: "professional", adType: "search", keywords: "torten\nkuchen bestellen", facts: "", finalUrl: "https://example.com/torten" };
+  const brief = {
+    product: "Torten",
+    targetAudience: "Familien",
+    tone: "professional",
+    adType: "search",
+    keywords: "torten\nkuchen bestellen",
+    facts: "",
+    finalUrl: "https://example.com/torten",
+  };
 
   it("prefills the ad group's keywords and final URL from ?adGroupId=", async () => {
     setLanguageModelForTests(null);
-    const res = await pageLoader(await pageArgs(new Request(`http://localhost:3000/ad-generator?adGroupId=${adGroupId}`, { headers: { Cookie: demo.cookie } })));
+    const res = await pageLoader(
+      await pageArgs(new Request(`http://localhost:3000/ad-generator?adGroupId=${adGroupId}`, { headers: { Cookie: demo.cookie } })),
+    );
     expect(res.mode).toBe("rsa");
     expect(res.values.adGroupId).toBe(adGroupId);
     expect(res.values.keywords.length).toBeGreaterThan(0);
@@ -200,24 +233,41 @@ describe("the page's form posts", () => {
     setLanguageModelForTests(null);
     const res = await pageLoader(await pageArgs(new Request("http://localhost:3000/ad-generator", { headers: { Cookie: stranger.cookie } })));
     expect(res.mode).toBe("seed");
-    const posted = await read(await pageAction(await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "urgent", adType: "search" }, stranger))));
+    const posted = await read(
+      await pageAction(await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "urgent", adType: "search" }, stranger))),
+    );
     expect(posted.body.seedAds).toHaveLength(3);
     expect(posted.body.result).toBeUndefined();
   });
 
   it("with a model but no account: the model writes an RSA (no ad group, no Use in campaign)", async () => {
     const model = new MockLanguageModelV3({
-      doGenerate: [answer({ headlines: ["Boots for Wet Trails", "Dry Feet on Every Hike", "Grip on Muddy Ground"], descriptions: ["Waterproof boots that keep hikers dry from the first step to the last."], path1: "boots", path2: "" })],
+      doGenerate: [
+        answer({
+          headlines: ["Boots for Wet Trails", "Dry Feet on Every Hike", "Grip on Muddy Ground"],
+          descriptions: ["Waterproof boots that keep hikers dry from the first step to the last."],
+          path1: "boots",
+          path2: "",
+        }),
+      ],
     });
     setLanguageModelForTests(model);
     const page = await pageLoader(await pageArgs(new Request("http://localhost:3000/ad-generator", { headers: { Cookie: stranger.cookie } })));
     expect(page.mode).toBe("rsa");
     expect(page.account).toBeNull();
-    const posted = await read(await pageAction(await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "casual", adType: "search", intent: "generate" }, stranger))));
+    const posted = await read(
+      await pageAction(
+        await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "casual", adType: "search", intent: "generate" }, stranger)),
+      ),
+    );
     const result = posted.body.result as { source: string; headlines: { text: string }[] };
     expect(result.source).toBe("model");
     expect(result.headlines[0].text).toBe("Boots for Wet Trails");
-    const use = await read(await pageAction(await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", intent: "use", headline: result.headlines.map((h) => h.text) }, stranger))));
+    const use = await read(
+      await pageAction(
+        await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", intent: "use", headline: result.headlines.map((h) => h.text) }, stranger)),
+      ),
+    );
     expect(use.status).toBe(409);
   });
 
@@ -227,7 +277,12 @@ describe("the page's form posts", () => {
     expect(gen.status).toBe(200);
     const result = gen.body.result as { headlines: { text: string }[]; descriptions: { text: string }[]; path1: string; path2: string };
     expect(result.headlines).toHaveLength(15);
-    const lines = { headline: result.headlines.map((h) => h.text), description: result.descriptions.map((d) => d.text), path1: result.path1, path2: result.path2 };
+    const lines = {
+      headline: result.headlines.map((h) => h.text),
+      description: result.descriptions.map((d) => d.text),
+      path1: result.path1,
+      path2: result.path2,
+    };
 
     const regen = await read(await pageAction(await pageArgs(pagePost({ ...brief, adGroupId, ...lines, regenerate: "headline.3" }))));
     const after = (regen.body.result as { headlines: { text: string }[] }).headlines.map((h) => h.text);
@@ -235,7 +290,9 @@ describe("the page's form posts", () => {
     expect(after.filter((_, i) => i !== 3)).toEqual(lines.headline.filter((_, i) => i !== 3));
 
     // A bad final URL on the result form is refused next to it; the lines stay.
-    const badUrl = await read(await pageAction(await pageArgs(pagePost({ ...brief, adGroupId, ...lines, finalUrl: "example dot com", intent: "use", targetAdGroupId: adGroupId }))));
+    const badUrl = await read(
+      await pageAction(await pageArgs(pagePost({ ...brief, adGroupId, ...lines, finalUrl: "example dot com", intent: "use", targetAdGroupId: adGroupId }))),
+    );
     expect(badUrl.status).toBe(400);
     expect((badUrl.body.errors as Record<string, string>).finalUrl).toMatch(/http\(s\) address/);
     expect((badUrl.body.result as { headlines: unknown[] }).headlines).toHaveLength(15);
@@ -282,8 +339,28 @@ describe("property: every generated ad passes Google's validateOnly", () => {
   it("for random briefs and a model that answers with random good and bad lines", async () => {
     let seed = 7;
     const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
-    const words = ["Torten", "Kuchen", "Brot", "Hochzeitstorte", "ハイキング", "日本語の長い商品名です", "FREE", "bestellen", "Berlin", "café", "günstig", "{KeyWord:Torten}", "!!", "🎂", "555-123-4567", "click here", "www.example.com", "50% off", "beste"];
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+    const words = [
+      "Torten",
+      "Kuchen",
+      "Brot",
+      "Hochzeitstorte",
+      "ハイキング",
+      "日本語の長い商品名です",
+      "FREE",
+      "bestellen",
+      "Berlin",
+      "café",
+      "günstig",
+      "{KeyWord:Torten}",
+      "!!",
+      "🎂",
+      "555-123-4567",
+      "click here",
+      "www.example.com",
+      "50% off",
+      "beste",
+    ];
     const phrase = (n: number) => Array.from({ length: n }, () => pick(words)).join(" ");
     for (let i = 0; i < 12; i++) {
       const model = new MockLanguageModelV3({

@@ -166,7 +166,10 @@ function resultOf(ad: GeneratedRsa & { source: "model" | "templates"; notices: s
 /** The lines as posted by the result form (empty slots dropped, pins kept with their line). */
 function postedAd(formData: FormData): GeneratedRsa & { slots: { headline: number[]; description: number[] } } {
   const lines = (name: "headline" | "description", max: number, pins: readonly string[]) => {
-    const texts = formData.getAll(name).filter((v): v is string => typeof v === "string").slice(0, max + 5);
+    const texts = formData
+      .getAll(name)
+      .filter((v): v is string => typeof v === "string")
+      .slice(0, max + 5);
     const pinValues = formData.getAll(`${name}Pin`).filter((v): v is string => typeof v === "string");
     const out: AdCopyLine[] = [];
     const slots: number[] = [];
@@ -180,7 +183,13 @@ function postedAd(formData: FormData): GeneratedRsa & { slots: { headline: numbe
   };
   const h = lines("headline", RSA_HEADLINES_MAX, HEADLINE_PINS);
   const d = lines("description", RSA_DESCRIPTIONS_MAX, DESCRIPTION_PINS);
-  return { headlines: h.out, descriptions: d.out, path1: str(formData, "path1").trim(), path2: str(formData, "path2").trim(), slots: { headline: h.slots, description: d.slots } };
+  return {
+    headlines: h.out,
+    descriptions: d.out,
+    path1: str(formData, "path1").trim(),
+    path2: str(formData, "path2").trim(),
+    slots: { headline: h.slots, description: d.slots },
+  };
 }
 
 /** The page's form posts: generate, regenerate one line, check the lines (no JavaScript), use in campaign. */
@@ -214,9 +223,19 @@ export async function adGeneratorAction(user: User, formData: FormData) {
     const index = Number(at);
     const list = kind === "headline" ? posted.headlines : kind === "description" ? posted.descriptions : null;
     const slot = list ? posted.slots[kind as "headline" | "description"].indexOf(index) : -1;
-    if (!list || slot < 0) return data<GeneratorActionData>({ values, errors: {}, formError: "That line is empty; type a line or generate again.", result: sameAd([], postedSource) }, { status: 400 });
+    if (!list || slot < 0)
+      return data<GeneratorActionData>(
+        { values, errors: {}, formError: "That line is empty; type a line or generate again.", result: sameAd([], postedSource) },
+        { status: 400 },
+      );
     const next = await regenerateLine(brief, grounding, posted, kind as "headline" | "description", slot, { model });
-    if (!next) return data<GeneratorActionData>({ values, errors: {}, formError: "No other line passes the checks; edit this one instead.", result: sameAd([], postedSource) });
+    if (!next)
+      return data<GeneratorActionData>({
+        values,
+        errors: {},
+        formError: "No other line passes the checks; edit this one instead.",
+        result: sameAd([], postedSource),
+      });
     list[slot] = { ...list[slot], text: next.text };
     return data<GeneratorActionData>({ values, errors: {}, result: sameAd([], postedSource) });
   }
@@ -224,7 +243,11 @@ export async function adGeneratorAction(user: User, formData: FormData) {
   if (intent === "check") return data<GeneratorActionData>({ values, errors: {}, result: sameAd([], postedSource) });
 
   if (intent === "use") {
-    if (!account) return data<GeneratorActionData>({ values, errors: {}, formError: "Connect a Google Ads account first", result: sameAd([], postedSource) }, { status: 409 });
+    if (!account)
+      return data<GeneratorActionData>(
+        { values, errors: {}, formError: "Connect a Google Ads account first", result: sameAd([], postedSource) },
+        { status: 409 },
+      );
     const target = str(formData, "targetAdGroupId");
     const errors: Record<string, string> = {};
     // The gate first: nothing that fails it reaches a change set.
@@ -238,14 +261,18 @@ export async function adGeneratorAction(user: User, formData: FormData) {
       const e = issues.find((x) => x.severity === "error");
       if (e) errors[`description.${slotOf("description", i)}`] ??= e.message;
     });
-    for (const [field, issues] of [["path1", lint.path1], ["path2", lint.path2]] as const) {
+    for (const [field, issues] of [
+      ["path1", lint.path1],
+      ["path2", lint.path2],
+    ] as const) {
       const e = issues.find((x) => x.severity === "error");
       if (e) errors[field] = e.message;
     }
     const adLevel = lint.ad.find((x) => x.severity === "error");
     if (!/^\d{1,19}$/.test(target) || !(await adGroupContext(account.customerId, target))) errors.targetAdGroupId = "Choose the ad group this ad goes into";
     if (!values.finalUrl.trim()) errors.finalUrl = "Add the final URL (the landing page) before using the ad";
-    else if (!/^https?:\/\/[^\s/$.?#][^\s]*$/i.test(values.finalUrl.trim())) errors.finalUrl = "Final URL must be an http(s) address, like https://example.com/boots";
+    else if (!/^https?:\/\/[^\s/$.?#][^\s]*$/i.test(values.finalUrl.trim()))
+      errors.finalUrl = "Final URL must be an http(s) address, like https://example.com/boots";
     if (Object.keys(errors).length > 0 || adLevel) {
       return data<GeneratorActionData>(
         { values, errors, formError: adLevel?.message ?? "Fix the marked lines first.", result: sameAd([], postedSource) },
@@ -279,7 +306,10 @@ export async function adGeneratorAction(user: User, formData: FormData) {
           fieldErrors[`${kind}.${slotOf(kind, Number(m[2]))}`] ??= v;
         } else fieldErrors[k === "adGroupId" ? "targetAdGroupId" : k] ??= v;
       }
-      return data<GeneratorActionData>({ values, errors: fieldErrors, formError: failure.detail, result: sameAd([], postedSource) }, { status: failure.status });
+      return data<GeneratorActionData>(
+        { values, errors: fieldErrors, formError: failure.detail, result: sameAd([], postedSource) },
+        { status: failure.status },
+      );
     }
   }
   return data<GeneratorActionData>({ values, errors: {}, formError: "Unknown action" }, { status: 400 });
@@ -295,7 +325,10 @@ export async function adCopyForApi(userId: string, request: Request) {
   if (body.adGroupId) {
     const customerId = await accountOfAdGroup(userId, body.adGroupId, body.customerId);
     ctx = customerId ? await adGroupContext(customerId, body.adGroupId) : null;
-    if (!ctx) throw new NotFoundError("No such ad group among your accounts' search ad groups", { adGroupId: "No such ad group among your accounts' search ad groups" });
+    if (!ctx)
+      throw new NotFoundError("No such ad group among your accounts' search ad groups", {
+        adGroupId: "No such ad group among your accounts' search ad groups",
+      });
   }
   const brief: AdCopyBrief = {
     product: body.product,

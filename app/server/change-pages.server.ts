@@ -112,7 +112,13 @@ export async function changeSetAction(user: User, id: string, form: FormData, ap
           reviewHref(id),
           detail.set.status === "applied"
             ? { type: "success", message: `Applied ${applied === 1 ? "1 change" : `${applied} changes`} at Google` }
-            : { type: "error", message: applied === 0 ? "Nothing was applied; see each change for Google's reason" : `${applied} of ${total} changes applied; see the others for Google's reason` },
+            : {
+                type: "error",
+                message:
+                  applied === 0
+                    ? "Nothing was applied; see each change for Google's reason"
+                    : `${applied} of ${total} changes applied; see the others for Google's reason`,
+              },
         );
       }
       case "validate": {
@@ -160,7 +166,10 @@ export async function historyPage(user: User, url: URL) {
   // A bad filter in the address falls back to no filter, with a notice, like the report pages.
   const filters = parsed.success ? parsed.data : HistoryPageQuery.parse({});
   const importProblem = await importRecentChanges(user.id, account.customerId);
-  const [{ items, total }, open] = await Promise.all([listHistory(user.id, { ...filters, customerId: account.customerId }), listOpenChangeSets(user.id, account.customerId)]);
+  const [{ items, total }, open] = await Promise.all([
+    listHistory(user.id, { ...filters, customerId: account.customerId }),
+    listOpenChangeSets(user.id, account.customerId),
+  ]);
   return {
     connected: true as const,
     account: { customerId: account.customerId, name: account.name, currencyCode: account.currencyCode, timeZone: account.timeZone },

@@ -185,8 +185,20 @@ export async function historyCsv(user: User, url: URL): Promise<Response> {
     { header: "Made in", value: (i) => i.originLabel },
     { header: "What", value: (i) => i.label },
     { header: "Resource", value: (i) => RESOURCE_KIND_LABEL[i.resourceKind as keyof typeof RESOURCE_KIND_LABEL] ?? i.resourceKind },
-    { header: "Before", value: (i) => diff(i).map((d) => `${d.field}: ${d.before ?? "—"}`).join("; ") },
-    { header: "After", value: (i) => diff(i).map((d) => `${d.field}: ${d.after ?? "—"}`).join("; ") },
+    {
+      header: "Before",
+      value: (i) =>
+        diff(i)
+          .map((d) => `${d.field}: ${d.before ?? "—"}`)
+          .join("; "),
+    },
+    {
+      header: "After",
+      value: (i) =>
+        diff(i)
+          .map((d) => `${d.field}: ${d.after ?? "—"}`)
+          .join("; "),
+    },
     { header: "Status", value: (i) => CHANGE_STATUS_LABEL[i.status as keyof typeof CHANGE_STATUS_LABEL] ?? i.status },
     { header: "Reverted", value: (i) => (i.revertedBy ? "Yes" : "No") },
     { header: "Error", value: (i) => i.error },

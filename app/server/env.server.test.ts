@@ -80,9 +80,7 @@ describe("AI model configuration", () => {
     expect(() => parseConfig({ DATA_DIR: tmp(), AI_MODEL: "openai-compatible:llama3" })).toThrow(/AI_BASE_URL: required/);
     expect(() => parseConfig({ DATA_DIR: tmp(), AI_MODEL: "openai:gpt-4.1-mini" })).toThrow(/AI_API_KEY.*OPENAI_API_KEY/);
     expect(() => parseConfig({ DATA_DIR: tmp(), AI_BASE_URL: "http://x/v1" })).toThrow(/AI_BASE_URL/);
-    expect(() =>
-      parseConfig({ DATA_DIR: tmp(), AI_MODEL: "openai-compatible:x", AI_BASE_URL: "localhost:11434" }),
-    ).toThrow(/AI_BASE_URL/);
+    expect(() => parseConfig({ DATA_DIR: tmp(), AI_MODEL: "openai-compatible:x", AI_BASE_URL: "localhost:11434" })).toThrow(/AI_BASE_URL/);
     expect(() => parseConfig({ DATA_DIR: tmp(), AI_DAILY_MESSAGE_LIMIT: "0" })).toThrow(/AI_DAILY_MESSAGE_LIMIT/);
   });
 });

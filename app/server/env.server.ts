@@ -60,7 +60,10 @@ const schema = z.object({
   GOOGLE_USERINFO_URL: z.url().optional(),
   GOOGLE_REVOKE_URL: z.url().optional(),
   GOOGLE_ADS_API_URL: z.url().optional(),
-  GOOGLE_ADS_API_VERSION: z.string().regex(/^v\d+$/, "must look like v24").default("v24"),
+  GOOGLE_ADS_API_VERSION: z
+    .string()
+    .regex(/^v\d+$/, "must look like v24")
+    .default("v24"),
 
   /** `<provider>:<model>`; split at the first colon so `openai-compatible:qwen3:8b` keeps its tag. */
   AI_MODEL: z
@@ -95,8 +98,7 @@ export interface AiConfig {
 
 export type RawEnv = z.infer<typeof schema>;
 
-export interface AppConfig
-  extends Omit<RawEnv, "ENCRYPTION_KEY" | "ENCRYPTION_OLD_KEYS" | "SESSION_SECRET" | "APP_URL" | "AI_API_KEY"> {
+export interface AppConfig extends Omit<RawEnv, "ENCRYPTION_KEY" | "ENCRYPTION_OLD_KEYS" | "SESSION_SECRET" | "APP_URL" | "AI_API_KEY"> {
   APP_URL: string;
   SESSION_SECRET: string;
   /** Key id → key; `encryptionKeyVersion` names the one used for new ciphertext. */
@@ -138,9 +140,7 @@ interface StoredSecrets {
 function loadOrCreateSecrets(dataDir: string): StoredSecrets {
   const file = path.join(dataDir, "secrets.json");
   try {
-    const parsed = z
-      .object({ sessionSecret: z.string().min(32), encryptionKey: z.string().min(40) })
-      .parse(JSON.parse(fs.readFileSync(file, "utf8")));
+    const parsed = z.object({ sessionSecret: z.string().min(32), encryptionKey: z.string().min(40) }).parse(JSON.parse(fs.readFileSync(file, "utf8")));
     return parsed;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
@@ -165,7 +165,10 @@ function loadOrCreateSecrets(dataDir: string): StoredSecrets {
 function parseOldKeys(value: string | undefined): Map<number, Buffer> {
   const keys = new Map<number, Buffer>();
   if (!value) return keys;
-  for (const part of value.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of value
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^(\d{1,3}):(.+)$/.exec(part);
     const parsed = match ? aesKey.safeParse(match[2]) : undefined;
     if (!match || !parsed?.success) {
@@ -226,18 +229,11 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
     clientId: raw.GOOGLE_CLIENT_ID ?? DEMO_CLIENT_ID,
     clientSecret: raw.GOOGLE_CLIENT_SECRET ?? "demo-secret",
     developerToken: raw.GOOGLE_ADS_DEVELOPER_TOKEN,
-    authorizationUrl:
-      raw.GOOGLE_AUTHORIZATION_URL ??
-      (demoMode ? `${emulatorBase}/o/oauth2/v2/auth` : "https://accounts.google.com/o/oauth2/v2/auth"),
+    authorizationUrl: raw.GOOGLE_AUTHORIZATION_URL ?? (demoMode ? `${emulatorBase}/o/oauth2/v2/auth` : "https://accounts.google.com/o/oauth2/v2/auth"),
     tokenUrl: raw.GOOGLE_TOKEN_URL ?? (demoMode ? `${emulatorBase}/token` : "https://oauth2.googleapis.com/token"),
-    userinfoUrl:
-      raw.GOOGLE_USERINFO_URL ??
-      (demoMode ? `${emulatorBase}/v1/userinfo` : "https://openidconnect.googleapis.com/v1/userinfo"),
+    userinfoUrl: raw.GOOGLE_USERINFO_URL ?? (demoMode ? `${emulatorBase}/v1/userinfo` : "https://openidconnect.googleapis.com/v1/userinfo"),
     revokeUrl: raw.GOOGLE_REVOKE_URL ?? (demoMode ? `${emulatorBase}/revoke` : "https://oauth2.googleapis.com/revoke"),
-    adsApiUrl: (raw.GOOGLE_ADS_API_URL ?? (demoMode ? emulatorBase : "https://googleads.googleapis.com")).replace(
-      /\/+$/,
-      "",
-    ),
+    adsApiUrl: (raw.GOOGLE_ADS_API_URL ?? (demoMode ? emulatorBase : "https://googleads.googleapis.com")).replace(/\/+$/, ""),
     adsApiVersion: raw.GOOGLE_ADS_API_VERSION,
   };
 

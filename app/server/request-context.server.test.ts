@@ -39,8 +39,6 @@ describe("the request's session", () => {
     );
     const { session, request } = await signedInRequest();
     await destroySession(session.sessionId);
-    await expect(signedInArgs(request)).rejects.toSatisfy(
-      (r: Response) => r.status === 302 && /__session=;/.test(r.headers.get("Set-Cookie") ?? ""),
-    );
+    await expect(signedInArgs(request)).rejects.toSatisfy((r: Response) => r.status === 302 && /__session=;/.test(r.headers.get("Set-Cookie") ?? ""));
   });
 });

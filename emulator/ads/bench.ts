@@ -20,18 +20,35 @@ gc?.();
 const after = process.memoryUsage();
 const report = generationReports.get(store);
 console.log(`generated ${campaigns} campaigns / ${totalKeywords} keywords / ${days} days in ${genMs.toFixed(0)} ms`);
-console.log(`memory after GC${gc ? "" : " (run with --expose-gc for settled numbers)"}: rss ${mb(after.rss)}, heap +${mb(after.heapUsed - before.heapUsed)}, typed arrays +${mb(after.arrayBuffers - before.arrayBuffers)}`);
+console.log(
+  `memory after GC${gc ? "" : " (run with --expose-gc for settled numbers)"}: rss ${mb(after.rss)}, heap +${mb(after.heapUsed - before.heapUsed)}, typed arrays +${mb(after.arrayBuffers - before.arrayBuffers)}`,
+);
 console.log(JSON.stringify(report?.accounts[0]));
 
 const ds = createAdsDataSource(store);
 const queries: Array<[string, string]> = [
-  ["top 100 keywords by cost, last 30 days", "SELECT ad_group_criterion.keyword.text, metrics.cost_micros, metrics.clicks FROM keyword_view WHERE segments.date DURING LAST_30_DAYS ORDER BY metrics.cost_micros DESC LIMIT 100"],
-  ["top 100 keywords by cost, all time", "SELECT ad_group_criterion.keyword.text, metrics.cost_micros FROM keyword_view ORDER BY metrics.cost_micros DESC LIMIT 100"],
-  ["keywords ORDER BY text LIMIT 50 (no metrics)", "SELECT ad_group_criterion.keyword.text FROM ad_group_criterion ORDER BY ad_group_criterion.keyword.text LIMIT 50"],
-  ["campaign totals, last 30 days", "SELECT campaign.id, metrics.cost_micros, metrics.conversions, metrics.search_impression_share FROM campaign WHERE segments.date DURING LAST_30_DAYS"],
+  [
+    "top 100 keywords by cost, last 30 days",
+    "SELECT ad_group_criterion.keyword.text, metrics.cost_micros, metrics.clicks FROM keyword_view WHERE segments.date DURING LAST_30_DAYS ORDER BY metrics.cost_micros DESC LIMIT 100",
+  ],
+  [
+    "top 100 keywords by cost, all time",
+    "SELECT ad_group_criterion.keyword.text, metrics.cost_micros FROM keyword_view ORDER BY metrics.cost_micros DESC LIMIT 100",
+  ],
+  [
+    "keywords ORDER BY text LIMIT 50 (no metrics)",
+    "SELECT ad_group_criterion.keyword.text FROM ad_group_criterion ORDER BY ad_group_criterion.keyword.text LIMIT 50",
+  ],
+  [
+    "campaign totals, last 30 days",
+    "SELECT campaign.id, metrics.cost_micros, metrics.conversions, metrics.search_impression_share FROM campaign WHERE segments.date DURING LAST_30_DAYS",
+  ],
   ["campaign x day, last 30 days (first page)", "SELECT campaign.id, segments.date, metrics.cost_micros FROM campaign WHERE segments.date DURING LAST_30_DAYS"],
   ["ad groups, last 7 days", "SELECT ad_group.id, metrics.clicks FROM ad_group WHERE segments.date DURING LAST_7_DAYS"],
-  ["search terms top 100", "SELECT search_term_view.search_term, metrics.clicks FROM search_term_view WHERE segments.date DURING LAST_30_DAYS ORDER BY metrics.clicks DESC LIMIT 100"],
+  [
+    "search terms top 100",
+    "SELECT search_term_view.search_term, metrics.clicks FROM search_term_view WHERE segments.date DURING LAST_30_DAYS ORDER BY metrics.clicks DESC LIMIT 100",
+  ],
 ];
 for (const [label, q] of queries) {
   const t = performance.now();

@@ -46,11 +46,7 @@ export interface AdsDataSource {
   canAccess(userEmail: string, customerId: string, loginCustomerId: string | undefined): boolean;
   customerExists(customerId: string): boolean;
   /** Runs one GAQL query. Throws GoogleAdsFailureError for bad queries. pageSize is 10,000 for search. */
-  query(
-    customerId: string,
-    gaql: string,
-    opts?: { pageSize?: number; pageToken?: string; returnTotalResultsCount?: boolean },
-  ): QueryPage;
+  query(customerId: string, gaql: string, opts?: { pageSize?: number; pageToken?: string; returnTotalResultsCount?: boolean }): QueryPage;
 }
 
 /** One element of a searchStream response array (requestId is added by the HTTP layer). */

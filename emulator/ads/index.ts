@@ -1,7 +1,17 @@
 // Data layer of the Google Ads API emulator: demo store, GAQL engine, data source.
 // Nothing here imports from /app: to the product this is "the outside world".
 
-export { createDemoStore, DEMO_USER_EMAIL, DEMO_MANAGER_CUSTOMER_ID, DEMO_RICH_CUSTOMER_ID, DEMO_SMALL_CUSTOMER_ID, DEMO_LARGE_CUSTOMER_ID, DEMO_LARGE_ACCOUNT_NAME, DEFAULT_DEMO_SEED, generationReports } from "./demo/generate";
+export {
+  createDemoStore,
+  DEMO_USER_EMAIL,
+  DEMO_MANAGER_CUSTOMER_ID,
+  DEMO_RICH_CUSTOMER_ID,
+  DEMO_SMALL_CUSTOMER_ID,
+  DEMO_LARGE_CUSTOMER_ID,
+  DEMO_LARGE_ACCOUNT_NAME,
+  DEFAULT_DEMO_SEED,
+  generationReports,
+} from "./demo/generate";
 export type { DemoScale, DemoStoreOptions, DemoGenerationReport } from "./demo/generate";
 export { createAdsDataSource, queryBatches, StoreDataSource, PAGE_SIZE, STREAM_BATCH_SIZE } from "./gaql/datasource";
 export { executeQuery, type QueryResult } from "./gaql/executor";

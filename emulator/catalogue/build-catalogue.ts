@@ -176,7 +176,9 @@ function main(): void {
   const catalogue = buildCatalogue(input);
   writeFileSync(CATALOGUE_PATH, serializeCatalogue(catalogue));
   const fieldCount = Object.values(catalogue.resources).reduce((n, r) => n + Object.keys(r.fields).length, 0);
-  console.log(`wrote ${CATALOGUE_PATH}: ${Object.keys(catalogue.resources).length} resources, ${fieldCount} fields, ${Object.keys(catalogue.enums).length} enums`);
+  console.log(
+    `wrote ${CATALOGUE_PATH}: ${Object.keys(catalogue.resources).length} resources, ${fieldCount} fields, ${Object.keys(catalogue.enums).length} enums`,
+  );
 }
 
 // Run as a script (npx tsx emulator/catalogue/build-catalogue.ts [discovery.json]); importable for tests.

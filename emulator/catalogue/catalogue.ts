@@ -3,18 +3,7 @@
 // vitest and esbuild all inline JSON imports.
 import rawCatalogue from "./v24-catalogue.json";
 
-export type JsonType =
-  | "string"
-  | "int64"
-  | "int32"
-  | "double"
-  | "float"
-  | "boolean"
-  | "enum"
-  | "bytes"
-  | "fieldMask"
-  | "duration"
-  | "message";
+export type JsonType = "string" | "int64" | "int32" | "double" | "float" | "boolean" | "enum" | "bytes" | "fieldMask" | "duration" | "message";
 
 export interface CatalogueField {
   /** Full lowerCamelCase JSON path inside GoogleAdsRow, e.g. "campaign.targetCpa.targetCpaMicros". */
@@ -72,9 +61,7 @@ export function resolveField(name: string): ResolvedField | undefined {
   const dot = name.indexOf(".");
   const resource = dot < 0 ? name : name.slice(0, dot);
   const f = cat.resources[resource]?.fields[name];
-  const resolved: ResolvedField | null = f
-    ? { ...f, name, resource, ...(f.enum ? { enumValues: cat.enums[f.enum] } : {}) }
-    : null;
+  const resolved: ResolvedField | null = f ? { ...f, name, resource, ...(f.enum ? { enumValues: cat.enums[f.enum] } : {}) } : null;
   resolvedCache.set(name, resolved);
   return resolved ?? undefined;
 }

@@ -74,12 +74,18 @@ export function errorInfo(reason: string, method: string | undefined): Record<st
 
 /** Malformed or mistyped JSON, reported by the front end before the Ads backend sees it. */
 export function invalidJson(description: string, field?: string): GoogleApiError {
-  return new GoogleApiError(400, "INVALID_ARGUMENT", description, [], [
-    {
-      "@type": "type.googleapis.com/google.rpc.BadRequest",
-      fieldViolations: [{ ...(field !== undefined ? { field } : {}), description }],
-    },
-  ]);
+  return new GoogleApiError(
+    400,
+    "INVALID_ARGUMENT",
+    description,
+    [],
+    [
+      {
+        "@type": "type.googleapis.com/google.rpc.BadRequest",
+        fieldViolations: [{ ...(field !== undefined ? { field } : {}), description }],
+      },
+    ],
+  );
 }
 
 export function notFoundHtml(path: string): string {

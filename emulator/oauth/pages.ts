@@ -140,13 +140,7 @@ ${items}
 }
 
 /** Google's "Access blocked: Authorization Error" page. Never redirects: the redirect_uri may be the problem. */
-export function renderErrorPage(opts: {
-  status: number;
-  error: string;
-  reason: string;
-  user?: DemoUser;
-  params: Record<string, string>;
-}): RenderedPage {
+export function renderErrorPage(opts: { status: number; error: string; reason: string; user?: DemoUser; params: Record<string, string> }): RenderedPage {
   const nonce = randomBytes(16).toString("base64");
   const details = Object.entries(opts.params)
     .map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd><code>${escapeHtml(v)}</code></dd>`)

@@ -2,17 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { EmulatorContext } from "../context";
 import type { ParsedFaultRule } from "../faults";
-import {
-  bearerToken,
-  formFields,
-  formList,
-  headerValue,
-  readBody,
-  redirect,
-  sendHtml,
-  sendJson,
-  type MaybeExpressRequest,
-} from "../http/util";
+import { bearerToken, formFields, formList, headerValue, readBody, redirect, sendHtml, sendJson, type MaybeExpressRequest } from "../http/util";
 import { atHash } from "./jwt";
 import { renderConsentPage, renderErrorPage } from "./pages";
 import { ADWORDS_SCOPE, EMAIL_SCOPE, PROFILE_SCOPE, isIdentityScope, parseScopeParam, scopeString } from "./scopes";
@@ -222,7 +212,10 @@ export async function handleAuthorize(
       // No interaction allowed: succeed only on an earlier consent covering every scope.
       const before = ctx.oauth.previouslyGranted(auth.clientId, ctx.demoUser.email);
       if (auth.scopes.every((s) => before.includes(s))) return issueCodeAndRedirect(ctx, res, auth, auth.scopes);
-      return redirectWith(res, auth.redirectUri, [["error", "consent_required"], ["state", auth.state]]);
+      return redirectWith(res, auth.redirectUri, [
+        ["error", "consent_required"],
+        ["state", auth.state],
+      ]);
     }
     const page = renderConsentPage({
       user: ctx.demoUser,
@@ -237,7 +230,10 @@ export async function handleAuthorize(
   }
 
   if (action === "cancel") {
-    return redirectWith(res, auth.redirectUri, [["error", "access_denied"], ["state", auth.state]]);
+    return redirectWith(res, auth.redirectUri, [
+      ["error", "access_denied"],
+      ["state", auth.state],
+    ]);
   }
   if (action !== "allow") {
     const page = renderErrorPage({ status: 400, error: "invalid_request", reason: "Missing required parameter: action", user: ctx.demoUser, params });
@@ -364,14 +360,7 @@ function refresh(ctx: EmulatorContext, res: ServerResponse, form: Record<string,
   );
 }
 
-function idToken(
-  ctx: EmulatorContext,
-  issuer: string,
-  clientId: string,
-  scopes: string[],
-  accessToken: string,
-  nonce: string | undefined,
-): string {
+function idToken(ctx: EmulatorContext, issuer: string, clientId: string, scopes: string[], accessToken: string, nonce: string | undefined): string {
   const iat = Math.floor(ctx.now() / 1000);
   const user = ctx.demoUser;
   const claims: Record<string, unknown> = { iss: issuer, azp: clientId, aud: clientId, sub: user.sub };

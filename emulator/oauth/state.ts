@@ -40,9 +40,7 @@ export interface AuthCode {
   grantId?: string;
 }
 
-export type AccessLookup =
-  | { status: "ok"; record: AccessTokenRecord }
-  | { status: "expired" | "revoked" | "unknown" };
+export type AccessLookup = { status: "ok"; record: AccessTokenRecord } | { status: "expired" | "revoked" | "unknown" };
 
 /** Everything that must outlive a restart (codes are short-lived and are not kept). */
 export interface OAuthSnapshot {

@@ -62,8 +62,7 @@ export function checkMessage(body: Record<string, unknown>, spec: Record<string,
 }
 
 function checkValue(value: unknown, type: FieldType, fieldPath: string): unknown {
-  const bad = (protoType: string) =>
-    invalidJson(`Invalid value at '${fieldPath}' (${protoType}), ${JSON.stringify(value)}`, fieldPath);
+  const bad = (protoType: string) => invalidJson(`Invalid value at '${fieldPath}' (${protoType}), ${JSON.stringify(value)}`, fieldPath);
   if (type === "string") {
     if (typeof value !== "string") throw bad("TYPE_STRING");
     return value;

@@ -120,9 +120,7 @@ export function adsFault(fault: ParsedFaultRule): GoogleApiError {
       );
     }
     case "dailyQuota":
-      return adsError(429, "RESOURCE_EXHAUSTED", MSG.RESOURCE_EXHAUSTED, [
-        { errorCode: { quotaError: "RESOURCE_EXHAUSTED" }, message: "Too many requests." },
-      ]);
+      return adsError(429, "RESOURCE_EXHAUSTED", MSG.RESOURCE_EXHAUSTED, [{ errorCode: { quotaError: "RESOURCE_EXHAUSTED" }, message: "Too many requests." }]);
     case "transient":
       return adsError(500, "INTERNAL", MSG.INTERNAL, [
         {
@@ -168,13 +166,7 @@ function sendError(res: ServerResponse, err: GoogleApiError, version: string, re
   sendJson(res, err.httpStatus, wrapInArray ? [body] : body, { ...err.headers, Vary: "Origin, X-Origin, Referer" });
 }
 
-export async function handleAds(
-  ctx: EmulatorContext,
-  req: MaybeExpressRequest,
-  res: ServerResponse,
-  path: string,
-  displayPath: string,
-): Promise<void> {
+export async function handleAds(ctx: EmulatorContext, req: MaybeExpressRequest, res: ServerResponse, path: string, displayPath: string): Promise<void> {
   const requestId = newRequestId();
   res.setHeader("request-id", requestId);
   const [, version, rest] = ADS_PATH.exec(path)!;
@@ -192,14 +184,7 @@ export async function handleAds(
   }
 }
 
-async function run(
-  ctx: EmulatorContext,
-  req: MaybeExpressRequest,
-  res: ServerResponse,
-  version: string,
-  route: AdsRoute,
-  requestId: string,
-): Promise<void> {
+async function run(ctx: EmulatorContext, req: MaybeExpressRequest, res: ServerResponse, version: string, route: AdsRoute, requestId: string): Promise<void> {
   if (ctx.sunsetVersions.has(version)) {
     throw adsError(400, "INVALID_ARGUMENT", MSG.INVALID_ARGUMENT, [
       { errorCode: { requestError: "UNSUPPORTED_VERSION" }, message: `Version ${version} is deprecated. Requests to this version will be blocked.` },
@@ -222,14 +207,9 @@ async function run(
   }
   const { record } = lookup;
   if (!record.scopes.includes(ADWORDS_SCOPE)) {
-    throw new GoogleApiError(
-      403,
-      "PERMISSION_DENIED",
-      MSG.SCOPE_INSUFFICIENT,
-      [],
-      [errorInfo("ACCESS_TOKEN_SCOPE_INSUFFICIENT", rpcMethod(version, route))],
-      { "WWW-Authenticate": `${AUTH_CHALLENGE}, error="insufficient_scope", scope="${ADWORDS_SCOPE}"` },
-    );
+    throw new GoogleApiError(403, "PERMISSION_DENIED", MSG.SCOPE_INSUFFICIENT, [], [errorInfo("ACCESS_TOKEN_SCOPE_INSUFFICIENT", rpcMethod(version, route))], {
+      "WWW-Authenticate": `${AUTH_CHALLENGE}, error="insufficient_scope", scope="${ADWORDS_SCOPE}"`,
+    });
   }
   const email = record.userEmail;
 

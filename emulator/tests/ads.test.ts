@@ -217,12 +217,13 @@ describe("googleAds:searchStream", () => {
           throw new Error("search path must not be used for searchStream");
         },
         queryBatches: (_cid: string, gaql: string) => {
-          if (gaql.includes("BAD")) throw new (class extends Error {
-            name = "GoogleAdsFailureError";
-            errors = [{ errorCode: { queryError: "EXPECTED_SELECT" }, message: "x" }];
-            httpStatus = 400;
-            status = "INVALID_ARGUMENT";
-          })("Request contains an invalid argument.");
+          if (gaql.includes("BAD"))
+            throw new (class extends Error {
+              name = "GoogleAdsFailureError";
+              errors = [{ errorCode: { queryError: "EXPECTED_SELECT" }, message: "x" }];
+              httpStatus = 400;
+              status = "INVALID_ARGUMENT";
+            })("Request contains an invalid argument.");
           return [{ results: rows, fieldMask: "campaign.id", queryResourceConsumption: "7" }];
         },
       } as never,
@@ -260,7 +261,10 @@ describe("customer ids and login-customer-id", () => {
     expect(without.json.error.message).toBe("The caller does not have permission");
     expect(failure.errors[0].message).toContain("login-customer-id");
 
-    const withManager = await ads(emu.baseUrl, `customers/${CLIENT}/googleAds:search`, token, { body: { query: Q }, headers: { "login-customer-id": MANAGER } });
+    const withManager = await ads(emu.baseUrl, `customers/${CLIENT}/googleAds:search`, token, {
+      body: { query: Q },
+      headers: { "login-customer-id": MANAGER },
+    });
     expect(withManager.status).toBe(200);
     expect(withManager.json.results).toHaveLength(2);
 
@@ -331,7 +335,9 @@ describe("routing", () => {
       });
       expect(res.status).toBe(200);
       expect(res.json).toEqual({ results: [{ resourceName: `customers/${CLIENT}/campaigns/9` }] });
-      expect(seen).toEqual([{ customerId: CLIENT, collection: "campaigns", body: { operations: [{ remove: `customers/${CLIENT}/campaigns/9` }] }, login: MANAGER }]);
+      expect(seen).toEqual([
+        { customerId: CLIENT, collection: "campaigns", body: { operations: [{ remove: `customers/${CLIENT}/campaigns/9` }] }, login: MANAGER },
+      ]);
     } finally {
       await withMutate.close();
     }

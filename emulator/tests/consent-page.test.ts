@@ -93,7 +93,13 @@ describe("error page", () => {
     ["token response_type", { ...valid, response_type: "token" }, 400, "unsupported_response_type", "Unsupported response_type: token"],
     ["missing scope", { ...valid, scope: "" }, 400, "invalid_request", "Missing required parameter: scope"],
     ["unknown scope", { ...valid, scope: "openid foo" }, 400, "invalid_scope", "Some requested scopes were invalid. {valid=[openid], invalid=[foo]}"],
-    ["bad code_challenge_method", { ...valid, code_challenge: "a".repeat(43), code_challenge_method: "S512" }, 400, "invalid_request", "Invalid code_challenge_method"],
+    [
+      "bad code_challenge_method",
+      { ...valid, code_challenge: "a".repeat(43), code_challenge_method: "S512" },
+      400,
+      "invalid_request",
+      "Invalid code_challenge_method",
+    ],
     ["short code_challenge", { ...valid, code_challenge: "abc", code_challenge_method: "S256" }, 400, "invalid_request", "Invalid code_challenge value."],
     ["bad access_type", { ...valid, access_type: "forever" }, 400, "invalid_request", "Invalid access_type: forever"],
   ];

@@ -49,7 +49,12 @@ export function fakeDataSource(): AdsDataSource & { calls: Array<{ customerId: s
       }
       const offset = opts?.pageToken ? Number(Buffer.from(opts.pageToken, "base64url").toString()) : 0;
       if (opts?.pageToken && gaql.includes("FAIL_PAGE_2")) {
-        throw new GoogleAdsFailureError([{ errorCode: { internalError: "TRANSIENT_ERROR" }, message: "transient" }], 500, "INTERNAL", "Internal error encountered.");
+        throw new GoogleAdsFailureError(
+          [{ errorCode: { internalError: "TRANSIENT_ERROR" }, message: "transient" }],
+          500,
+          "INTERNAL",
+          "Internal error encountered.",
+        );
       }
       if (opts?.pageToken && !Number.isInteger(offset)) {
         throw new GoogleAdsFailureError([{ errorCode: { requestError: "INVALID_PAGE_TOKEN" }, message: "Invalid page token." }]);
@@ -134,7 +139,12 @@ export function consentForm(html: string, untick: string[] = []): URLSearchParam
 }
 
 function unescape(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }
 
 export interface FlowOptions {
@@ -203,10 +213,18 @@ export async function signIn(baseUrl: string, o: FlowOptions = {}) {
     code_verifier: auth.verifier,
   });
   if (token.status !== 200) throw new Error(`token ${token.status}: ${JSON.stringify(token.json)}`);
-  return { ...auth, tokens: token.json as { access_token: string; refresh_token?: string; id_token?: string; scope: string; expires_in: number; token_type: string } };
+  return {
+    ...auth,
+    tokens: token.json as { access_token: string; refresh_token?: string; id_token?: string; scope: string; expires_in: number; token_type: string },
+  };
 }
 
-export async function ads(baseUrl: string, path: string, token: string | undefined, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+export async function ads(
+  baseUrl: string,
+  path: string,
+  token: string | undefined,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const res = await fetch(`${baseUrl}/v24/${path}`, {
     method: init.method ?? (init.body === undefined ? "GET" : "POST"),
     headers: {

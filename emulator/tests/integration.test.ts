@@ -126,7 +126,9 @@ describe("emulator over the demo store", () => {
   });
 
   it("returns the GAQL engine's errors in Google's envelope", async () => {
-    const res = await ads(base, `customers/${DEMO_MANAGER_CUSTOMER_ID}/googleAds:search`, token, { body: { query: "SELECT campaign.no_such_field FROM campaign" } });
+    const res = await ads(base, `customers/${DEMO_MANAGER_CUSTOMER_ID}/googleAds:search`, token, {
+      body: { query: "SELECT campaign.no_such_field FROM campaign" },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.status).toBe("INVALID_ARGUMENT");
     expect(Object.keys(res.json.error.details[0].errors[0].errorCode)).toHaveLength(1);

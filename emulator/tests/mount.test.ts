@@ -63,7 +63,14 @@ async function signIn(base: string) {
   const code = new URL(consent.headers.get("Location")!).searchParams.get("code")!;
   const token = await fetch(`${base}/token`, {
     method: "POST",
-    body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: CLIENT.redirectUri, client_id: CLIENT.id, client_secret: CLIENT.secret, code_verifier: verifier }),
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: CLIENT.redirectUri,
+      client_id: CLIENT.id,
+      client_secret: CLIENT.secret,
+      code_verifier: verifier,
+    }),
   });
   expect(token.status).toBe(200);
   return (await token.json()) as { access_token: string; refresh_token: string };
@@ -108,7 +115,10 @@ describe("mounted on the app's origin: only the app's own client (point 7)", () 
 
   it("refuses a code exchange with a wrong secret or without the verifier", async () => {
     const base = await mount();
-    for (const [secret, withVerifier] of [["wrong-secret", true], [CLIENT.secret, false]] as const) {
+    for (const [secret, withVerifier] of [
+      ["wrong-secret", true],
+      [CLIENT.secret, false],
+    ] as const) {
       const { url, verifier } = authUrl(base);
       const form = new URLSearchParams(url.searchParams);
       form.set("action", "allow");

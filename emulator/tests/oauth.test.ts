@@ -84,13 +84,26 @@ describe("authorization code flow with PKCE S256", () => {
 
   it("accepts a plain challenge", async () => {
     const verifier = pkcePair().verifier;
-    const q = new URLSearchParams({ client_id: CLIENT_ID, redirect_uri: REDIRECT, response_type: "code", scope: ADWORDS, code_challenge: verifier, code_challenge_method: "plain" });
+    const q = new URLSearchParams({
+      client_id: CLIENT_ID,
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      scope: ADWORDS,
+      code_challenge: verifier,
+      code_challenge_method: "plain",
+    });
     const html = await (await fetch(`${open.baseUrl}/o/oauth2/v2/auth?${q}`)).text();
     const form = consentForm(html);
     form.append("action", "allow");
     const post = await fetch(`${open.baseUrl}/o/oauth2/v2/auth`, { method: "POST", body: form, redirect: "manual" });
     const code = new URL(post.headers.get("location")!).searchParams.get("code")!;
-    const res = await postForm(`${open.baseUrl}/token`, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: CLIENT_ID, code_verifier: verifier });
+    const res = await postForm(`${open.baseUrl}/token`, {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT,
+      client_id: CLIENT_ID,
+      code_verifier: verifier,
+    });
     expect(res.status).toBe(200);
     // No offline access, no openid: neither refresh_token nor id_token.
     expect(Object.keys(res.json)).toEqual(["access_token", "expires_in", "scope", "token_type"]);
@@ -145,7 +158,13 @@ describe("authorization code flow with PKCE S256", () => {
     try {
       const auth = await authorize(clocked.baseUrl);
       now += 10 * 60 * 1000 + 1;
-      const res = await postForm(`${clocked.baseUrl}/token`, { grant_type: "authorization_code", code: auth.code, redirect_uri: REDIRECT, client_id: CLIENT_ID, code_verifier: auth.verifier });
+      const res = await postForm(`${clocked.baseUrl}/token`, {
+        grant_type: "authorization_code",
+        code: auth.code,
+        redirect_uri: REDIRECT,
+        client_id: CLIENT_ID,
+        code_verifier: auth.verifier,
+      });
       expect(res.json.error).toBe("invalid_grant");
     } finally {
       await clocked.close();
@@ -192,7 +211,12 @@ describe("authorization code flow with PKCE S256", () => {
 describe("refresh and revoke", () => {
   it("refreshes: same shape without refresh_token or id_token, new access token works", async () => {
     const { tokens } = await signIn(open.baseUrl);
-    const res = await postForm(`${open.baseUrl}/token`, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: CLIENT_ID, client_secret: "x" });
+    const res = await postForm(`${open.baseUrl}/token`, {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: CLIENT_ID,
+      client_secret: "x",
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toContain("no-store");
     expect(Object.keys(res.json)).toEqual(["access_token", "expires_in", "scope", "token_type"]);
@@ -203,7 +227,11 @@ describe("refresh and revoke", () => {
   it("accepts HTTP Basic client authentication", async () => {
     const { tokens } = await signIn(open.baseUrl);
     const basic = Buffer.from(`${encodeURIComponent(CLIENT_ID)}:${encodeURIComponent("s3cr:t")}`).toString("base64");
-    const res = await postForm(`${open.baseUrl}/token`, { grant_type: "refresh_token", refresh_token: tokens.refresh_token }, { Authorization: `Basic ${basic}` });
+    const res = await postForm(
+      `${open.baseUrl}/token`,
+      { grant_type: "refresh_token", refresh_token: tokens.refresh_token },
+      { Authorization: `Basic ${basic}` },
+    );
     expect(res.status).toBe(200);
   });
 
@@ -324,14 +352,25 @@ describe("fixed client", () => {
     expect(page.headers.get("location")).toBeNull();
     expect(await page.text()).toContain("Error 401: invalid_client");
 
-    const res = await postForm(`${fixed.baseUrl}/token`, { grant_type: "refresh_token", refresh_token: "1//x", client_id: "intruder", client_secret: "fixed-secret" });
+    const res = await postForm(`${fixed.baseUrl}/token`, {
+      grant_type: "refresh_token",
+      refresh_token: "1//x",
+      client_id: "intruder",
+      client_secret: "fixed-secret",
+    });
     expect(res.status).toBe(401);
     expect(res.json).toEqual({ error: "invalid_client", error_description: "The OAuth client was not found." });
   });
 
   it("rejects a wrong secret with 401 invalid_client and accepts the right one", async () => {
     const auth = await authorize(fixed.baseUrl, { clientId: "fixed.apps.googleusercontent.com" });
-    const fields = { grant_type: "authorization_code", code: auth.code, redirect_uri: REDIRECT, client_id: "fixed.apps.googleusercontent.com", code_verifier: auth.verifier };
+    const fields = {
+      grant_type: "authorization_code",
+      code: auth.code,
+      redirect_uri: REDIRECT,
+      client_id: "fixed.apps.googleusercontent.com",
+      code_verifier: auth.verifier,
+    };
     const wrong = await postForm(`${fixed.baseUrl}/token`, { ...fields, client_secret: "nope" });
     expect(wrong.status).toBe(401);
     expect(wrong.json).toEqual({ error: "invalid_client", error_description: "Unauthorized" });
@@ -350,7 +389,11 @@ describe("prefix mounting", () => {
       const { tokens } = await signIn(mounted.baseUrl);
       const jwt = decodeJwt(tokens.id_token!);
       expect(jwt.payload.iss).toBe(mounted.baseUrl);
-      const html = await (await fetch(`${mounted.baseUrl}/o/oauth2/v2/auth?${new URLSearchParams({ client_id: "c", redirect_uri: REDIRECT, response_type: "code", scope: "openid" })}`)).text();
+      const html = await (
+        await fetch(
+          `${mounted.baseUrl}/o/oauth2/v2/auth?${new URLSearchParams({ client_id: "c", redirect_uri: REDIRECT, response_type: "code", scope: "openid" })}`,
+        )
+      ).text();
       expect(html).toContain('action="/emulator/o/oauth2/v2/auth"');
     } finally {
       await mounted.close();

@@ -27,7 +27,9 @@ test("with a model: the model's valid lines, none of its invalid ones, the rest 
   const headlines = await ad.locator('input[name="headline"]').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
   expect(headlines.slice(0, 3)).toEqual(["Made for Happy Campers", "Warm Nights Under Canvas", "Packs Small, Sleeps Warm"]);
   expect(headlines).toContain("Zip Up and Sleep Tight"); // from the repair round
-  const all = [...headlines, ...(await ad.locator('input[name="description"]').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value)))].join(" | ");
+  const all = [...headlines, ...(await ad.locator('input[name="description"]').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value)))].join(
+    " | ",
+  );
   expect(headlines).toContain("Huge Winter Blowout"); // "HUGE WINTER BLOWOUT", fixed in code
   expect(all).not.toMatch(/60%|HUGE|Half price|Every Single Camping Trip/);
   await expect(ad.getByLabel("Path 1", { exact: true })).toHaveValue("sleeping-bags");

@@ -50,7 +50,7 @@ test("generate for a demo ad group, edit a line, use it in the campaign, apply, 
   const line = ad.getByLabel("Headline 2", { exact: true });
   await line.fill("FREE BAGS!!");
   await expect(ad.getByLabel("Headline 2 length")).toHaveText("11/30");
-  await expect(ad.getByText("Headlines can't contain \"!\".")).toBeVisible();
+  await expect(ad.getByText('Headlines can\'t contain "!".')).toBeVisible();
   await expect(ad.getByText(/problems? to fix before using this ad/)).toBeVisible();
   await line.fill("Cosy Bags for Young Campers");
   await expect(ad.getByLabel("Headline 2 length")).toHaveText("27/30");
@@ -140,7 +140,7 @@ test("without JavaScript: load an ad group, generate, check an edit, regenerate 
   // The server checks an edit (Check lines is the form's default button).
   await ad.getByLabel("Headline 2", { exact: true }).fill("FREE BAGS!!");
   await ad.getByRole("button", { name: "Check lines" }).click();
-  await expect(ad.getByText("Headlines can't contain \"!\".")).toBeVisible();
+  await expect(ad.getByText('Headlines can\'t contain "!".')).toBeVisible();
   await expect(ad.getByLabel("Headline 2 length")).toHaveText("11/30");
   await expect(ad.getByLabel("Headline 2", { exact: true })).toHaveValue("FREE BAGS!!");
 

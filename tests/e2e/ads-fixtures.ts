@@ -62,7 +62,10 @@ export function campaignRows(page: Page) {
 
 /** Campaign names in table order. */
 export async function campaignNames(page: Page): Promise<string[]> {
-  return page.getByRole("table", { name: /^Campaigns of / }).locator("tbody th[scope=row]").allInnerTexts();
+  return page
+    .getByRole("table", { name: /^Campaigns of / })
+    .locator("tbody th[scope=row]")
+    .allInnerTexts();
 }
 
 /** A money cell ("$1,234.56", "€0.00") as a number. */

@@ -39,7 +39,13 @@ test("JSON API: campaigns, summary, sync, another user's account, bad dates", as
   expect(day.status()).toBe(200);
   expect(((await day.json()) as { metrics: { clicks: number } }).metrics.clicks).toBe(0);
 
-  for (const bad of ["from=2026-13-01&to=2026-13-02", "from=2026-02-10&to=2026-02-01", "from=2026-01-01", "from=yesterday&to=today", "from=2000-01-01&to=2002-01-01"]) {
+  for (const bad of [
+    "from=2026-13-01&to=2026-13-02",
+    "from=2026-02-10&to=2026-02-01",
+    "from=2026-01-01",
+    "from=yesterday&to=today",
+    "from=2000-01-01&to=2002-01-01",
+  ]) {
     for (const path of ["campaigns", "summary"]) {
       const r = await request.get(`${base}/${path}?${bad}`, { headers: auth });
       expect(r.status(), `${path}?${bad}`).toBe(400);

@@ -60,7 +60,11 @@ test("streams the answer token by token, shows what it read with the figures exp
   await expect(page).toHaveURL(/\/ai-optimizer\?chat=[0-9a-f-]{36}$/);
   await expect(page.getByRole("navigation", { name: "Past chats" }).getByRole("link", { name: "How are my campaigns doing?" })).toBeVisible();
   await page.reload();
-  await expect(lastAnswer(page).getByTestId("evidence").filter({ hasText: /^Read 14 campaigns/ })).toBeVisible();
+  await expect(
+    lastAnswer(page)
+      .getByTestId("evidence")
+      .filter({ hasText: /^Read 14 campaigns/ }),
+  ).toBeVisible();
   await page.getByRole("navigation", { name: "Past chats" }).getByRole("link", { name: "New chat" }).click();
   await expect(page.getByText("AI Assistant Ready")).toBeVisible();
 
@@ -115,6 +119,10 @@ test.describe("without JavaScript", () => {
     await page.getByRole("button", { name: "Send" }).click();
     await expect(page).toHaveURL(/\/ai-optimizer\?chat=[0-9a-f-]{36}$/);
     await expect(lastAnswer(page)).toContainText("Here is what I found.");
-    await expect(lastAnswer(page).getByTestId("evidence").filter({ hasText: /^Read 10 search terms/ })).toBeVisible();
+    await expect(
+      lastAnswer(page)
+        .getByTestId("evidence")
+        .filter({ hasText: /^Read 10 search terms/ }),
+    ).toBeVisible();
   });
 });

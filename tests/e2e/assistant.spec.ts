@@ -7,8 +7,7 @@ test.describe.configure({ timeout: 150_000 });
 // The assistant on the default (model-less) server: connected, the built-in
 // analyst answers from the account's data and says no model is configured.
 
-const lastAnswer = (page: import("@playwright/test").Page) =>
-  page.getByRole("region", { name: "Conversation" }).locator('li[data-role="assistant"]').last();
+const lastAnswer = (page: import("@playwright/test").Page) => page.getByRole("region", { name: "Conversation" }).locator('li[data-role="assistant"]').last();
 
 test("no model configured: the built-in analyst answers what is wasting money, with evidence and a proposal to review", async ({ page, request }) => {
   await connectDemoAccount(page, request, "/ai-optimizer");
@@ -21,7 +20,11 @@ test("no model configured: the built-in analyst answers what is wasting money, w
   await input.press("Enter");
   await expect(lastAnswer(page)).toContainText("No AI model is configured");
   await expect(lastAnswer(page)).toContainText("AI_MODEL");
-  await expect(lastAnswer(page).getByTestId("evidence").filter({ hasText: /^Read 10 search terms/ })).toBeVisible();
+  await expect(
+    lastAnswer(page)
+      .getByTestId("evidence")
+      .filter({ hasText: /^Read 10 search terms/ }),
+  ).toBeVisible();
   await expect(lastAnswer(page)).toContainText("Search terms that cost money without a single conversion");
   // The answer's Markdown table is a real table, and no image or outside link is rendered.
   await expect(lastAnswer(page).locator("table.border-collapse").filter({ hasText: "Search term" })).toBeVisible();

@@ -23,7 +23,10 @@ async function openCampaign(page: Page, name: string, tab?: string) {
   await page.getByRole("link", { name, exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
   if (tab) {
-    await page.getByRole("navigation", { name: "Campaign sections" }).getByRole("link", { name: new RegExp(`^${tab}`) }).click();
+    await page
+      .getByRole("navigation", { name: "Campaign sections" })
+      .getByRole("link", { name: new RegExp(`^${tab}`) })
+      .click();
     await expect(page).toHaveURL(/tab=/);
   }
 }
@@ -62,7 +65,10 @@ test("pause a campaign: review with Google's validation, apply, see it in histor
   // History: when, who, what, before → after, status, Revert.
   await page.goto("/history");
   await expect(page.getByRole("heading", { name: "Change History" })).toBeVisible();
-  const entry = page.getByRole("row").filter({ hasText: `Pause Campaign “${CAKES}”` }).first();
+  const entry = page
+    .getByRole("row")
+    .filter({ hasText: `Pause Campaign “${CAKES}”` })
+    .first();
   await expect(entry).toContainText(user.email);
   await expect(entry).toContainText("Ads AI Manager");
   await expect(entry).toContainText("Status: Enabled → Paused");
@@ -236,7 +242,10 @@ test("without JavaScript: propose, apply and revert through plain forms", async 
 test("bulk from the campaigns list, then discarded: nothing is sent and history stays as it was", async ({ page, request }) => {
   await useBakery(page, request);
   await page.goto("/campaigns");
-  const boxes = page.getByRole("table", { name: /^Campaigns of / }).locator("tbody tr").getByRole("checkbox");
+  const boxes = page
+    .getByRole("table", { name: /^Campaigns of / })
+    .locator("tbody tr")
+    .getByRole("checkbox");
   await boxes.nth(0).check();
   await boxes.nth(1).check();
   await page.getByRole("form", { name: "Change selected campaigns" }).getByRole("button", { name: "Pause selected" }).click();

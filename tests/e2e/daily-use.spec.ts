@@ -36,7 +36,13 @@ async function useLargeAccount(page: Page, request: APIRequestContext): Promise<
 async function downloadCsv(page: Page, link = page.getByRole("link", { name: "Download CSV" })) {
   const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
   const text = fs.readFileSync((await download.path())!, "utf8");
-  return { name: download.suggestedFilename(), lines: text.replace(/^\uFEFF/, "").trim().split("\n") };
+  return {
+    name: download.suggestedFilename(),
+    lines: text
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\n"),
+  };
 }
 
 for (const javaScriptEnabled of [true, false]) {
@@ -63,12 +69,22 @@ for (const javaScriptEnabled of [true, false]) {
       const nameHeader = page.getByRole("columnheader", { name: "Campaign", exact: true });
       const before = (await nameHeader.boundingBox())!;
       await box.evaluate((el) => el.scrollTo(el.scrollWidth, 0));
-      await expect.poll(async () => (await page.getByRole("columnheader", { name: "Conv. value/cost", exact: true }).boundingBox())?.x).toBeLessThan(PHONE.width);
+      await expect
+        .poll(async () => (await page.getByRole("columnheader", { name: "Conv. value/cost", exact: true }).boundingBox())?.x)
+        .toBeLessThan(PHONE.width);
       // The name column stayed where it was while the numbers moved under it.
       expect(Math.round((await nameHeader.boundingBox())!.x)).toBe(Math.round(before.x));
       await expectNoPageScroll(page);
 
-      for (const path of ["/dashboard", "/campaigns/17000000008?tab=keywords", "/campaigns/17000000008?tab=searchterms", "/history", "/ai-optimizer", "/ad-generator", "/settings"]) {
+      for (const path of [
+        "/dashboard",
+        "/campaigns/17000000008?tab=keywords",
+        "/campaigns/17000000008?tab=searchterms",
+        "/history",
+        "/ai-optimizer",
+        "/ad-generator",
+        "/settings",
+      ]) {
         await page.goto(path);
         await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
         await expectNoPageScroll(page);
@@ -164,7 +180,10 @@ test.describe("laptop, 1440 px", () => {
   test("the current campaigns view downloads as CSV", async ({ page, request }) => {
     await connectDemoAccount(page, request);
     await page.goto("/campaigns?status=paused&range=90d");
-    const rows = await page.getByRole("table", { name: /^Campaigns of / }).locator("tbody tr").count();
+    const rows = await page
+      .getByRole("table", { name: /^Campaigns of / })
+      .locator("tbody tr")
+      .count();
     const csv = await downloadCsv(page);
     expect(csv.name).toMatch(/^campaigns-1112223334-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(csv.lines).toHaveLength(rows + 1);

@@ -117,8 +117,22 @@ test("bodies over MAX_BODY_BYTES get 413 before anything parses them (issue 9 po
   expect(await rawPost(baseURL!, "/api/v1/auth/login", { ...json, "Content-Length": String(600 * 2 ** 20) }, []).catch(() => 0)).toBe(413);
   // Streamed without a length: cut once past 1 MB.
   const chunk = "x".repeat(64 * 1024);
-  expect(await rawPost(baseURL!, "/api/v1/auth/login", { ...json, "Transfer-Encoding": "chunked" }, Array.from({ length: 40 }, () => chunk)).catch(() => 0)).toBe(413);
-  expect(await rawPost(baseURL!, "/login", { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" }, Array.from({ length: 40 }, () => chunk)).catch(() => 0)).toBe(413);
+  expect(
+    await rawPost(
+      baseURL!,
+      "/api/v1/auth/login",
+      { ...json, "Transfer-Encoding": "chunked" },
+      Array.from({ length: 40 }, () => chunk),
+    ).catch(() => 0),
+  ).toBe(413);
+  expect(
+    await rawPost(
+      baseURL!,
+      "/login",
+      { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" },
+      Array.from({ length: 40 }, () => chunk),
+    ).catch(() => 0),
+  ).toBe(413);
   // A normal small body still works (a wrong password: 401, not 413).
   expect(await rawPost(baseURL!, "/api/v1/auth/login", json, [JSON.stringify({ email: "nobody@example.com", password: "wrong-password" })])).toBe(401);
 });

@@ -25,7 +25,9 @@ async function aiOptimizations(page: Page): Promise<number> {
 
 /** The recommendations the JSON API lists with one status, by title. */
 async function apiTitles(request: APIRequestContext, user: ConnectedUser, status: string): Promise<Array<{ title: string; status: string }>> {
-  const res = await request.get(`/api/v1/accounts/${RICH_CUSTOMER_ID}/recommendations?status=${status}`, { headers: { Authorization: `Bearer ${user.token}` } });
+  const res = await request.get(`/api/v1/accounts/${RICH_CUSTOMER_ID}/recommendations?status=${status}`, {
+    headers: { Authorization: `Bearer ${user.token}` },
+  });
   expect(res.status()).toBe(200);
   return ((await res.json()) as { recommendations: Array<{ title: string; status: string }> }).recommendations;
 }
@@ -55,7 +57,10 @@ async function applyRecommendation(page: Page, request: APIRequestContext, user:
 
   // History says where it came from.
   await page.goto("/history");
-  const entry = page.getByRole("row").filter({ hasText: `Enable Keyword “${keyword}”` }).first();
+  const entry = page
+    .getByRole("row")
+    .filter({ hasText: `Enable Keyword “${keyword}”` })
+    .first();
   await expect(entry).toContainText("Recommendation");
   await expect(entry).toContainText("Applied");
 
@@ -66,7 +71,11 @@ async function applyRecommendation(page: Page, request: APIRequestContext, user:
 
   // The recommendation is listed as applied.
   await page.goto("/ai-optimizer?recs=applied");
-  await expect(panel(page).getByRole("listitem").filter({ hasText: `Enable “${keyword}”` })).toBeVisible();
+  await expect(
+    panel(page)
+      .getByRole("listitem")
+      .filter({ hasText: `Enable “${keyword}”` }),
+  ).toBeVisible();
   // …and so says the JSON API.
   expect((await apiTitles(request, user, "applied")).filter(title).map((r) => r.status)).toEqual(["applied"]);
   expect((await apiTitles(request, user, "open")).filter(title)).toHaveLength(0);

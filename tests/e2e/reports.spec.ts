@@ -48,7 +48,10 @@ test("campaigns: table, sort by cost, filter, search, page, range", async ({ pag
   expect(after).toEqual([...after].sort((a, b) => a - b));
 
   // Sort by name.
-  await table.getByRole("columnheader", { name: /^Campaign/ }).getByRole("link").click();
+  await table
+    .getByRole("columnheader", { name: /^Campaign/ })
+    .getByRole("link")
+    .click();
   await expect(table.getByRole("columnheader", { name: /^Campaign/ })).toHaveAttribute("aria-sort", "ascending");
   const names = await campaignNames(page);
   expect(names).toEqual([...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
@@ -174,7 +177,9 @@ test("campaign detail: unknown campaign and another account's campaign are 404s"
 
   // A campaign of the outdoor account that the bakery account does not have
   // (campaign ids are only unique within an account).
-  const outdoor = (await (await request.get(`/api/v1/accounts/${RICH_CUSTOMER_ID}/campaigns`, { headers: auth })).json()) as { campaigns: Array<{ id: string }> };
+  const outdoor = (await (await request.get(`/api/v1/accounts/${RICH_CUSTOMER_ID}/campaigns`, { headers: auth })).json()) as {
+    campaigns: Array<{ id: string }>;
+  };
   const bakeryRes = await request.get(`/api/v1/accounts/${SMALL_CUSTOMER_ID}/campaigns`, { headers: auth, timeout: 120_000 });
   const bakery = (await bakeryRes.json()) as { campaigns: Array<{ id: string }> };
   const onlyOutdoor = outdoor.campaigns.find((c) => !bakery.campaigns.some((b) => b.id === c.id));

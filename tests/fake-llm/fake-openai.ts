@@ -140,7 +140,9 @@ export async function startFakeOpenAI(opts: { port?: number; pieceDelayMs?: numb
     const lastUser = body.messages.map((m) => m.role).lastIndexOf("user");
     const question = textOf(body.messages[lastUser]);
     if (/fail with 401/i.test(question)) {
-      res.writeHead(401, { "Content-Type": "application/json" }).end(JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }));
+      res
+        .writeHead(401, { "Content-Type": "application/json" })
+        .end(JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }));
       return;
     }
     if (/fail with 429/i.test(question)) {
@@ -153,9 +155,21 @@ export async function startFakeOpenAI(opts: { port?: number; pieceDelayMs?: numb
       const repair = /Write exactly/.test(question);
       const content = JSON.stringify(
         repair
-          ? { headlines: ["Zip Up and Sleep Tight", "Light to Carry on Trails"], descriptions: ["Soft linings and snug hoods keep young campers warm from dusk until breakfast."], path1: "", path2: "" }
+          ? {
+              headlines: ["Zip Up and Sleep Tight", "Light to Carry on Trails"],
+              descriptions: ["Soft linings and snug hoods keep young campers warm from dusk until breakfast."],
+              path1: "",
+              path2: "",
+            }
           : {
-              headlines: ["Made for Happy Campers", "Warm Nights Under Canvas", "Packs Small, Sleeps Warm", "Save 60% on Every Bag", "HUGE WINTER BLOWOUT", "Sleeping Bags Built for Every Single Camping Trip"],
+              headlines: [
+                "Made for Happy Campers",
+                "Warm Nights Under Canvas",
+                "Packs Small, Sleeps Warm",
+                "Save 60% on Every Bag",
+                "HUGE WINTER BLOWOUT",
+                "Sleeping Bags Built for Every Single Camping Trip",
+              ],
               descriptions: ["Warm, light sleeping bags sized for young campers, for tents, cabins and sleepovers.", "Half price on all bags this week only!!"],
               path1: "sleeping-bags",
               path2: "kids",
@@ -190,7 +204,9 @@ export async function startFakeOpenAI(opts: { port?: number; pieceDelayMs?: numb
     const created = Math.floor(Date.now() / 1000);
     res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" });
     const send = (delta: Record<string, unknown>, finish: string | null = null) =>
-      res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+      );
     const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
     let closed = false;
     res.on("close", () => (closed = true));
@@ -214,7 +230,9 @@ export async function startFakeOpenAI(opts: { port?: number; pieceDelayMs?: numb
     send({}, finish);
     if (body.stream_options?.include_usage) {
       const prompt = Math.ceil(raw.length / 4);
-      res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage: { prompt_tokens: prompt, completion_tokens: 42, total_tokens: prompt + 42 } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage: { prompt_tokens: prompt, completion_tokens: 42, total_tokens: prompt + 42 } })}\n\n`,
+      );
     }
     res.end("data: [DONE]\n\n");
   }

@@ -149,7 +149,10 @@ describe("sign in with Google", () => {
     const accounts = await t.db.selectFrom("ads_accounts").selectAll().where("user_id", "=", session!.user.id).execute();
     expect(accounts.map((a) => a.customer_id).sort()).toEqual(["1112223334", "1234567890", "5556667778"]);
     expect(accounts.find((a) => a.customer_id === "1112223334")?.login_customer_id).toBe("1234567890");
-    expect(session!.user.active_customer_id ?? (await t.db.selectFrom("users").select("active_customer_id").where("id", "=", session!.user.id).executeTakeFirst())?.active_customer_id).toBe("1112223334");
+    expect(
+      session!.user.active_customer_id ??
+        (await t.db.selectFrom("users").select("active_customer_id").where("id", "=", session!.user.id).executeTakeFirst())?.active_customer_id,
+    ).toBe("1112223334");
 
     // No token or code in plaintext anywhere in the database.
     const code = new URL(back).searchParams.get("code")!;

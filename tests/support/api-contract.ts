@@ -44,7 +44,8 @@ export function apiContract(doc: unknown) {
       return checkSchema(where, "#/components/schemas/Error", body);
     }
     const response = operation.responses[String(status)];
-    if (!response) throw new Error(`${where}: status ${status} not documented for ${method} ${template} (documented: ${Object.keys(operation.responses).join(", ")})`);
+    if (!response)
+      throw new Error(`${where}: status ${status} not documented for ${method} ${template} (documented: ${Object.keys(operation.responses).join(", ")})`);
     if (!response.content) {
       if (body !== null && body !== undefined && body !== "") throw new Error(`${where}: documented without a body, got ${JSON.stringify(body).slice(0, 200)}`);
       return;

@@ -116,9 +116,7 @@ export async function connectDemoUser(baseUrl: string): Promise<string> {
     }),
   });
   const tokens = TokenResponse.parse(await tokenRes.json());
-  const profile = UserInfo.parse(
-    await (await fetch(`${baseUrl}/v1/userinfo`, { headers: { Authorization: `Bearer ${tokens.access_token}` } })).json(),
-  );
+  const profile = UserInfo.parse(await (await fetch(`${baseUrl}/v1/userinfo`, { headers: { Authorization: `Bearer ${tokens.access_token}` } })).json());
   const { userId } = await completeGoogleSignIn(
     {
       profile: { sub: profile.sub, email: profile.email, emailVerified: true },

@@ -20,7 +20,12 @@ export function scriptedModel(script: ScriptStep[]) {
       const chunks: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
       if ("calls" in step) {
         step.calls.forEach((c, i) =>
-          chunks.push({ type: "tool-call", toolCallId: `call-${call}-${i}`, toolName: c.name, input: typeof c.input === "string" ? c.input : JSON.stringify(c.input) }),
+          chunks.push({
+            type: "tool-call",
+            toolCallId: `call-${call}-${i}`,
+            toolName: c.name,
+            input: typeof c.input === "string" ? c.input : JSON.stringify(c.input),
+          }),
         );
         chunks.push({ type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage });
       } else {

@@ -69,8 +69,7 @@ export async function startWritableEmulator(opts: WritableEmulatorOptions = {}):
         }
         emulator.handler(req, res);
       }, delay);
-    }
-    else emulator.handler(req, res);
+    } else emulator.handler(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

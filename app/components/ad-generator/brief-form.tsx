@@ -76,16 +76,34 @@ export function BriefForm({
         <label htmlFor="product" className="block text-sm font-medium text-gray-700">
           Product/Service
         </label>
-        <input id="product" name="product" value={form.product} onChange={update("product")} required maxLength={200}
-          placeholder="e.g. Waterproof hiking boots" className={fieldClass} {...errorAria(fields.product)} />
+        <input
+          id="product"
+          name="product"
+          value={form.product}
+          onChange={update("product")}
+          required
+          maxLength={200}
+          placeholder="e.g. Waterproof hiking boots"
+          className={fieldClass}
+          {...errorAria(fields.product)}
+        />
         <FieldMessage field={fields.product} />
       </div>
       <div>
         <label htmlFor="targetAudience" className="block text-sm font-medium text-gray-700">
           Target Audience
         </label>
-        <input id="targetAudience" name="targetAudience" value={form.targetAudience} onChange={update("targetAudience")} required maxLength={200}
-          placeholder="e.g. weekend hikers" className={fieldClass} {...errorAria(fields.targetAudience)} />
+        <input
+          id="targetAudience"
+          name="targetAudience"
+          value={form.targetAudience}
+          onChange={update("targetAudience")}
+          required
+          maxLength={200}
+          placeholder="e.g. weekend hikers"
+          className={fieldClass}
+          {...errorAria(fields.targetAudience)}
+        />
         <FieldMessage field={fields.targetAudience} />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
@@ -158,8 +176,15 @@ export function BriefForm({
             <label htmlFor="keywords" className="block text-sm font-medium text-gray-700">
               Keywords (one per line)
             </label>
-            <textarea id="keywords" name="keywords" rows={4} value={form.keywords} onChange={update("keywords")} className={fieldClass}
-              {...errorAria(fields.keywords, "keywords-hint")} />
+            <textarea
+              id="keywords"
+              name="keywords"
+              rows={4}
+              value={form.keywords}
+              onChange={update("keywords")}
+              className={fieldClass}
+              {...errorAria(fields.keywords, "keywords-hint")}
+            />
             <p id="keywords-hint" className="mt-1 text-xs text-gray-500">
               The ad group&apos;s top keywords by impressions; at most {MAX_KEYWORDS}. Headlines will include the first ones.
             </p>
@@ -169,11 +194,19 @@ export function BriefForm({
             <label htmlFor="facts" className="block text-sm font-medium text-gray-700">
               Facts the ad may state (one per line)
             </label>
-            <textarea id="facts" name="facts" rows={4} value={form.facts} onChange={update("facts")} className={fieldClass}
-              placeholder={"Free shipping over $50\n60-day returns"} {...errorAria(fields.facts, "facts-hint")} />
+            <textarea
+              id="facts"
+              name="facts"
+              rows={4}
+              value={form.facts}
+              onChange={update("facts")}
+              className={fieldClass}
+              placeholder={"Free shipping over $50\n60-day returns"}
+              {...errorAria(fields.facts, "facts-hint")}
+            />
             <p id="facts-hint" className="mt-1 text-xs text-gray-500">
-              Offers, prices, shipping, guarantees (at most {MAX_FACTS}, {FACT_MAX_CHARS} characters each). Any number, price, offer or
-              superlative in the ad must come from here or from the ad group&apos;s existing ads.
+              Offers, prices, shipping, guarantees (at most {MAX_FACTS}, {FACT_MAX_CHARS} characters each). Any number, price, offer or superlative in the ad
+              must come from here or from the ad group&apos;s existing ads.
             </p>
             <FieldMessage field={fields.facts} />
           </div>
@@ -181,8 +214,16 @@ export function BriefForm({
             <label htmlFor="finalUrl" className="block text-sm font-medium text-gray-700">
               Final URL
             </label>
-            <input id="finalUrl" name="finalUrl" type="url" value={form.finalUrl} onChange={update("finalUrl")} placeholder="https://example.com/boots"
-              className={fieldClass} {...errorAria(fields.finalUrl)} />
+            <input
+              id="finalUrl"
+              name="finalUrl"
+              type="url"
+              value={form.finalUrl}
+              onChange={update("finalUrl")}
+              placeholder="https://example.com/boots"
+              className={fieldClass}
+              {...errorAria(fields.finalUrl)}
+            />
             <FieldMessage field={fields.finalUrl} />
           </div>
         </>
@@ -197,7 +238,12 @@ export function BriefForm({
       </button>
       {connected && !hydrated ? (
         // After Generate in the document, so Enter in a field still generates (the first submit button is the default).
-        <button type="submit" formMethod="get" formNoValidate className="w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm font-semibold text-gray-700">
+        <button
+          type="submit"
+          formMethod="get"
+          formNoValidate
+          className="w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm font-semibold text-gray-700"
+        >
           Load the chosen ad group&apos;s keywords and final URL
         </button>
       ) : null}

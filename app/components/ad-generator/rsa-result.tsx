@@ -101,7 +101,10 @@ export function RsaResult({
     const at = list.findIndex((l) => l.i === slot);
     return at < 0 ? [] : (kind === "headline" ? lint.headlines : lint.descriptions)[at];
   };
-  const strength = estimateStrength({ headlines: fh, descriptions: fd }, values.keywords.split(/\r?\n/).filter((k) => k.trim()));
+  const strength = estimateStrength(
+    { headlines: fh, descriptions: fd },
+    values.keywords.split(/\r?\n/).filter((k) => k.trim()),
+  );
   const errorCount = [...lint.headlines, ...lint.descriptions, lint.path1, lint.path2, lint.ad].flat().filter((i) => i.severity === "error").length;
 
   const setLine = (kind: Kind, slot: number, patch: Partial<ResultLine>) =>
@@ -157,13 +160,24 @@ export function RsaResult({
               </option>
             ))}
           </select>
-          <button type="submit" name="regenerate" value={`${kind}.${slot}`} disabled={busy || line.text.trim() === ""}
-            aria-label={`Regenerate ${label.toLowerCase()}`} className="font-medium text-blue-700 hover:underline disabled:opacity-50">
+          <button
+            type="submit"
+            name="regenerate"
+            value={`${kind}.${slot}`}
+            disabled={busy || line.text.trim() === ""}
+            aria-label={`Regenerate ${label.toLowerCase()}`}
+            className="font-medium text-blue-700 hover:underline disabled:opacity-50"
+          >
             {regenerating ? "Regenerating…" : "Regenerate"}
           </button>
           {hydrated ? (
-            <button type="button" onClick={() => copyText(line.text, label.toLowerCase())} aria-label={`Copy ${label.toLowerCase()}`}
-              className="font-medium text-gray-600 hover:text-gray-900" disabled={line.text.trim() === ""}>
+            <button
+              type="button"
+              onClick={() => copyText(line.text, label.toLowerCase())}
+              aria-label={`Copy ${label.toLowerCase()}`}
+              className="font-medium text-gray-600 hover:text-gray-900"
+              disabled={line.text.trim() === ""}
+            >
               Copy
             </button>
           ) : null}
@@ -178,10 +192,19 @@ export function RsaResult({
         <label htmlFor={name} className="font-medium">
           {name === "path1" ? "Path 1" : "Path 2"}
         </label>
-        <span aria-label={`${name === "path1" ? "Path 1" : "Path 2"} length`}>{adTextWidth(value)}/{PATH_MAX}</span>
+        <span aria-label={`${name === "path1" ? "Path 1" : "Path 2"} length`}>
+          {adTextWidth(value)}/{PATH_MAX}
+        </span>
       </div>
-      <input id={name} name={name} value={value} onChange={(e) => set(e.target.value)} onKeyDown={noEnter}
-        className="mt-1 block w-full rounded-md border border-gray-300 px-2 py-1 text-sm" aria-invalid={issues.length || errors[name] ? true : undefined} />
+      <input
+        id={name}
+        name={name}
+        value={value}
+        onChange={(e) => set(e.target.value)}
+        onKeyDown={noEnter}
+        className="mt-1 block w-full rounded-md border border-gray-300 px-2 py-1 text-sm"
+        aria-invalid={issues.length || errors[name] ? true : undefined}
+      />
       <Issues issues={issues} id={`${name}-issues`} />
       <FieldError id={`${name}-error`} message={errors[name]} />
     </div>
@@ -201,7 +224,9 @@ export function RsaResult({
       <input type="hidden" name="source" value={result.source} />
 
       <div className="rounded-lg bg-gray-50 p-3 text-sm" role="status" aria-label="How this ad was written">
-        <p className="font-medium text-gray-900">{result.source === "model" ? "Written by the AI model, checked line by line." : "Written from templates, checked line by line."}</p>
+        <p className="font-medium text-gray-900">
+          {result.source === "model" ? "Written by the AI model, checked line by line." : "Written from templates, checked line by line."}
+        </p>
         {result.notices.map((n) => (
           <p key={n} className="mt-1 text-gray-700">
             {n}
@@ -229,8 +254,11 @@ export function RsaResult({
           {errorCount ? `${errorCount} problem${errorCount === 1 ? "" : "s"} to fix before using this ad` : "Every line passes the checks."}
         </span>
         {hydrated ? (
-          <button type="button" onClick={() => copyText(asText(headlines, descriptions, path1, path2), "the whole ad")}
-            className="rounded-md border border-gray-300 px-3 py-1 font-semibold text-gray-700 hover:bg-gray-50">
+          <button
+            type="button"
+            onClick={() => copyText(asText(headlines, descriptions, path1, path2), "the whole ad")}
+            className="rounded-md border border-gray-300 px-3 py-1 font-semibold text-gray-700 hover:bg-gray-50"
+          >
             Copy all
           </button>
         ) : null}
@@ -257,8 +285,14 @@ export function RsaResult({
             <label htmlFor="targetAdGroupId" className="block text-sm font-medium text-gray-800">
               Ad group for this ad
             </label>
-            <select id="targetAdGroupId" name="targetAdGroupId" defaultValue={values.adGroupId} className="mt-1 block w-full rounded-md border border-gray-300 px-2 py-1 text-sm"
-              aria-invalid={errors.targetAdGroupId ? true : undefined} aria-describedby={errors.targetAdGroupId ? "targetAdGroupId-error" : undefined}>
+            <select
+              id="targetAdGroupId"
+              name="targetAdGroupId"
+              defaultValue={values.adGroupId}
+              className="mt-1 block w-full rounded-md border border-gray-300 px-2 py-1 text-sm"
+              aria-invalid={errors.targetAdGroupId ? true : undefined}
+              aria-describedby={errors.targetAdGroupId ? "targetAdGroupId-error" : undefined}
+            >
               <option value="">Choose an ad group</option>
               {adGroups.map((g) => (
                 <option key={g.id} value={g.id}>
@@ -270,13 +304,26 @@ export function RsaResult({
             <label htmlFor="useFinalUrl" className="mt-2 block text-sm font-medium text-gray-800">
               Landing page (final URL)
             </label>
-            <input id="useFinalUrl" name="finalUrl" type="url" defaultValue={values.finalUrl} placeholder="https://example.com/boots" onKeyDown={noEnter}
+            <input
+              id="useFinalUrl"
+              name="finalUrl"
+              type="url"
+              defaultValue={values.finalUrl}
+              placeholder="https://example.com/boots"
+              onKeyDown={noEnter}
               className="mt-1 block w-full rounded-md border border-gray-300 px-2 py-1 text-sm aria-[invalid=true]:border-red-600"
-              aria-invalid={errors.finalUrl ? true : undefined} aria-describedby={errors.finalUrl ? "useFinalUrl-error" : undefined} />
+              aria-invalid={errors.finalUrl ? true : undefined}
+              aria-describedby={errors.finalUrl ? "useFinalUrl-error" : undefined}
+            />
             <FieldError id="useFinalUrl-error" message={errors.finalUrl} />
             <p className="mt-2 text-xs text-gray-600">This creates a change set for review; nothing is sent to Google until you Apply it.</p>
-            <button type="submit" name="intent" value="use" disabled={busy}
-              className="mt-2 rounded-lg bg-blue-600 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-50">
+            <button
+              type="submit"
+              name="intent"
+              value="use"
+              disabled={busy}
+              className="mt-2 rounded-lg bg-blue-600 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-50"
+            >
               Use in campaign
             </button>
           </>

@@ -43,8 +43,7 @@ export function SeedGenerator({ initialForm, initialAds, errors }: { initialForm
     }, GENERATION_DELAY_MS);
   }
 
-  const update = (key: keyof AdForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-    setForm((prev) => ({ ...prev, [key]: e.target.value }));
+  const update = (key: keyof AdForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setForm((prev) => ({ ...prev, [key]: e.target.value }));
 
   return (
     <>
@@ -58,17 +57,34 @@ export function SeedGenerator({ initialForm, initialAds, errors }: { initialForm
               <label htmlFor="product" className="block text-sm font-medium text-gray-700">
                 Product/Service
               </label>
-              <input id="product" name="product" value={form.product} onChange={update("product")} required maxLength={200}
-                placeholder="e.g. Waterproof hiking boots" className={fieldClass} aria-invalid={errors.product ? true : undefined} />
+              <input
+                id="product"
+                name="product"
+                value={form.product}
+                onChange={update("product")}
+                required
+                maxLength={200}
+                placeholder="e.g. Waterproof hiking boots"
+                className={fieldClass}
+                aria-invalid={errors.product ? true : undefined}
+              />
               {errors.product ? <p className="mt-1 text-sm text-red-600">{errors.product}</p> : null}
             </div>
             <div>
               <label htmlFor="targetAudience" className="block text-sm font-medium text-gray-700">
                 Target Audience
               </label>
-              <input id="targetAudience" name="targetAudience" value={form.targetAudience} onChange={update("targetAudience")}
-                required maxLength={200} placeholder="e.g. weekend hikers" className={fieldClass}
-                aria-invalid={errors.targetAudience ? true : undefined} />
+              <input
+                id="targetAudience"
+                name="targetAudience"
+                value={form.targetAudience}
+                onChange={update("targetAudience")}
+                required
+                maxLength={200}
+                placeholder="e.g. weekend hikers"
+                className={fieldClass}
+                aria-invalid={errors.targetAudience ? true : undefined}
+              />
               {errors.targetAudience ? <p className="mt-1 text-sm text-red-600">{errors.targetAudience}</p> : null}
             </div>
             <div className="grid gap-4 sm:grid-cols-2">
@@ -114,9 +130,7 @@ export function SeedGenerator({ initialForm, initialAds, errors }: { initialForm
           {ads.length === 0 ? (
             <div className="flex flex-col items-center justify-center py-16 text-center">
               <h3 className="font-semibold text-gray-900">Ready to Generate</h3>
-              <p className="mt-1 max-w-sm text-sm text-gray-600">
-                Describe your product and audience, then generate ad copy.
-              </p>
+              <p className="mt-1 max-w-sm text-sm text-gray-600">Describe your product and audience, then generate ad copy.</p>
             </div>
           ) : (
             <ul className="mt-4 space-y-4">
@@ -164,11 +178,25 @@ function AdCard({ ad, onChange }: { ad: GeneratedAd; onChange: (ad: GeneratedAd)
           </label>
           {tooLong ? <p className="text-sm text-red-600">Over Google's character limit.</p> : null}
           <div className="flex gap-3 text-sm">
-            <button type="button" disabled={tooLong} className="font-semibold text-blue-600 disabled:opacity-50"
-              onClick={() => { onChange(draft); setEditing(false); }}>
+            <button
+              type="button"
+              disabled={tooLong}
+              className="font-semibold text-blue-600 disabled:opacity-50"
+              onClick={() => {
+                onChange(draft);
+                setEditing(false);
+              }}
+            >
               Save
             </button>
-            <button type="button" className="text-gray-600" onClick={() => { setDraft(ad); setEditing(false); }}>
+            <button
+              type="button"
+              className="text-gray-600"
+              onClick={() => {
+                setDraft(ad);
+                setEditing(false);
+              }}
+            >
               Cancel
             </button>
           </div>
@@ -182,7 +210,14 @@ function AdCard({ ad, onChange }: { ad: GeneratedAd; onChange: (ad: GeneratedAd)
             <button type="button" onClick={copy} className="font-medium text-gray-600 hover:text-gray-900">
               Copy
             </button>
-            <button type="button" onClick={() => { setDraft(ad); setEditing(true); }} className="font-medium text-gray-600 hover:text-gray-900">
+            <button
+              type="button"
+              onClick={() => {
+                setDraft(ad);
+                setEditing(true);
+              }}
+              className="font-medium text-gray-600 hover:text-gray-900"
+            >
               Edit
             </button>
             <Link to="/campaigns" className="font-medium text-blue-600 hover:underline">

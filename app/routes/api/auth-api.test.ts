@@ -47,14 +47,17 @@ describe("JSON auth API", () => {
     expect(body.token_type).toBe("bearer");
     expect(body.access_token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
 
-    const meRequest = () =>
-      new Request("http://localhost:3000/api/v1/auth/me", { headers: { Authorization: `Bearer ${body.access_token}` } });
+    const meRequest = () => new Request("http://localhost:3000/api/v1/auth/me", { headers: { Authorization: `Bearer ${body.access_token}` } });
     expect(await read(await meLoader(args(meRequest())))).toEqual({ status: 200, body: { email: "api@example.com" } });
 
-    const out = await logoutAction(args(new Request("http://localhost:3000/api/v1/auth/logout", {
-      method: "POST",
-      headers: { Authorization: `Bearer ${body.access_token}` },
-    })));
+    const out = await logoutAction(
+      args(
+        new Request("http://localhost:3000/api/v1/auth/logout", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${body.access_token}` },
+        }),
+      ),
+    );
     expect((out as Response).status).toBe(204);
     expect((await read(await meLoader(args(meRequest())))).status).toBe(401);
   });

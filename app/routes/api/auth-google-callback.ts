@@ -45,8 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (error instanceof GoogleSignInError && error.issuedToken) await revokeGoogleToken(error.issuedToken);
     if (!(error instanceof GoogleSignInError)) {
       // The reason for the log, never the URL: it carries the code.
-      const reason =
-        error instanceof Error ? `${error.name}: ${error.message}` : error instanceof Response ? `HTTP ${error.status}` : String(error);
+      const reason = error instanceof Error ? `${error.name}: ${error.message}` : error instanceof Response ? `HTTP ${error.status}` : String(error);
       log.warn(`Google sign-in failed: ${reason}`);
     }
     headers.append("Set-Cookie", await toastHeader({ type: "error", message: describeGoogleError(error) }));
@@ -65,7 +64,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     log.warn(`Google sign-in took over an unconfirmed password account (user ${userId}): its password, sessions and API tokens were revoked`);
     headers.append(
       "Set-Cookie",
-      await toastHeader({ type: "success", message: "Signed in with Google. A password set on this address without confirming it was removed, with its sessions." }),
+      await toastHeader({
+        type: "success",
+        message: "Signed in with Google. A password set on this address without confirming it was removed, with its sessions.",
+      }),
     );
   } else if (current) {
     headers.append("Set-Cookie", await toastHeader({ type: "success", message: "Google Ads connected" }));

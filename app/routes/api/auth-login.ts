@@ -13,10 +13,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (request.method !== "POST") throw new HttpError(405, "Method not allowed");
     const { session } = await signIn(() => readJsonBody(request, z.unknown()), request, context.get(requestInfoContext).clientIp);
-    return data(
-      { access_token: session.accessToken, token_type: "bearer", expires_at: session.expiresAt },
-      { headers: { "Cache-Control": "no-store" } },
-    );
+    return data({ access_token: session.accessToken, token_type: "bearer", expires_at: session.expiresAt }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     return apiError(error);
   }

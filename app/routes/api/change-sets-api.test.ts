@@ -115,7 +115,14 @@ describe("POST /accounts/{customerId}/change-sets", () => {
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     expect(res.body.validationProblem).toBeNull();
     const cs = changeSetOf(res);
-    expect(cs).toMatchObject({ customerId: CUSTOMER, title: "A little more budget", status: "validated", atomic: true, needsConfirmation: false, canApply: true });
+    expect(cs).toMatchObject({
+      customerId: CUSTOMER,
+      title: "A little more budget",
+      status: "validated",
+      atomic: true,
+      needsConfirmation: false,
+      canApply: true,
+    });
     expect(cs.changes).toHaveLength(1);
     expect(cs.changes[0]).toMatchObject({
       resourceKind: "campaign_budget",
@@ -168,7 +175,9 @@ describe("POST /accounts/{customerId}/change-sets", () => {
     expect((await propose([])).body.errors).toMatchObject({ actions: "Nothing to change" });
 
     const form = await proposeAction(
-      args(api(`/accounts/${CUSTOMER}/change-sets`, demo, { body: "actions=1", headers: { "Content-Type": "application/x-www-form-urlencoded" } }), { customerId: CUSTOMER }),
+      args(api(`/accounts/${CUSTOMER}/change-sets`, demo, { body: "actions=1", headers: { "Content-Type": "application/x-www-form-urlencoded" } }), {
+        customerId: CUSTOMER,
+      }),
     );
     expect((await read(form)).status).toBe(415);
     const broken = await proposeAction(args(api(`/accounts/${CUSTOMER}/change-sets`, demo, { body: "{not json" }), { customerId: CUSTOMER }));
@@ -183,7 +192,10 @@ describe("POST /accounts/{customerId}/change-sets", () => {
       expect(typeof res.body.detail).toBe("string");
     }
     expect((await propose(budget, {}, "x".repeat(43))).status).toBe(401);
-    expect(await propose([{ type: "budget", campaignId: "999", amount: 10 }])).toMatchObject({ status: 404, body: { detail: "Campaign not found in this account" } });
+    expect(await propose([{ type: "budget", campaignId: "999", amount: 10 }])).toMatchObject({
+      status: 404,
+      body: { detail: "Campaign not found in this account" },
+    });
     // A manager account has no campaigns of its own.
     expect((await propose(budget, {}, demo, DEMO_MANAGER_CUSTOMER_ID)).status).toBe(400);
     expect(await countSets()).toBe(stored);

@@ -50,7 +50,11 @@ async function post(what: "validate" | "apply" | "discard" | "revert", id: strin
   return read(await handler(args(api(`/change-sets/${id}/${what}`, body), { changeSetId: id })));
 }
 const get = async (id: string) =>
-  read(await changeSetLoader(args(new Request(`http://localhost:3000/api/v1/change-sets/${id}`, { headers: { Authorization: `Bearer ${token}` } }), { changeSetId: id })));
+  read(
+    await changeSetLoader(
+      args(new Request(`http://localhost:3000/api/v1/change-sets/${id}`, { headers: { Authorization: `Bearer ${token}` } }), { changeSetId: id }),
+    ),
+  );
 /** Proposes a budget change of +pct% from the live value and applies it. */
 async function applyBudget(pct: number) {
   const set = changeSetOf(await propose([{ type: "budget", campaignId, amount: units(liveBudget() * (1 + pct / 100)) }]));

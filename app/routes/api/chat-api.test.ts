@@ -68,7 +68,14 @@ describe("POST /api/v1/chat", () => {
     setLanguageModelForTests(
       scriptedModel([
         { calls: [{ name: "list_campaigns", input: { limit: 5 } }] },
-        { calls: [{ name: "propose_changes", input: { title: "Pause the first campaign", actions: [{ type: "status", kind: "campaign", ids: [campaignId], status: "PAUSED" }] } }] },
+        {
+          calls: [
+            {
+              name: "propose_changes",
+              input: { title: "Pause the first campaign", actions: [{ type: "status", kind: "campaign", ids: [campaignId], status: "PAUSED" }] },
+            },
+          ],
+        },
         { text: "I proposed pausing it; review it first." },
       ]),
     );

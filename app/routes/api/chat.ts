@@ -6,4 +6,6 @@ import type { Route } from "./+types/chat";
 export const loader = postOnly;
 
 /** POST { message, chatId? } → { chatId, reply: { text, toolCalls, changeSets } }: the whole turn, on the active account. */
-export const action = apiRoute({ method: "POST" }, async ({ request }: Route.ActionArgs, { user }) => postChatForApi(user, await readJsonBody(request, ChatPostBody)));
+export const action = apiRoute({ method: "POST" }, async ({ request }: Route.ActionArgs, { user }) =>
+  postChatForApi(user, await readJsonBody(request, ChatPostBody)),
+);

@@ -5,4 +5,6 @@ import type { Route } from "./+types/recommendation-dismiss";
 export const loader = postOnly;
 
 /** POST { reason? } → { recommendation } with status "dismissed"; it stays dismissed across runs. Another user's → 404. */
-export const action = apiRoute({ method: "POST" }, ({ params, request }: Route.ActionArgs, { user }) => dismissForApi(user.id, params.recommendationId, request));
+export const action = apiRoute({ method: "POST" }, ({ params, request }: Route.ActionArgs, { user }) =>
+  dismissForApi(user.id, params.recommendationId, request),
+);

@@ -67,7 +67,10 @@ beforeAll(async () => {
   demo = (await createSession(userId, new Request("http://localhost:3000/login"))).accessToken;
   const strangerId = randomUUID();
   const now = new Date().toISOString();
-  await t.db.insertInto("users").values({ id: strangerId, email: "stranger@example.com", password_hash: null, active_customer_id: null, created_at: now, updated_at: now }).execute();
+  await t.db
+    .insertInto("users")
+    .values({ id: strangerId, email: "stranger@example.com", password_hash: null, active_customer_id: null, created_at: now, updated_at: now })
+    .execute();
   stranger = (await createSession(strangerId, new Request("http://localhost:3000/login"))).accessToken;
 }, 300_000);
 
@@ -118,7 +121,9 @@ describe("dismiss, snooze, restore", () => {
 
   it("dismiss without a body works; snooze takes 7 or 30 days only", async () => {
     const [a, b] = recsOf(await list()).filter((r) => r.type === "low_quality_score");
-    expect((await read(await dismissAction(args(api(`/recommendations/${a.id}/dismiss`, demo, { method: "POST" }), { recommendationId: a.id })))).status).toBe(200);
+    expect((await read(await dismissAction(args(api(`/recommendations/${a.id}/dismiss`, demo, { method: "POST" }), { recommendationId: a.id })))).status).toBe(
+      200,
+    );
     const bad = await post("snooze", b.id, { days: 14 });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toHaveProperty("days");

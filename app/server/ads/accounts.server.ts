@@ -113,7 +113,7 @@ export async function refreshAccounts(userId: string, db: DB = getDb()): Promise
   } catch (error) {
     const message =
       error instanceof AdsClientError || error instanceof ReconnectNeededError
-        ? (error as AdsClientError).userMessage ?? error.message
+        ? ((error as AdsClientError).userMessage ?? error.message)
         : "The Google Ads API could not be reached.";
     if (!(error instanceof AdsClientError || error instanceof ReconnectNeededError)) {
       log.warn(`Account discovery failed: ${errorMessage(error)}`);
@@ -145,7 +145,11 @@ export async function refreshAccounts(userId: string, db: DB = getDb()): Promise
     if (!rows.some((r) => r.customer_id === user.active_customer_id)) {
       // Default to the first account with its own campaigns: a manager has none.
       const pick = rows.find((r) => r.manager === 0) ?? rows[0];
-      await trx.updateTable("users").set({ active_customer_id: pick?.customer_id ?? null, updated_at: now }).where("id", "=", userId).execute();
+      await trx
+        .updateTable("users")
+        .set({ active_customer_id: pick?.customer_id ?? null, updated_at: now })
+        .where("id", "=", userId)
+        .execute();
     }
   });
   return { ok: true, accounts: rows };
@@ -157,12 +161,7 @@ export async function listAccounts(userId: string, db: DB = getDb()): Promise<Ad
 
 /** The account a user acts on; null unless it is one of theirs. */
 export async function getAccount(userId: string, customerId: string, db: DB = getDb()) {
-  return db
-    .selectFrom("ads_accounts")
-    .selectAll()
-    .where("user_id", "=", userId)
-    .where("customer_id", "=", customerId)
-    .executeTakeFirst();
+  return db.selectFrom("ads_accounts").selectAll().where("user_id", "=", userId).where("customer_id", "=", customerId).executeTakeFirst();
 }
 
 export async function setActiveAccount(userId: string, customerId: string, db: DB = getDb()): Promise<boolean> {

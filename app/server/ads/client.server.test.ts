@@ -92,9 +92,12 @@ function googleError(
 }
 
 const transient = () =>
-  send(500, googleError(500, "INTERNAL", "Internal error encountered.", [
-    { errorCode: { internalError: "TRANSIENT_ERROR" }, message: "The request failed due to a transient error. Retry." },
-  ]));
+  send(
+    500,
+    googleError(500, "INTERNAL", "Internal error encountered.", [
+      { errorCode: { internalError: "TRANSIENT_ERROR" }, message: "The request failed due to a transient error. Retry." },
+    ]),
+  );
 
 const json404: Reply = send(404, "<!DOCTYPE html><title>Error 404 (Not Found)!!1</title><p><b>404.</b> That’s an error.");
 
@@ -239,7 +242,10 @@ describe("requests", () => {
 
   it("starts searchStreamEach over after an error element mid-stream, telling the caller to discard what it had", async () => {
     const unavailable = { error: { code: 503, message: "The service is currently unavailable.", status: "UNAVAILABLE" } };
-    replies.push(send(200, [{ results: [{ campaign: { id: "1" } }] }, unavailable]), send(200, [{ results: [{ campaign: { id: "1" } }, { campaign: { id: "2" } }] }]));
+    replies.push(
+      send(200, [{ results: [{ campaign: { id: "1" } }] }, unavailable]),
+      send(200, [{ results: [{ campaign: { id: "1" } }, { campaign: { id: "2" } }] }]),
+    );
     const { client, retries } = makeClient();
     const rows: unknown[] = [];
     let restarts = 0;
@@ -274,9 +280,7 @@ describe("requests", () => {
   });
 
   it("pages search: pageToken and searchSettings in the body, never pageSize, missing results as []", async () => {
-    replies.push(
-      send(200, { results: [{ campaign: { id: "1" } }], nextPageToken: "tok-2", totalResultsCount: "3", fieldMask: "campaign.id" }),
-    );
+    replies.push(send(200, { results: [{ campaign: { id: "1" } }], nextPageToken: "tok-2", totalResultsCount: "3", fieldMask: "campaign.id" }));
     const { client } = makeClient();
     const page = await client.search("1112223334", QUERY, { returnTotalResultsCount: true, pageToken: "tok-1" });
     expect(page).toMatchObject({ results: [{ campaign: { id: "1" } }], nextPageToken: "tok-2", totalResultsCount: 3 });
@@ -296,12 +300,7 @@ describe("requests", () => {
       send(200, { results: [{ n: 4 }] }),
     );
     const { client } = makeClient();
-    expect(await client.searchAll("1112223334", QUERY, { loginCustomerId: "1234567890" })).toEqual([
-      { n: 1 },
-      { n: 2 },
-      { n: 3 },
-      { n: 4 },
-    ]);
+    expect(await client.searchAll("1112223334", QUERY, { loginCustomerId: "1234567890" })).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
     expect(requests.map((r) => r.json.pageToken)).toEqual([undefined, "p2", "p3"]);
     expect(requests.every((r) => r.json.query === QUERY && r.headers["login-customer-id"] === "1234567890")).toBe(true);
   });
@@ -346,9 +345,11 @@ describe("requests", () => {
 describe("error bodies", () => {
   it("surfaces the GoogleAdsFailure reason of a 403 and takes the request id from the header when the body has none", async () => {
     replies.push(
-      send(403, googleError(403, "PERMISSION_DENIED", "The caller does not have permission", [
-        { errorCode: { authorizationError: "USER_PERMISSION_DENIED" } },
-      ]), { "request-id": "hdr-req-7" }),
+      send(
+        403,
+        googleError(403, "PERMISSION_DENIED", "The caller does not have permission", [{ errorCode: { authorizationError: "USER_PERMISSION_DENIED" } }]),
+        { "request-id": "hdr-req-7" },
+      ),
     );
     const { client, sleeps } = makeClient();
     const error = await failure(client.searchStream("1112223334", QUERY), GoogleAdsApiError);
@@ -371,12 +372,18 @@ describe("error bodies", () => {
   });
 
   it("prefers Google's own message and the body's request id (DEVELOPER_TOKEN_NOT_APPROVED)", async () => {
-    const message =
-      "The developer token is only approved for use with test accounts. To access non-test accounts, apply for Basic or Standard access.";
+    const message = "The developer token is only approved for use with test accounts. To access non-test accounts, apply for Basic or Standard access.";
     replies.push(
-      send(403, googleError(403, "PERMISSION_DENIED", "The caller does not have permission", [
-        { errorCode: { authorizationError: "DEVELOPER_TOKEN_NOT_APPROVED" }, message },
-      ], { requestId: "ctPQxfy09Y6rARFlyeiW6w" })),
+      send(
+        403,
+        googleError(
+          403,
+          "PERMISSION_DENIED",
+          "The caller does not have permission",
+          [{ errorCode: { authorizationError: "DEVELOPER_TOKEN_NOT_APPROVED" }, message }],
+          { requestId: "ctPQxfy09Y6rARFlyeiW6w" },
+        ),
+      ),
     );
     const { client } = makeClient();
     const error = await failure(client.listAccessibleCustomers(), GoogleAdsApiError);
@@ -388,13 +395,22 @@ describe("error bodies", () => {
 
   it("parses the array-wrapped searchStream error form", async () => {
     replies.push(
-      send(400, googleError(400, "INVALID_ARGUMENT", "Request contains an invalid argument.", [
-        {
-          errorCode: { queryError: "INVALID_VALUE_WITH_DURING_OPERATOR" },
-          message: "Invalid date literal supplied for DURING operator: LAST_90_DAYS.",
-          trigger: { stringValue: "LAST_90_DAYS" },
-        },
-      ], { requestId: "FAk-3h1TY-uJkxzKVt6jJg", wrap: true })),
+      send(
+        400,
+        googleError(
+          400,
+          "INVALID_ARGUMENT",
+          "Request contains an invalid argument.",
+          [
+            {
+              errorCode: { queryError: "INVALID_VALUE_WITH_DURING_OPERATOR" },
+              message: "Invalid date literal supplied for DURING operator: LAST_90_DAYS.",
+              trigger: { stringValue: "LAST_90_DAYS" },
+            },
+          ],
+          { requestId: "FAk-3h1TY-uJkxzKVt6jJg", wrap: true },
+        ),
+      ),
     );
     const { client } = makeClient();
     const error = await failure(client.searchStream("1112223334", QUERY), GoogleAdsApiError);
@@ -406,15 +422,28 @@ describe("error bodies", () => {
 
   it("flattens field paths of mutate errors and never retries validation errors", async () => {
     replies.push(
-      send(400, googleError(400, "INVALID_ARGUMENT", "Request contains an invalid argument.", [
-        {
-          errorCode: { campaignBudgetError: "DUPLICATE_NAME" },
-          message: "Budget names must be unique.",
-          trigger: { stringValue: "Budget A" },
-          location: { fieldPathElements: [{ fieldName: "operations", index: 1 }, { fieldName: "create" }, { fieldName: "name" }] },
-        },
-        { errorCode: { fieldError: "REQUIRED" }, message: "Required field was not specified.", location: { fieldPathElements: [{ fieldName: "operations", index: 2 }, { fieldName: "create" }, { fieldName: "amount_micros" }] } },
-      ], { requestId: "mut-1" })),
+      send(
+        400,
+        googleError(
+          400,
+          "INVALID_ARGUMENT",
+          "Request contains an invalid argument.",
+          [
+            {
+              errorCode: { campaignBudgetError: "DUPLICATE_NAME" },
+              message: "Budget names must be unique.",
+              trigger: { stringValue: "Budget A" },
+              location: { fieldPathElements: [{ fieldName: "operations", index: 1 }, { fieldName: "create" }, { fieldName: "name" }] },
+            },
+            {
+              errorCode: { fieldError: "REQUIRED" },
+              message: "Required field was not specified.",
+              location: { fieldPathElements: [{ fieldName: "operations", index: 2 }, { fieldName: "create" }, { fieldName: "amount_micros" }] },
+            },
+          ],
+          { requestId: "mut-1" },
+        ),
+      ),
     );
     const { client, sleeps } = makeClient();
     const error = await failure(client.mutate("1112223334", "campaignBudgets:mutate", { operations: [] }), GoogleAdsApiError);
@@ -428,17 +457,20 @@ describe("error bodies", () => {
 
   it("reads google.rpc.ErrorInfo ACCESS_TOKEN_SCOPE_INSUFFICIENT as an authentication problem without refreshing", async () => {
     replies.push(
-      send(403, googleError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.", [], {
-        extra: [
-          {
-            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-            reason: "ACCESS_TOKEN_SCOPE_INSUFFICIENT",
-            domain: "googleapis.com",
-            metadata: { service: "googleads.googleapis.com", method: "google.ads.googleads.v24.services.GoogleAdsService.SearchStream" },
-          },
-        ],
-        wrap: true,
-      })),
+      send(
+        403,
+        googleError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.", [], {
+          extra: [
+            {
+              "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+              reason: "ACCESS_TOKEN_SCOPE_INSUFFICIENT",
+              domain: "googleapis.com",
+              metadata: { service: "googleads.googleapis.com", method: "google.ads.googleads.v24.services.GoogleAdsService.SearchStream" },
+            },
+          ],
+          wrap: true,
+        }),
+      ),
     );
     const { client, tokenCalls } = makeClient();
     const error = await failure(client.searchStream("1112223334", QUERY), GoogleAdsApiError);
@@ -464,9 +496,18 @@ describe("error bodies", () => {
     replies.push(
       send(200, [
         { results: [{ campaign: { id: "1" } }], requestId: "mid-1" },
-        googleError(403, "PERMISSION_DENIED", "The caller does not have permission", [
-          { errorCode: { authorizationError: "CUSTOMER_NOT_ENABLED" }, message: "The customer account can't be accessed because it is not yet enabled or has been deactivated." },
-        ], { requestId: "mid-1" }),
+        googleError(
+          403,
+          "PERMISSION_DENIED",
+          "The caller does not have permission",
+          [
+            {
+              errorCode: { authorizationError: "CUSTOMER_NOT_ENABLED" },
+              message: "The customer account can't be accessed because it is not yet enabled or has been deactivated.",
+            },
+          ],
+          { requestId: "mid-1" },
+        ),
       ]),
     );
     const { client } = makeClient();
@@ -522,7 +563,9 @@ describe("retries", () => {
     replies.push(
       send(200, [
         { results: [{ campaign: { id: "1" } }] },
-        googleError(500, "INTERNAL", "Internal error encountered.", [{ errorCode: { internalError: "INTERNAL_ERROR" }, message: "An internal error has occurred." }]),
+        googleError(500, "INTERNAL", "Internal error encountered.", [
+          { errorCode: { internalError: "INTERNAL_ERROR" }, message: "An internal error has occurred." },
+        ]),
       ]),
       send(200, [{ results: [{ campaign: { id: "1" } }, { campaign: { id: "2" } }] }]),
     );
@@ -533,13 +576,22 @@ describe("retries", () => {
 
   it("honours the retry delay of a 429 (quotaErrorDetails and google.rpc.RetryInfo)", async () => {
     replies.push(
-      send(429, googleError(429, "RESOURCE_EXHAUSTED", "Too many requests. Retry in 2 seconds.", [
-        {
-          errorCode: { quotaError: "RESOURCE_TEMPORARILY_EXHAUSTED" },
-          message: "Too many requests. Retry in 2 seconds.",
-          details: { quotaErrorDetails: { rateScope: "DEVELOPER", rateName: "Requests per developer per minute", retryDelay: "2s" } },
-        },
-      ], { extra: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "2.500s" }] })),
+      send(
+        429,
+        googleError(
+          429,
+          "RESOURCE_EXHAUSTED",
+          "Too many requests. Retry in 2 seconds.",
+          [
+            {
+              errorCode: { quotaError: "RESOURCE_TEMPORARILY_EXHAUSTED" },
+              message: "Too many requests. Retry in 2 seconds.",
+              details: { quotaErrorDetails: { rateScope: "DEVELOPER", rateName: "Requests per developer per minute", retryDelay: "2s" } },
+            },
+          ],
+          { extra: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "2.500s" }] },
+        ),
+      ),
       send(200, [{ results: [{ customer: { id: "1" } }] }]),
     );
     const { client, sleeps } = makeClient({ random: () => 0 });
@@ -549,9 +601,12 @@ describe("retries", () => {
 
   it("keeps the jittered backoff when it is longer than Google's retry delay", async () => {
     replies.push(
-      send(429, googleError(429, "RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota).", [], {
-        extra: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "0.2s" }],
-      })),
+      send(
+        429,
+        googleError(429, "RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota).", [], {
+          extra: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "0.2s" }],
+        }),
+      ),
       send(200, { results: [] }),
     );
     const { client, sleeps } = makeClient({ random: () => 0.9 });
@@ -561,13 +616,16 @@ describe("retries", () => {
 
   it("gives up at once when Google asks for a longer pause than the cap, keeping the delay on the error", async () => {
     replies.push(
-      send(429, googleError(429, "RESOURCE_EXHAUSTED", "Too many requests. Retry in 60 seconds.", [
-        {
-          errorCode: { quotaError: "RESOURCE_TEMPORARILY_EXHAUSTED" },
-          message: "Too many requests. Retry in 60 seconds.",
-          details: { quotaErrorDetails: { rateScope: "DEVELOPER", rateName: "Requests per developer per minute", retryDelay: "60s" } },
-        },
-      ])),
+      send(
+        429,
+        googleError(429, "RESOURCE_EXHAUSTED", "Too many requests. Retry in 60 seconds.", [
+          {
+            errorCode: { quotaError: "RESOURCE_TEMPORARILY_EXHAUSTED" },
+            message: "Too many requests. Retry in 60 seconds.",
+            details: { quotaErrorDetails: { rateScope: "DEVELOPER", rateName: "Requests per developer per minute", retryDelay: "60s" } },
+          },
+        ]),
+      ),
     );
     const { client, sleeps } = makeClient();
     const error = await failure(client.searchStream("1112223334", QUERY), GoogleAdsApiError);
@@ -578,9 +636,12 @@ describe("retries", () => {
 
   it("does not retry the daily operations cap (quotaError RESOURCE_EXHAUSTED without a delay)", async () => {
     replies.push(
-      send(429, googleError(429, "RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota).", [
-        { errorCode: { quotaError: "RESOURCE_EXHAUSTED" }, message: "Number of operations for basic access has been exceeded." },
-      ])),
+      send(
+        429,
+        googleError(429, "RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota).", [
+          { errorCode: { quotaError: "RESOURCE_EXHAUSTED" }, message: "Number of operations for basic access has been exceeded." },
+        ]),
+      ),
     );
     const { client } = makeClient();
     const error = await failure(client.searchStream("1112223334", QUERY), GoogleAdsApiError);
@@ -590,9 +651,16 @@ describe("retries", () => {
 
   it("does not retry INVALID_ARGUMENT or PERMISSION_DENIED", async () => {
     replies.push(
-      send(400, googleError(400, "INVALID_ARGUMENT", "Request contains an invalid argument.", [
-        { errorCode: { requestError: "UNSUPPORTED_VERSION" }, message: "Version v20 is deprecated. Requests to this version will be blocked." },
-      ], { requestId: "abc123" })),
+      send(
+        400,
+        googleError(
+          400,
+          "INVALID_ARGUMENT",
+          "Request contains an invalid argument.",
+          [{ errorCode: { requestError: "UNSUPPORTED_VERSION" }, message: "Version v20 is deprecated. Requests to this version will be blocked." }],
+          { requestId: "abc123" },
+        ),
+      ),
       send(403, googleError(403, "PERMISSION_DENIED", "The caller does not have permission", [])),
     );
     const { client, sleeps } = makeClient();
@@ -606,9 +674,15 @@ describe("retries", () => {
 
   it("retries a mutate that Google refused with CONCURRENT_MODIFICATION or TRANSIENT_ERROR", async () => {
     replies.push(
-      send(409, googleError(409, "ABORTED", "The operation was aborted.", [
-        { errorCode: { databaseError: "CONCURRENT_MODIFICATION" }, message: "Multiple requests were attempting to modify the same resource at once. Retry the request." },
-      ])),
+      send(
+        409,
+        googleError(409, "ABORTED", "The operation was aborted.", [
+          {
+            errorCode: { databaseError: "CONCURRENT_MODIFICATION" },
+            message: "Multiple requests were attempting to modify the same resource at once. Retry the request.",
+          },
+        ]),
+      ),
       transient(),
       send(200, { results: [{ resourceName: "customers/1112223334/campaigns/5" }] }),
     );
@@ -622,9 +696,15 @@ describe("retries", () => {
 
 describe("access token refresh", () => {
   const expired = () =>
-    send(401, googleError(401, "UNAUTHENTICATED", "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.", [
-      { errorCode: { authenticationError: "OAUTH_TOKEN_EXPIRED" }, message: "Oauth token is expired." },
-    ]));
+    send(
+      401,
+      googleError(
+        401,
+        "UNAUTHENTICATED",
+        "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+        [{ errorCode: { authenticationError: "OAUTH_TOKEN_EXPIRED" }, message: "Oauth token is expired." }],
+      ),
+    );
 
   it("refreshes once on 401 and replays with the new token", async () => {
     replies.push(expired(), send(200, { resourceNames: ["customers/1112223334"] }));
@@ -675,7 +755,9 @@ describe("timeouts and network failures", () => {
     replies.push(hang, send(200, { results: [{}] }));
     const { client, sleeps } = makeClient({ timeoutMs: 100 });
     const error = await failure(
-      client.mutate("1112223334", "campaignBudgets:mutate", { operations: [{ update: { resourceName: "customers/1112223334/campaignBudgets/2", amountMicros: "700000000" }, updateMask: "amount_micros" }] }),
+      client.mutate("1112223334", "campaignBudgets:mutate", {
+        operations: [{ update: { resourceName: "customers/1112223334/campaignBudgets/2", amountMicros: "700000000" }, updateMask: "amount_micros" }],
+      }),
       AdsOutcomeUnknownError,
     );
     expect(error).toMatchObject({ timedOut: true, retryable: false });

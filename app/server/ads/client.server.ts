@@ -155,14 +155,7 @@ class TransportFailure {
 }
 
 // Errors raised before a single byte left: the server cannot have seen the request.
-const NOT_SENT_CODES = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 
 function causeCodes(error: unknown, depth = 0): string[] {
   if (depth > 5 || typeof error !== "object" || error === null) return [];
@@ -226,7 +219,8 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
         } catch (error) {
           // Reading the body failed (cut off, timed out); errors from the consumer itself pass through.
           if (error instanceof StreamReadError) throw new TransportFailure(timedOut, true, error.cause ?? error);
-          if (error instanceof MalformedStreamError) throw new AdsResponseError(`HTTP ${res.status} body: ${error.message}`, res.headers.get("request-id") ?? undefined);
+          if (error instanceof MalformedStreamError)
+            throw new AdsResponseError(`HTTP ${res.status} body: ${error.message}`, res.headers.get("request-id") ?? undefined);
           throw error;
         } finally {
           // Stop the transfer when the consumer gave up early.
@@ -247,24 +241,15 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
   function transportError(call: Call, failure: TransportFailure): AdsClientError {
     const detail = failure.timedOut ? `no answer within ${timeoutMs} ms` : describeCause(failure.cause);
     if (call.write) {
-      const neverSent =
-        !failure.timedOut && !failure.answered && causeCodes(failure.cause).some((c) => NOT_SENT_CODES.has(c));
+      const neverSent = !failure.timedOut && !failure.answered && causeCodes(failure.cause).some((c) => NOT_SENT_CODES.has(c));
       if (!neverSent) {
-        return new AdsOutcomeUnknownError(
-          failure.timedOut,
-          failure.answered ? `the answer was cut off (${detail})` : detail,
-          failure.cause,
-        );
+        return new AdsOutcomeUnknownError(failure.timedOut, failure.answered ? `the answer was cut off (${detail})` : detail, failure.cause);
       }
     }
     return new AdsNetworkError(failure.timedOut, detail, failure.cause);
   }
 
-  async function execute<T>(
-    call: Call,
-    interpret: (body: unknown, requestId: string | undefined) => T,
-    beforeRetry?: () => void | Promise<void>,
-  ): Promise<T> {
+  async function execute<T>(call: Call, interpret: (body: unknown, requestId: string | undefined) => T, beforeRetry?: () => void | Promise<void>): Promise<T> {
     let retries = 0;
     let refreshed = false;
     let forceRefresh = false;
@@ -292,11 +277,7 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
         else throw caught;
       }
 
-      if (
-        error instanceof GoogleAdsApiError &&
-        (error.httpStatus === 401 || error.grpcStatus === "UNAUTHENTICATED") &&
-        !refreshed
-      ) {
+      if (error instanceof GoogleAdsApiError && (error.httpStatus === 401 || error.grpcStatus === "UNAUTHENTICATED") && !refreshed) {
         // Tokens can expire between the cache check and Google's; one fresh token settles it.
         refreshed = true;
         forceRefresh = true;
@@ -308,11 +289,7 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
           throw new AdsOutcomeUnknownError(false, "Google answered but the answer could not be read", error);
         }
         if (error instanceof GoogleAdsApiError && !writeWasNotApplied(error)) {
-          throw new AdsOutcomeUnknownError(
-            false,
-            `Google answered HTTP ${error.httpStatus}${error.grpcStatus ? ` ${error.grpcStatus}` : ""}`,
-            error,
-          );
+          throw new AdsOutcomeUnknownError(false, `Google answered HTTP ${error.httpStatus}${error.grpcStatus ? ` ${error.grpcStatus}` : ""}`, error);
         }
       }
       if (!error.retryable || retries >= maxRetries) throw error;
@@ -357,17 +334,14 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
 
   const client: AdsClient = {
     async listAccessibleCustomers() {
-      return execute(
-        { operation: "listAccessibleCustomers", method: "GET", path: "customers:listAccessibleCustomers", write: false },
-        (body, requestId) => {
-          const names = isObject(body) ? body.resourceNames : undefined;
-          if (names === undefined) return [];
-          if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) {
-            throw new AdsResponseError("resourceNames is not a list of strings", requestId);
-          }
-          return names.map(customerIdFromResourceName);
-        },
-      );
+      return execute({ operation: "listAccessibleCustomers", method: "GET", path: "customers:listAccessibleCustomers", write: false }, (body, requestId) => {
+        const names = isObject(body) ? body.resourceNames : undefined;
+        if (names === undefined) return [];
+        if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) {
+          throw new AdsResponseError("resourceNames is not a list of strings", requestId);
+        }
+        return names.map(customerIdFromResourceName);
+      });
     },
 
     async searchStream(customerId, query, opts) {
@@ -439,12 +413,7 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
       return rows;
     },
 
-    async mutate<T = MutateResponse>(
-      customerId: string,
-      path: string,
-      body: Record<string, unknown>,
-      opts?: MutateOptions,
-    ): Promise<T> {
+    async mutate<T = MutateResponse>(customerId: string, path: string, body: Record<string, unknown>, opts?: MutateOptions): Promise<T> {
       const cid = normalizeCustomerId(customerId);
       const loginCustomerId = loginHeader(opts);
       if (!MUTATE_PATH.test(path)) {

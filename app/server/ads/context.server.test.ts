@@ -59,5 +59,4 @@ describe("requireAdsContext", () => {
     expect((await requireOwnAccount(userId, DEMO_MANAGER_CUSTOMER_ID, { allowManager: true })).manager).toBe(1);
     await expect(requireOwnAccount(userId, DEMO_MANAGER_CUSTOMER_ID)).rejects.toThrow(/manager account has no campaigns/);
   });
-
 });

@@ -104,10 +104,7 @@ async function pagedRows(plan: Plan, sort: string, dir: "asc" | "desc", requeste
   const fetchPage = (page: number) => {
     let query = plan
       .filtered()
-      .select([
-        ...plan.columns,
-        ...windowTotals("m"),
-      ])
+      .select([...plan.columns, ...windowTotals("m")])
       // NULLs (ratios over nothing, no bid, no quality score) sort last either way, as in Google Ads.
       .orderBy(sql`CASE WHEN ${orderBy} IS NULL THEN 1 ELSE 0 END`)
       .orderBy(orderBy, dir);
@@ -172,8 +169,7 @@ export async function listAdGroups(customerId: string, campaignId: string, range
       return query;
     },
     columns: ["g.id", "g.name", "g.status", "g.cpc_bid_micros", ...metricColumnsOf("m")],
-    sortExpression: (key) =>
-      metricSort(key) ?? (key === "status" ? sql.ref("g.status") : key === "bid" ? sql.ref("g.cpc_bid_micros") : lower("g.name")),
+    sortExpression: (key) => metricSort(key) ?? (key === "status" ? sql.ref("g.status") : key === "bid" ? sql.ref("g.cpc_bid_micros") : lower("g.name")),
     ties: [lower("g.name"), sql.ref("g.id")],
   };
   const page = await pagedRows(plan, o.sort, o.dir, o.page, o.pageSize);
@@ -210,12 +206,8 @@ export async function listKeywords(customerId: string, campaignId: string, range
       if (o.q) query = query.where(sql<boolean>`lower(${sql.ref("k.text")}) LIKE ${containsPattern(o.q)} ESCAPE '!'`);
       return query;
     },
-    columns: [
-      ...KEYWORD_COLUMNS,
-      ...metricColumnsOf("m"),
-    ],
-    sortExpression: (key) =>
-      metricSort(key) ?? (key === "adGroup" ? lower("g.name") : KEYWORD_SORTS[key] ? sql.ref(KEYWORD_SORTS[key]) : lower("k.text")),
+    columns: [...KEYWORD_COLUMNS, ...metricColumnsOf("m")],
+    sortExpression: (key) => metricSort(key) ?? (key === "adGroup" ? lower("g.name") : KEYWORD_SORTS[key] ? sql.ref(KEYWORD_SORTS[key]) : lower("k.text")),
     ties: [sql.ref("k.negative"), lower("k.text"), sql.ref("k.ad_group_id"), sql.ref("k.criterion_id")],
   };
   const page = await pagedRows(plan, o.sort, o.dir, o.page, o.pageSize);
@@ -250,12 +242,8 @@ export async function listAds(customerId: string, campaignId: string, range: Dat
       }
       return query;
     },
-    columns: [
-      ...AD_COLUMNS,
-      ...metricColumnsOf("m"),
-    ],
-    sortExpression: (key) =>
-      metricSort(key) ?? (key === "status" ? sql.ref("a.status") : key === "adStrength" ? sql.ref("a.ad_strength") : lower("g.name")),
+    columns: [...AD_COLUMNS, ...metricColumnsOf("m")],
+    sortExpression: (key) => metricSort(key) ?? (key === "status" ? sql.ref("a.status") : key === "adStrength" ? sql.ref("a.ad_strength") : lower("g.name")),
     ties: [sql.ref("a.ad_group_id"), sql.ref("a.ad_id")],
   };
   const page = await pagedRows(plan, o.sort, o.dir, o.page, o.pageSize);
@@ -284,7 +272,12 @@ const TERM_STATUS: Record<string, string[]> = {
   none: ["NONE"],
 };
 
-export async function listSearchTerms(customerId: string, campaignId: string, range: DateRange, opts: DetailListOptions = {}): Promise<DetailList<SearchTermRow>> {
+export async function listSearchTerms(
+  customerId: string,
+  campaignId: string,
+  range: DateRange,
+  opts: DetailListOptions = {},
+): Promise<DetailList<SearchTermRow>> {
   const cid = normalizeCustomerId(customerId);
   const o = normalized("searchterms", opts);
   const db = getDb();
@@ -292,11 +285,7 @@ export async function listSearchTerms(customerId: string, campaignId: string, ra
     filtered: () => {
       // The text filter goes inside the GROUP BY: fewer rows to sum.
       let sums: AnyQuery = inRange(
-        db.selectFrom("ads_search_term_daily as t").select([
-          "t.ad_group_id",
-          "t.search_term",
-          ...searchTermSums("t"),
-        ]),
+        db.selectFrom("ads_search_term_daily as t").select(["t.ad_group_id", "t.search_term", ...searchTermSums("t")]),
         "t",
         cid,
         campaignId,

@@ -19,7 +19,14 @@ describe("parseErrorResponse", () => {
           errorCode: { fieldError: "REQUIRED" },
           message: "Required field was not specified.",
           trigger: { int64Value: "42" },
-          location: { fieldPathElements: [{ fieldName: "mutate_operations", index: 3 }, { fieldName: "campaign_operation" }, { fieldName: "create" }, { fieldName: "final_urls", index: 0 }] },
+          location: {
+            fieldPathElements: [
+              { fieldName: "mutate_operations", index: 3 },
+              { fieldName: "campaign_operation" },
+              { fieldName: "create" },
+              { fieldName: "final_urls", index: 0 },
+            ],
+          },
           details: { unpublishedErrorCode: "X" },
         },
       ]),
@@ -55,16 +62,22 @@ describe("parseErrorResponse", () => {
   });
 
   it("reads an OAuth-style error body", () => {
-    const error = parseErrorResponse({ status: 400, text: JSON.stringify({ error: "invalid_grant", error_description: "Token has been expired or revoked." }) });
+    const error = parseErrorResponse({
+      status: 400,
+      text: JSON.stringify({ error: "invalid_grant", error_description: "Token has been expired or revoked." }),
+    });
     expect(error.userMessage).toContain("invalid_grant: Token has been expired or revoked.");
   });
 
   it("takes the longest of quotaErrorDetails and RetryInfo delays, or the prose fallback", () => {
     const both = parseErrorResponse({
       status: 429,
-      text: adsError(429, "RESOURCE_EXHAUSTED", [{ errorCode: { quotaError: "RESOURCE_TEMPORARILY_EXHAUSTED" }, message: "m", details: { quotaErrorDetails: { retryDelay: "3s" } } }], [
-        { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "1s" },
-      ]),
+      text: adsError(
+        429,
+        "RESOURCE_EXHAUSTED",
+        [{ errorCode: { quotaError: "RESOURCE_TEMPORARILY_EXHAUSTED" }, message: "m", details: { quotaErrorDetails: { retryDelay: "3s" } } }],
+        [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "1s" }],
+      ),
     });
     expect(both.retryDelayMs).toBe(3000);
     const prose = errorFromStatus({ code: 429, status: "RESOURCE_EXHAUSTED", message: "Too many requests. Retry in 17 seconds." }, 429);

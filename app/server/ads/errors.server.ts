@@ -26,14 +26,7 @@ export interface AdsErrorEntry {
  * Coarse classes callers branch on: "authentication" means the connection
  * needs a new sign-in; "permission" means this user/account pair can't do it.
  */
-export type AdsErrorKind =
-  | "authentication"
-  | "permission"
-  | "quota"
-  | "invalidRequest"
-  | "notFound"
-  | "transient"
-  | "unknown";
+export type AdsErrorKind = "authentication" | "permission" | "quota" | "invalidRequest" | "notFound" | "transient" | "unknown";
 
 export class AdsClientError extends Error {
   /** Safe to show to the person using the app: no tokens, says why. */
@@ -119,18 +112,13 @@ export class AdsNetworkError extends AdsClientError {
     detail: string,
     cause?: unknown,
   ) {
-    super(
-      timedOut
-        ? `Google Ads API did not answer in time (${detail})`
-        : `Could not reach the Google Ads API (${detail})`,
-      {
-        userMessage: timedOut
-          ? "Google Ads did not answer in time. Please try again."
-          : "Could not reach Google Ads. Check the network connection and try again.",
-        retryable: true,
-        cause,
-      },
-    );
+    super(timedOut ? `Google Ads API did not answer in time (${detail})` : `Could not reach the Google Ads API (${detail})`, {
+      userMessage: timedOut
+        ? "Google Ads did not answer in time. Please try again."
+        : "Could not reach Google Ads. Check the network connection and try again.",
+      retryable: true,
+      cause,
+    });
     this.name = "AdsNetworkError";
   }
 }
@@ -147,10 +135,7 @@ export class AdsOutcomeUnknownError extends AdsClientError {
     cause?: unknown,
   ) {
     super(`Outcome of the Google Ads change is unknown: ${detail}`, {
-      userMessage:
-        "We could not confirm whether Google Ads applied this change (" +
-        detail +
-        "). Check the account's current state before trying again.",
+      userMessage: "We could not confirm whether Google Ads applied this change (" + detail + "). Check the account's current state before trying again.",
       retryable: false,
       cause,
     });
@@ -268,11 +253,7 @@ function parseDetails(details: unknown): ParsedStatus {
  * Builds the error for one google.rpc.Status-shaped object ({code, message, status, details}),
  * as found under "error" in a response body or as a mutate's partialFailureError.
  */
-export function errorFromStatus(
-  status: unknown,
-  fallbackHttpStatus: number,
-  headerRequestId?: string,
-): GoogleAdsApiError {
+export function errorFromStatus(status: unknown, fallbackHttpStatus: number, headerRequestId?: string): GoogleAdsApiError {
   const s = isObject(status) ? status : {};
   const parsed = parseDetails(s.details);
   const apiMessage = str(s.message);
@@ -283,8 +264,7 @@ export function errorFromStatus(
     if (m) retryDelayMs = Number(m[1]) * 1000;
   }
   // In a searchStream body the HTTP status may be 200 while the element says 403.
-  const httpStatus =
-    typeof s.code === "number" && s.code >= 400 && s.code < 600 ? s.code : fallbackHttpStatus;
+  const httpStatus = typeof s.code === "number" && s.code >= 400 && s.code < 600 ? s.code : fallbackHttpStatus;
   return new GoogleAdsApiError({
     httpStatus,
     grpcStatus: str(s.status),
@@ -372,12 +352,7 @@ function isRetryableEntry(entry: AdsErrorEntry, retryDelayMs: number | undefined
   }
 }
 
-export function isRetryableFailure(
-  httpStatus: number,
-  grpcStatus: string | undefined,
-  errors: AdsErrorEntry[],
-  retryDelayMs: number | undefined,
-): boolean {
+export function isRetryableFailure(httpStatus: number, grpcStatus: string | undefined, errors: AdsErrorEntry[], retryDelayMs: number | undefined): boolean {
   if (errors.length > 0) return errors.every((e) => isRetryableEntry(e, retryDelayMs));
   if (httpStatus === 429 || grpcStatus === "RESOURCE_EXHAUSTED") return true;
   return RETRYABLE_HTTP.has(httpStatus) || (grpcStatus !== undefined && RETRYABLE_GRPC.has(grpcStatus));
@@ -391,21 +366,10 @@ export function isRetryableFailure(
 export function writeWasNotApplied(error: GoogleAdsApiError): boolean {
   if (!error.retryable) return true;
   if (error.errors.length > 0) return error.errors.every((e) => e.code !== "internalError.DEADLINE_EXCEEDED");
-  return (
-    error.httpStatus === 429 ||
-    error.httpStatus === 503 ||
-    error.grpcStatus === "RESOURCE_EXHAUSTED" ||
-    error.grpcStatus === "UNAVAILABLE"
-  );
+  return error.httpStatus === 429 || error.httpStatus === 503 || error.grpcStatus === "RESOURCE_EXHAUSTED" || error.grpcStatus === "UNAVAILABLE";
 }
 
-function classify(
-  httpStatus: number,
-  grpcStatus: string | undefined,
-  errors: AdsErrorEntry[],
-  reason: string | undefined,
-  retryable: boolean,
-): AdsErrorKind {
+function classify(httpStatus: number, grpcStatus: string | undefined, errors: AdsErrorEntry[], reason: string | undefined, retryable: boolean): AdsErrorKind {
   const categories = new Set(errors.map((e) => e.category));
   if (httpStatus === 401 || grpcStatus === "UNAUTHENTICATED" || categories.has("authenticationError")) {
     return "authentication";
@@ -431,8 +395,7 @@ const CODE_HINTS: Record<string, string> = {
   "authenticationError.OAUTH_TOKEN_INVALID": "The Google sign-in is no longer valid. Reconnect the Google Ads account.",
   "authenticationError.OAUTH_TOKEN_REVOKED": "Access to Google Ads was revoked. Reconnect the Google Ads account.",
   "authenticationError.NOT_ADS_USER": "The signed-in Google account has no Google Ads account.",
-  "authenticationError.CUSTOMER_NOT_FOUND":
-    "Google Ads could not find this account (new accounts can take a few minutes to appear).",
+  "authenticationError.CUSTOMER_NOT_FOUND": "Google Ads could not find this account (new accounts can take a few minutes to appear).",
   "headerError.INVALID_LOGIN_CUSTOMER_ID": "The manager account sent as login-customer-id is not valid.",
   "quotaError.RESOURCE_TEMPORARILY_EXHAUSTED": "Too many requests to Google Ads right now.",
   "quotaError.RESOURCE_EXHAUSTED": "The daily Google Ads API quota is used up; it frees up over the next 24 hours.",
@@ -453,11 +416,7 @@ function describeEntry(e: AdsErrorEntry): string {
 
 function describeFailure(init: GoogleAdsApiErrorInit, errors: AdsErrorEntry[], kind: AdsErrorKind): string {
   const prefix =
-    kind === "transient"
-      ? "Google Ads had a temporary problem"
-      : kind === "quota"
-        ? "Google Ads rate limit reached"
-        : "Google Ads rejected the request";
+    kind === "transient" ? "Google Ads had a temporary problem" : kind === "quota" ? "Google Ads rate limit reached" : "Google Ads rejected the request";
   let reason: string;
   let tags: string[] = [];
   if (errors.length > 0) {

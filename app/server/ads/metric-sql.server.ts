@@ -124,7 +124,9 @@ export function windowTotalsOf(row: Record<string, unknown>): { total: number; t
 export function searchTermSums(alias: string) {
   return [
     sql<string>`MAX(${sql.ref(`${alias}.status`)})`.as("status"),
-    sql<string | null>`CASE WHEN MIN(${sql.ref(`${alias}.keyword_text`)}) = MAX(${sql.ref(`${alias}.keyword_text`)}) THEN MAX(${sql.ref(`${alias}.keyword_text`)}) END`.as(
+    sql<
+      string | null
+    >`CASE WHEN MIN(${sql.ref(`${alias}.keyword_text`)}) = MAX(${sql.ref(`${alias}.keyword_text`)}) THEN MAX(${sql.ref(`${alias}.keyword_text`)}) END`.as(
       "keyword_text",
     ),
     ...metricSums(alias),

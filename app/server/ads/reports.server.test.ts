@@ -241,7 +241,10 @@ describe("getCampaignDetail", () => {
 
     // Ad groups against GAQL for the same range.
     const gaql = parseRows(
-      z.object({ adGroup: z.object({ id: Int64String }), metrics: z.object({ impressions: Int64, clicks: Int64, costMicros: Micros, conversions: Double, conversionsValue: Double }) }),
+      z.object({
+        adGroup: z.object({ id: Int64String }),
+        metrics: z.object({ impressions: Int64, clicks: Int64, costMicros: Micros, conversions: Double, conversionsValue: Double }),
+      }),
       await direct.searchStream(
         CID,
         `SELECT ad_group.id, metrics.impressions, metrics.clicks, metrics.cost_micros, metrics.conversions, metrics.conversions_value
@@ -379,12 +382,38 @@ describe("edge cases over hand-made rows", () => {
     });
     await ctx.db
       .insertInto("ads_ad_groups")
-      .values({ customer_id: X, id: "10", campaign_id: "1", name: "Group", status: "ENABLED", type: null, cpc_bid_micros: 1_500_000, target_cpa_micros: null, target_roas: null })
+      .values({
+        customer_id: X,
+        id: "10",
+        campaign_id: "1",
+        name: "Group",
+        status: "ENABLED",
+        type: null,
+        cpc_bid_micros: 1_500_000,
+        target_cpa_micros: null,
+        target_roas: null,
+      })
       .execute();
-    await ctx.db.insertInto("ads_keywords").values(Array.from({ length: DETAIL_LIST_LIMIT + 1 }, (_, i) => keyword(i))).execute();
+    await ctx.db
+      .insertInto("ads_keywords")
+      .values(Array.from({ length: DETAIL_LIST_LIMIT + 1 }, (_, i) => keyword(i)))
+      .execute();
     await ctx.db
       .insertInto("ads_keyword_daily")
-      .values({ customer_id: X, ad_group_id: "10", criterion_id: "1007", campaign_id: "1", date: "2026-01-10", impressions: 9, clicks: 3, cost_micros: 4_000_000, conversions: 1, conversions_value: 0, search_impression_share: null, search_rank_lost_impression_share: null })
+      .values({
+        customer_id: X,
+        ad_group_id: "10",
+        criterion_id: "1007",
+        campaign_id: "1",
+        date: "2026-01-10",
+        impressions: 9,
+        clicks: 3,
+        cost_micros: 4_000_000,
+        conversions: 1,
+        conversions_value: 0,
+        search_impression_share: null,
+        search_rank_lost_impression_share: null,
+      })
       .execute();
     const ad: AdsAdsTable = {
       customer_id: X,
@@ -404,7 +433,18 @@ describe("edge cases over hand-made rows", () => {
     await ctx.db.insertInto("ads_ads").values(ad).execute();
     await ctx.db
       .insertInto("ads_ad_assets")
-      .values({ customer_id: X, ad_group_id: "10", ad_id: "77", asset_id: "5", field_type: "HEADLINE", campaign_id: "1", text: "One", performance_label: "LOW", pinned_field: "HEADLINE_1", enabled: 1 })
+      .values({
+        customer_id: X,
+        ad_group_id: "10",
+        ad_id: "77",
+        asset_id: "5",
+        field_type: "HEADLINE",
+        campaign_id: "1",
+        text: "One",
+        performance_label: "LOW",
+        pinned_field: "HEADLINE_1",
+        enabled: 1,
+      })
       .execute();
 
     const detail = (await getCampaignDetail(X, "1", range))!;
@@ -416,11 +456,7 @@ describe("edge cases over hand-made rows", () => {
       adStrength: "GOOD",
       path1: "shop",
       finalUrls: ["https://example.com/"],
-      headlines: [
-        { text: "One", pinnedField: "HEADLINE_1", performanceLabel: "LOW" },
-        { text: "Two", performanceLabel: "BEST" },
-        { text: "Three" },
-      ],
+      headlines: [{ text: "One", pinnedField: "HEADLINE_1", performanceLabel: "LOW" }, { text: "Two", performanceLabel: "BEST" }, { text: "Three" }],
     });
     expect(detail.ads[0].path2).toBeUndefined();
     expect(detail.adGroups).toEqual([{ id: "10", name: "Group", status: "ENABLED", cpcBidMicros: 1_500_000, metrics: emptyMetrics() }]);

@@ -102,14 +102,16 @@ function sortExpression(sort: CampaignSortKey): RawBuilder<unknown> {
   }
 }
 
-export function campaignRowOf(row: {
-  id: string;
-  name: string;
-  status: string;
-  advertising_channel_type: string;
-  bidding_strategy_type: string;
-  budget_amount_micros: number | null;
-} & MetricRow): CampaignRow {
+export function campaignRowOf(
+  row: {
+    id: string;
+    name: string;
+    status: string;
+    advertising_channel_type: string;
+    bidding_strategy_type: string;
+    budget_amount_micros: number | null;
+  } & MetricRow,
+): CampaignRow {
   return {
     id: row.id,
     name: row.name,
@@ -145,10 +147,7 @@ export async function listCampaigns(customerId: string, range: DateRange, opts: 
   const db = getDb();
 
   const filtered = () => {
-    let query = db
-      .selectFrom("ads_campaigns as c")
-      .leftJoin(campaignDailySums(cid, range).as("m"), "m.campaign_id", "c.id")
-      .where("c.customer_id", "=", cid);
+    let query = db.selectFrom("ads_campaigns as c").leftJoin(campaignDailySums(cid, range).as("m"), "m.campaign_id", "c.id").where("c.customer_id", "=", cid);
     if (status) query = query.where("c.status", "=", status);
     if (q) query = query.where(sql<boolean>`lower(${sql.ref("c.name")}) LIKE ${containsPattern(q)} ESCAPE '!'`);
     return query;
@@ -156,25 +155,27 @@ export async function listCampaigns(customerId: string, range: DateRange, opts: 
 
   const fetchPage = async (page: number) => {
     const orderBy = sortExpression(sort);
-    return filtered()
-      .select([
-        "c.id",
-        "c.name",
-        "c.status",
-        "c.advertising_channel_type",
-        "c.bidding_strategy_type",
-        "c.budget_amount_micros",
-        ...metricColumnsOf("m"),
-        ...windowTotals("m"),
-      ])
-      // NULLs (ratios over nothing, campaigns without a budget) sort last either way, as in Google Ads.
-      .orderBy(sql`CASE WHEN ${orderBy} IS NULL THEN 1 ELSE 0 END`)
-      .orderBy(orderBy, dir)
-      .orderBy(sql`lower(${sql.ref("c.name")})`)
-      .orderBy("c.id")
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute();
+    return (
+      filtered()
+        .select([
+          "c.id",
+          "c.name",
+          "c.status",
+          "c.advertising_channel_type",
+          "c.bidding_strategy_type",
+          "c.budget_amount_micros",
+          ...metricColumnsOf("m"),
+          ...windowTotals("m"),
+        ])
+        // NULLs (ratios over nothing, campaigns without a budget) sort last either way, as in Google Ads.
+        .orderBy(sql`CASE WHEN ${orderBy} IS NULL THEN 1 ELSE 0 END`)
+        .orderBy(orderBy, dir)
+        .orderBy(sql`lower(${sql.ref("c.name")})`)
+        .orderBy("c.id")
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute()
+    );
   };
 
   let page = requestedPage;
@@ -210,15 +211,7 @@ export async function listAllCampaigns(customerId: string, range: DateRange): Pr
     .selectFrom("ads_campaigns as c")
     .leftJoin(campaignDailySums(cid, range).as("m"), "m.campaign_id", "c.id")
     .where("c.customer_id", "=", cid)
-    .select([
-      "c.id",
-      "c.name",
-      "c.status",
-      "c.advertising_channel_type",
-      "c.bidding_strategy_type",
-      "c.budget_amount_micros",
-      ...metricColumnsOf("m"),
-    ])
+    .select(["c.id", "c.name", "c.status", "c.advertising_channel_type", "c.bidding_strategy_type", "c.budget_amount_micros", ...metricColumnsOf("m")])
     .orderBy(sql`lower(${sql.ref("c.name")})`)
     .orderBy("c.id")
     .execute();
@@ -361,7 +354,9 @@ export interface StoredAdText {
  * Reads an ad's stored headlines or descriptions, each with the performance
  * label Google gave its asset (ad_group_ad_asset_view), else the ad's own.
  */
-export function labelledAdTexts(assets: Array<{ ad_group_id: string; ad_id: string; field_type: string; text: string | null; performance_label: string | null }>) {
+export function labelledAdTexts(
+  assets: Array<{ ad_group_id: string; ad_id: string; field_type: string; text: string | null; performance_label: string | null }>,
+) {
   const labels = new Map<string, string>();
   for (const a of assets) {
     if (a.text !== null && a.performance_label !== null) labels.set(`${a.ad_group_id}~${a.ad_id}~${a.field_type}~${a.text}`, a.performance_label);
@@ -407,7 +402,13 @@ export const AD_COLUMNS = [
 type Row = Record<string, unknown>;
 
 export function adGroupRowOf(g: Row): AdGroupRow {
-  return { id: String(g.id), name: String(g.name), status: String(g.status), cpcBidMicros: nullableNumber(g.cpc_bid_micros), metrics: metricsOf(g as MetricRow) };
+  return {
+    id: String(g.id),
+    name: String(g.name),
+    status: String(g.status),
+    cpcBidMicros: nullableNumber(g.cpc_bid_micros),
+    metrics: metricsOf(g as MetricRow),
+  };
 }
 
 export function keywordRowOf(k: Row): KeywordRow {
@@ -497,18 +498,14 @@ export async function getCampaignDetail(customerId: string, campaignId: string, 
     .orderBy(byImpressions("m"), "desc")
     .orderBy(sql`lower(${sql.ref("g.name")})`)
     .orderBy("g.id")
-    .limit(limit + 1)
-    ;
+    .limit(limit + 1);
 
   const keywordSums = dailySums("ads_keyword_daily", cid, range, campaignId);
   const keywordsQuery = db
     .selectFrom("ads_keywords as k")
     .innerJoin("ads_ad_groups as g", (j) => j.onRef("g.customer_id", "=", "k.customer_id").onRef("g.id", "=", "k.ad_group_id"))
     .leftJoin(keywordSums.as("m"), (j) => j.onRef("m.ad_group_id", "=", "k.ad_group_id").onRef("m.criterion_id", "=", "k.criterion_id"))
-    .select([
-      ...KEYWORD_COLUMNS,
-      ...metricColumnsOf("m"),
-    ])
+    .select([...KEYWORD_COLUMNS, ...metricColumnsOf("m")])
     .where("k.customer_id", "=", cid)
     .where("k.campaign_id", "=", campaignId)
     .orderBy(byCost("m"), "desc")
@@ -516,41 +513,31 @@ export async function getCampaignDetail(customerId: string, campaignId: string, 
     .orderBy("k.negative")
     .orderBy(sql`lower(${sql.ref("k.text")})`)
     .orderBy("k.criterion_id")
-    .limit(limit + 1)
-    ;
+    .limit(limit + 1);
 
   const adSums = dailySums("ads_ad_daily", cid, range, campaignId);
   const adsQuery = db
     .selectFrom("ads_ads as a")
     .innerJoin("ads_ad_groups as g", (j) => j.onRef("g.customer_id", "=", "a.customer_id").onRef("g.id", "=", "a.ad_group_id"))
     .leftJoin(adSums.as("m"), (j) => j.onRef("m.ad_group_id", "=", "a.ad_group_id").onRef("m.ad_id", "=", "a.ad_id"))
-    .select([
-      ...AD_COLUMNS,
-      ...metricColumnsOf("m"),
-    ])
+    .select([...AD_COLUMNS, ...metricColumnsOf("m")])
     .where("a.customer_id", "=", cid)
     .where("a.campaign_id", "=", campaignId)
     .orderBy(byCost("m"), "desc")
     .orderBy(byImpressions("m"), "desc")
     .orderBy("a.ad_group_id")
     .orderBy("a.ad_id")
-    .limit(limit + 1)
-    ;
+    .limit(limit + 1);
 
   const assetsQuery = db
     .selectFrom("ads_ad_assets")
     .select(["ad_group_id", "ad_id", "field_type", "text", "performance_label"])
     .where("customer_id", "=", cid)
-    .where("campaign_id", "=", campaignId)
-    ;
+    .where("campaign_id", "=", campaignId);
 
   const termSums = db
     .selectFrom("ads_search_term_daily as t")
-    .select([
-      "t.ad_group_id",
-      "t.search_term",
-      ...searchTermSums("t"),
-    ])
+    .select(["t.ad_group_id", "t.search_term", ...searchTermSums("t")])
     .where("t.customer_id", "=", cid)
     .where("t.campaign_id", "=", campaignId)
     .where("t.date", ">=", from)
@@ -564,8 +551,7 @@ export async function getCampaignDetail(customerId: string, campaignId: string, 
     .orderBy(byImpressions("m"), "desc")
     .orderBy("m.search_term")
     .orderBy("m.ad_group_id")
-    .limit(limit + 1)
-    ;
+    .limit(limit + 1);
 
   const negativesQuery = db
     .selectFrom("ads_campaign_negative_keywords")
@@ -574,8 +560,7 @@ export async function getCampaignDetail(customerId: string, campaignId: string, 
     .where("campaign_id", "=", campaignId)
     .orderBy(sql`lower(${sql.ref("text")})`)
     .orderBy("criterion_id")
-    .limit(limit + 1)
-    ;
+    .limit(limit + 1);
 
   // Sequential on purpose: SQLite serves one query at a time anyway, and a pg
   // pool shouldn't be drained by one page view.

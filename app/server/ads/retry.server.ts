@@ -19,12 +19,7 @@ export function backoffCeilingMs(retryIndex: number, maxBackoffMs = DEFAULT_MAX_
  * only spend quota on a request bound to fail, so the caller gets the error
  * (with its retryDelayMs) and can reschedule.
  */
-export function retryWaitMs(opts: {
-  retryIndex: number;
-  random: () => number;
-  maxBackoffMs?: number;
-  retryDelayMs?: number;
-}): number | undefined {
+export function retryWaitMs(opts: { retryIndex: number; random: () => number; maxBackoffMs?: number; retryDelayMs?: number }): number | undefined {
   const maxBackoffMs = opts.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
   const r = Math.min(Math.max(opts.random(), 0), 1);
   const jittered = Math.floor(r * backoffCeilingMs(opts.retryIndex, maxBackoffMs));

@@ -76,21 +76,17 @@ export const Int64 = z.union([Int64String, z.number().int()]).transform((v, ctx)
 });
 
 /** A micros amount (int64 string, or a double such as averageCpc) as a number of micros. */
-export const Micros = z
-  .union([z.string().regex(DECIMAL_RE, "expected a micros amount"), z.number()])
-  .transform((v, ctx) => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || Math.abs(n) > Number.MAX_SAFE_INTEGER) {
-      ctx.addIssue({ code: "custom", message: "micros amount out of range" });
-      return z.NEVER;
-    }
-    return n;
-  });
+export const Micros = z.union([z.string().regex(DECIMAL_RE, "expected a micros amount"), z.number()]).transform((v, ctx) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || Math.abs(n) > Number.MAX_SAFE_INTEGER) {
+    ctx.addIssue({ code: "custom", message: "micros amount out of range" });
+    return z.NEVER;
+  }
+  return n;
+});
 
 /** A double (conversions, ctr). proto3 JSON may spell non-finite values as strings. */
-export const Double = z
-  .union([z.number(), z.enum(["NaN", "Infinity", "-Infinity"]), z.string().regex(DECIMAL_RE)])
-  .transform((v) => Number(v));
+export const Double = z.union([z.number(), z.enum(["NaN", "Infinity", "-Infinity"]), z.string().regex(DECIMAL_RE)]).transform((v) => Number(v));
 
 /** A resource name such as "customers/1234567890/campaigns/22335577". */
 export const ResourceName = z.string().regex(/^customers\/\d{10}(\/[A-Za-z]+\/[^/]+)?$/, "expected a resource name");

@@ -24,7 +24,7 @@ async function collect(text: string, size: number) {
 }
 
 const batches = [
-  { results: [{ a: 'x}]"{[', b: "é漢\\", c: "\\\"" }], requestId: "r1" },
+  { results: [{ a: 'x}]"{[', b: "é漢\\", c: '\\"' }], requestId: "r1" },
   { results: [], fieldMask: "a" },
   { results: [{ n: [1, [2, {}]], s: "" }] },
 ];

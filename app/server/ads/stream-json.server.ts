@@ -26,10 +26,7 @@ export class MalformedStreamError extends Error {
  * reading on. Errors thrown while reading the body are wrapped in
  * StreamReadError; errors from `onElement` pass through unchanged.
  */
-export async function forEachJsonArrayElement(
-  body: ReadableStream<Uint8Array>,
-  onElement: (value: unknown) => void | Promise<void>,
-): Promise<number> {
+export async function forEachJsonArrayElement(body: ReadableStream<Uint8Array>, onElement: (value: unknown) => void | Promise<void>): Promise<number> {
   const decoder = new TextDecoder();
   const reader = body.getReader();
   let depth = 0;

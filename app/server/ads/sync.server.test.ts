@@ -369,7 +369,11 @@ describe("freshness and single flight (small account)", () => {
 
   it("runs one sync for concurrent callers", async () => {
     const streams = searchStreams();
-    const [a, b, c] = await Promise.all([syncAccount(userId, SMALL), syncAccount(userId, SMALL), ensureFresh(userId, SMALL, { now: () => new Date(Date.now() + FRESH_FOR_MS * 2) })]);
+    const [a, b, c] = await Promise.all([
+      syncAccount(userId, SMALL),
+      syncAccount(userId, SMALL),
+      ensureFresh(userId, SMALL, { now: () => new Date(Date.now() + FRESH_FOR_MS * 2) }),
+    ]);
     expect(a).toBe(b);
     expect(a.status).toBe("ok");
     expect(c.status).toBe("running");
@@ -404,7 +408,13 @@ describe("freshness and single flight (small account)", () => {
     const claim = (heartbeat: number) =>
       ctx.db
         .updateTable("ads_sync_state")
-        .set({ status: "running", run_id: "another-process", heartbeat_at: new Date(heartbeat).toISOString(), current_step: "Loading keywords", progress_done: 4 })
+        .set({
+          status: "running",
+          run_id: "another-process",
+          heartbeat_at: new Date(heartbeat).toISOString(),
+          current_step: "Loading keywords",
+          progress_done: 4,
+        })
         .where("customer_id", "=", SMALL)
         .execute();
     const streams = searchStreams();

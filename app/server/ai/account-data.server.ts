@@ -41,11 +41,7 @@ export interface AccountKeyword {
   metrics: Metrics;
 }
 
-export async function accountKeywords(
-  customerId: string,
-  range: DateRange,
-  opts: AccountRowQuery,
-): Promise<{ rows: AccountKeyword[]; truncated: boolean }> {
+export async function accountKeywords(customerId: string, range: DateRange, opts: AccountRowQuery): Promise<{ rows: AccountKeyword[]; truncated: boolean }> {
   const db = getDb();
   let q = db
     .selectFrom("ads_keywords as k")
@@ -115,12 +111,7 @@ export async function accountSearchTerms(
   const db = getDb();
   let inner = db
     .selectFrom("ads_search_term_daily as t")
-    .select([
-      "t.campaign_id",
-      "t.ad_group_id",
-      "t.search_term",
-      ...searchTermSums("t"),
-    ])
+    .select(["t.campaign_id", "t.ad_group_id", "t.search_term", ...searchTermSums("t")])
     .where("t.customer_id", "=", customerId)
     .where("t.date", ">=", range.from)
     .where("t.date", "<=", range.to);

@@ -41,8 +41,7 @@ export async function adGroupChoices(customerId: string): Promise<AdGroupChoice[
 }
 
 const LABEL_RANK: Record<string, number> = { BEST: 0, GOOD: 1, LEARNING: 2, PENDING: 2, UNRATED: 2, LOW: 3 };
-const toLabel = (label: string | null | undefined): PerformanceLabel =>
-  label && label in LABEL_RANK ? (label as PerformanceLabel) : "UNRATED";
+const toLabel = (label: string | null | undefined): PerformanceLabel => (label && label in LABEL_RANK ? (label as PerformanceLabel) : "UNRATED");
 
 /** One search ad group of the account with its keywords, final URL and existing assets; null when it isn't one. */
 export async function adGroupContext(customerId: string, adGroupId: string): Promise<AdGroupContext | null> {
@@ -93,14 +92,15 @@ export async function adGroupContext(customerId: string, adGroupId: string): Pro
     const key = `${fieldType}:${duplicateKey(text)}`;
     const next: ExistingAsset = { text, fieldType, label: toLabel(label) };
     const prev = byText.get(key);
-    if (!prev || (prev.label === "UNRATED" && next.label !== "UNRATED") || LABEL_RANK[next.label] < LABEL_RANK[prev.label] && next.label !== "UNRATED") {
+    if (!prev || (prev.label === "UNRATED" && next.label !== "UNRATED") || (LABEL_RANK[next.label] < LABEL_RANK[prev.label] && next.label !== "UNRATED")) {
       byText.set(key, next);
     }
   };
   for (const a of assetRows) consider(a.text, a.field_type, a.performance_label);
   for (const ad of ads) {
     for (const h of JSON.parse(ad.headlines) as Array<{ text?: string; assetPerformanceLabel?: string }>) consider(h.text, "HEADLINE", h.assetPerformanceLabel);
-    for (const d of JSON.parse(ad.descriptions) as Array<{ text?: string; assetPerformanceLabel?: string }>) consider(d.text, "DESCRIPTION", d.assetPerformanceLabel);
+    for (const d of JSON.parse(ad.descriptions) as Array<{ text?: string; assetPerformanceLabel?: string }>)
+      consider(d.text, "DESCRIPTION", d.assetPerformanceLabel);
   }
   const existing = [...byText.values()].sort((a, b) => LABEL_RANK[a.label] - LABEL_RANK[b.label]);
 

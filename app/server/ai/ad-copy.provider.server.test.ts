@@ -49,7 +49,10 @@ describe("generateAdCopy over an OpenAI-compatible server", () => {
         path2: "sleeping-bags",
       }),
       // A small model's slips: no paths, and the JSON in a code fence after a sentence.
-      JSON.stringify({ headlines: ["Sized for Small Campers", "Light to Carry"], descriptions: ["Free shipping over $50 on every kids sleeping bag, packed and sent the same day."] }),
+      JSON.stringify({
+        headlines: ["Sized for Small Campers", "Light to Carry"],
+        descriptions: ["Free shipping over $50 on every kids sleeping bag, packed and sent the same day."],
+      }),
       'Here you go:\n```json\n{"headlines": ["Zip Up and Sleep Tight"], "descriptions": []}\n```',
     );
     const model = createLanguageModel({ provider: "openai-compatible", modelId: "qwen3:8b", baseUrl, apiKey: undefined });
@@ -62,7 +65,10 @@ describe("generateAdCopy over an OpenAI-compatible server", () => {
     expect(requests[0].model).toBe("qwen3:8b");
     expect(requests[0].response_format).toBeDefined();
     const messages = requests[1].messages as Array<{ role: string; content: string }>;
-    const user = messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+    const user = messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content)
+      .join("\n");
     expect(user).toContain("Write exactly 12 new headlines and 3 new descriptions.");
     // Shouting and "!" are fixed in code; the sale nobody mentioned is still refused.
     expect(user).toMatch(/“Kids Bags On Sale”: “sale” isn't in your facts/);

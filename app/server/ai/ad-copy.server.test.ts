@@ -46,8 +46,12 @@ function userPrompt(model: MockLanguageModelV3, i: number): string {
 }
 
 const GOOD_HEADLINES = [
-  "Waterproof Hiking Boots", "Hiking Boots for Wet Days", "Built for Weekend Trails", "Dry Feet on Every Hike",
-  "Grip on Muddy Ground", "Light Enough for Long Days",
+  "Waterproof Hiking Boots",
+  "Hiking Boots for Wet Days",
+  "Built for Weekend Trails",
+  "Dry Feet on Every Hike",
+  "Grip on Muddy Ground",
+  "Light Enough for Long Days",
 ];
 // Trivially fixable in code: kept as "Dry Feet All Day" and "Grippy Soles".
 const FIXABLE_HEADLINES = ["DRY FEET ALL DAY", "Grippy Soles!"];
@@ -70,9 +74,19 @@ describe("generateAdCopy with a model", () => {
   it("keeps only valid lines, repairs only the failed slots, and fills the rest from templates", async () => {
     const model = new MockLanguageModelV3({
       doGenerate: [
-        json({ headlines: [...GOOD_HEADLINES, ...FIXABLE_HEADLINES, ...BAD_HEADLINES], descriptions: [...GOOD_DESCRIPTIONS, ...BAD_DESCRIPTIONS], path1: "hiking-boots", path2: "waterproof" }),
+        json({
+          headlines: [...GOOD_HEADLINES, ...FIXABLE_HEADLINES, ...BAD_HEADLINES],
+          descriptions: [...GOOD_DESCRIPTIONS, ...BAD_DESCRIPTIONS],
+          path1: "hiking-boots",
+          path2: "waterproof",
+        }),
         answer('{"headlines": ["Trail Ready Boots", '), // broken JSON
-        json({ headlines: ["Trail Ready Boots", "Sure Footing in the Rain", "FREE RETURNS!!"], descriptions: ["Free shipping over $50 and 60-day returns on every pair of waterproof boots."], path1: "", path2: "" }),
+        json({
+          headlines: ["Trail Ready Boots", "Sure Footing in the Rain", "FREE RETURNS!!"],
+          descriptions: ["Free shipping over $50 and 60-day returns on every pair of waterproof boots."],
+          path1: "",
+          path2: "",
+        }),
       ],
     });
     const result = await generateAdCopy(brief, grounding, { model });
@@ -126,10 +140,23 @@ describe("generateAdCopy with a model", () => {
 
   it("stops after one call when the model's lines fill the ad", async () => {
     const headlines = [
-      "Waterproof Hiking Boots", "Hiking Boots for Wet Days", "Built for Weekend Trails", "Dry Feet on Every Hike", "Grip on Muddy Ground",
-      "Light Enough for Long Days", "Trail Ready Boots", "Sure Footing in the Rain", "Made for Rocky Paths", "Comfort Mile After Mile",
-      "Boots That Breathe", "Laced for Support", "Step Out With Confidence", "Ready for the Weekend", "Cushioned Every Step",
-      "Tough Leather Uppers", "Sizes for Every Foot",
+      "Waterproof Hiking Boots",
+      "Hiking Boots for Wet Days",
+      "Built for Weekend Trails",
+      "Dry Feet on Every Hike",
+      "Grip on Muddy Ground",
+      "Light Enough for Long Days",
+      "Trail Ready Boots",
+      "Sure Footing in the Rain",
+      "Made for Rocky Paths",
+      "Comfort Mile After Mile",
+      "Boots That Breathe",
+      "Laced for Support",
+      "Step Out With Confidence",
+      "Ready for the Weekend",
+      "Cushioned Every Step",
+      "Tough Leather Uppers",
+      "Sizes for Every Foot",
     ];
     const descriptions = [
       "Waterproof hiking boots that keep weekend hikers dry from the first step to the last.",

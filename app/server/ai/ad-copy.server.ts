@@ -136,7 +136,7 @@ const fence = (text: string) => text.replace(/<\/?data>/gi, "");
 function systemPrompt(tone: string): string {
   return [
     "You write Google Ads responsive search ad assets. Google mixes headlines and descriptions freely, so each must stand alone and the set must be varied.",
-    "Hard rules: headlines at most 28 characters, descriptions at most 86; no \"!\" in headlines and at most one in all descriptions; no repeated punctuation, no emoji, no words in ALL CAPS, no phone numbers, web addresses or emails, no \"click here\", no keyword insertion {…}; normal spacing and sentence or title case.",
+    'Hard rules: headlines at most 28 characters, descriptions at most 86; no "!" in headlines and at most one in all descriptions; no repeated punctuation, no emoji, no words in ALL CAPS, no phone numbers, web addresses or emails, no "click here", no keyword insertion {…}; normal spacing and sentence or title case.',
     "Write in the language of the product, audience and keywords.",
     "Grounding rule: every number, price, discount, offer (free, sale, save, guarantee…) and superlative (best, #1, leading…) must come from the facts or the existing ads given. If nothing supports a claim, don't make it.",
     "Cover the keywords: put the first keywords in at least two headlines.",
@@ -157,7 +157,8 @@ function briefBlock(brief: AdCopyBrief, grounding: AdCopyGrounding): string {
     "Facts the ad may state (the only source of numbers, prices, offers and superlatives):",
     ...(brief.facts.length ? brief.facts.map((f, i) => `F${i + 1}: ${fence(f)}`) : ["(none: make no such claims)"]),
   ];
-  if (examples.length) lines.push("Style examples, this ad group's best-performing lines (write like these, don't copy them):", ...examples.map((a) => `- ${fence(a.text)}`));
+  if (examples.length)
+    lines.push("Style examples, this ad group's best-performing lines (write like these, don't copy them):", ...examples.map((a) => `- ${fence(a.text)}`));
   if (counter.length) lines.push("Counter-examples, this ad group's low performers (don't write like these):", ...counter.map((a) => `- ${fence(a.text)}`));
   lines.push("</data>");
   return lines.join("\n");
@@ -174,7 +175,11 @@ function repairPrompt(brief: AdCopyBrief, grounding: AdCopyGrounding, selection:
   const parts = [briefBlock(brief, grounding), ""];
   if (parseProblem) parts.push(`Your last answer could not be used: ${parseProblem}. Answer with JSON in the requested shape.`);
   if (selection.headlines.length || selection.descriptions.length) {
-    parts.push("Already kept (do not repeat or paraphrase these):", ...selection.headlines.map((t) => `- headline: ${t}`), ...selection.descriptions.map((t) => `- description: ${t}`));
+    parts.push(
+      "Already kept (do not repeat or paraphrase these):",
+      ...selection.headlines.map((t) => `- headline: ${t}`),
+      ...selection.descriptions.map((t) => `- description: ${t}`),
+    );
   }
   if (refusedThisRound.length) {
     parts.push("Refused, with the reason (fix these problems in the new lines):", ...refusedThisRound.map((r) => `- ${r.kind} “${r.text}”: ${r.reason}`));
@@ -183,7 +188,12 @@ function repairPrompt(brief: AdCopyBrief, grounding: AdCopyGrounding, selection:
   return parts.join("\n");
 }
 
-async function ask(model: LanguageModel, system: string, prompt: string, abortSignal?: AbortSignal): Promise<{ output: ModelAdCopy | null; parseProblem: string | null }> {
+async function ask(
+  model: LanguageModel,
+  system: string,
+  prompt: string,
+  abortSignal?: AbortSignal,
+): Promise<{ output: ModelAdCopy | null; parseProblem: string | null }> {
   try {
     const { output } = await generateText({
       model,
@@ -201,7 +211,9 @@ async function ask(model: LanguageModel, system: string, prompt: string, abortSi
     // anything else (network, auth) ends the model's part.
     if (NoObjectGeneratedError.isInstance(error)) {
       const salvaged = salvage(error.text);
-      return salvaged ? { output: salvaged, parseProblem: null } : { output: null, parseProblem: "it was not valid JSON with headlines, descriptions, path1 and path2" };
+      return salvaged
+        ? { output: salvaged, parseProblem: null }
+        : { output: null, parseProblem: "it was not valid JSON with headlines, descriptions, path1 and path2" };
     }
     throw error;
   }
@@ -275,7 +287,9 @@ export async function generateAdCopy(brief: AdCopyBrief, grounding: AdCopyGround
     } catch (error) {
       if (options.abortSignal?.aborted) throw error;
       log.warn(`Ad copy: the model failed, templates used instead: ${errorMessage(error)}`);
-      notices.push(`The AI model could not be reached (${error instanceof Error ? error.message.slice(0, 200) : "unknown error"}), so templates wrote what was missing.`);
+      notices.push(
+        `The AI model could not be reached (${error instanceof Error ? error.message.slice(0, 200) : "unknown error"}), so templates wrote what was missing.`,
+      );
     }
   }
 
@@ -359,7 +373,10 @@ export async function regenerateLine(
   const selection = new Selection(sources, low);
   const list = kind === "headline" ? ad.headlines : ad.descriptions;
   const current = list[index]?.text ?? "";
-  const others = list.filter((_, i) => i !== index).map((l) => l.text).filter((t) => t.trim() !== "");
+  const others = list
+    .filter((_, i) => i !== index)
+    .map((l) => l.text)
+    .filter((t) => t.trim() !== "");
   const usable = (raw: string) => {
     const { text, reason } = selection.check(raw, kind, [...others, current]);
     return reason ? null : text;

@@ -147,7 +147,11 @@ async function waste(w: Writer, parts: string[], withProposal: boolean) {
     parentId,
     keywords: texts.map((text) => ({ text, matchType: "EXACT" })),
   }));
-  const title = `Exclude ${candidates.length} non-converting search term${candidates.length === 1 ? "" : "s"}: ${candidates.map((c) => c.searchTerm).join(", ")}`.slice(0, 200);
+  const title =
+    `Exclude ${candidates.length} non-converting search term${candidates.length === 1 ? "" : "s"}: ${candidates.map((c) => c.searchTerm).join(", ")}`.slice(
+      0,
+      200,
+    );
   parts.push(proposalLine(await w.propose(title, actions), `adds them as exact-match negative keywords`));
 }
 
@@ -177,14 +181,24 @@ async function performance(w: Writer, parts: string[]) {
     "**Enabled campaigns by cost**:",
     table(
       ["Campaign", "Cost", "Conv.", "Cost / conv.", "ROAS"],
-      spending.slice(0, 6).map((r) => [String(r.name), w.money(r.cost), String(r.conversions), r.costPerConversion === null ? "—" : w.money(r.costPerConversion), r.roas === null ? "—" : num(r.roas).toFixed(2)]),
+      spending
+        .slice(0, 6)
+        .map((r) => [
+          String(r.name),
+          w.money(r.cost),
+          String(r.conversions),
+          r.costPerConversion === null ? "—" : w.money(r.costPerConversion),
+          r.roas === null ? "—" : num(r.roas).toFixed(2),
+        ]),
     ),
   );
   const converting = spending.filter((r) => r.costPerConversion !== null);
   if (converting.length >= 2) {
     const best = converting.reduce((a, b) => (num(a.costPerConversion) <= num(b.costPerConversion) ? a : b));
     const worst = converting.reduce((a, b) => (num(a.costPerConversion) >= num(b.costPerConversion) ? a : b));
-    parts.push(`Cheapest conversions: **${best.name}** at ${w.money(best.costPerConversion)}. Most expensive: **${worst.name}** at ${w.money(worst.costPerConversion)}.`);
+    parts.push(
+      `Cheapest conversions: **${best.name}** at ${w.money(best.costPerConversion)}. Most expensive: **${worst.name}** at ${w.money(worst.costPerConversion)}.`,
+    );
   }
   const zero = spending.filter((r) => num(r.conversions) === 0);
   if (zero.length) parts.push(`Spending with no conversions: ${zero.map((r) => `**${r.name}** (${w.money(r.cost)})`).join(", ")}.`);
@@ -199,19 +213,27 @@ function percentIn(question: string): number {
 
 async function budgets(w: Writer, parts: string[], withProposal: boolean, percent = 20) {
   const campaigns = (await w.call("list_campaigns", { status: "ENABLED", sort: "cost", limit: 50 })) as ToolEvidence;
-  const limited = campaigns.rows
-    .filter((r) => num(r.budgetLostIS) >= 10 && num(r.conversions) > 0)
-    .sort((a, b) => num(b.budgetLostIS) - num(a.budgetLostIS));
+  const limited = campaigns.rows.filter((r) => num(r.budgetLostIS) >= 10 && num(r.conversions) > 0).sort((a, b) => num(b.budgetLostIS) - num(a.budgetLostIS));
   const range = campaigns.summary.replace(/^Read [^,]*, /, "");
   if (limited.length === 0) {
-    parts.push(`No enabled, converting campaign lost more than 10% of its search impressions to its budget in ${range}; budgets are not what holds the account back.`);
+    parts.push(
+      `No enabled, converting campaign lost more than 10% of its search impressions to its budget in ${range}; budgets are not what holds the account back.`,
+    );
     return;
   }
   parts.push(
     `**Campaigns held back by their budget** (${range}):`,
     table(
       ["Campaign", "Budget / day", "IS lost to budget", "Cost / conv.", "ROAS"],
-      limited.slice(0, 5).map((r) => [String(r.name), w.money(r.dailyBudget), `${num(r.budgetLostIS).toFixed(1)}%`, r.costPerConversion === null ? "—" : w.money(r.costPerConversion), r.roas === null ? "—" : num(r.roas).toFixed(2)]),
+      limited
+        .slice(0, 5)
+        .map((r) => [
+          String(r.name),
+          w.money(r.dailyBudget),
+          `${num(r.budgetLostIS).toFixed(1)}%`,
+          r.costPerConversion === null ? "—" : w.money(r.costPerConversion),
+          r.roas === null ? "—" : num(r.roas).toFixed(2),
+        ]),
     ),
   );
   const top = limited[0];
@@ -238,9 +260,15 @@ async function searchTerms(w: Writer, parts: string[]) {
     ),
   );
   const harvest = terms.rows.filter((r) => r.status === "NONE" && num(r.conversions) >= 2);
-  if (harvest.length) parts.push(`Converting terms that are not keywords yet: ${harvest.map((r) => `“${r.searchTerm}” (${r.conversions} conv.)`).join(", ")}. Consider adding them as exact-match keywords.`);
+  if (harvest.length)
+    parts.push(
+      `Converting terms that are not keywords yet: ${harvest.map((r) => `“${r.searchTerm}” (${r.conversions} conv.)`).join(", ")}. Consider adding them as exact-match keywords.`,
+    );
   const junk = terms.rows.filter((r) => num(r.conversions) === 0 && num(r.clicks) >= 10);
-  if (junk.length) parts.push(`Without any conversion: ${junk.map((r) => `“${r.searchTerm}” (${w.money(r.cost)})`).join(", ")}. Ask “what is wasting money?” to draft negatives for them.`);
+  if (junk.length)
+    parts.push(
+      `Without any conversion: ${junk.map((r) => `“${r.searchTerm}” (${w.money(r.cost)})`).join(", ")}. Ask “what is wasting money?” to draft negatives for them.`,
+    );
 }
 
 async function keywords(w: Writer, parts: string[]) {
@@ -249,11 +277,23 @@ async function keywords(w: Writer, parts: string[]) {
     `**Costliest keywords** (${rows.summary.replace(/^Read [^,]*, /, "")}):`,
     table(
       ["Keyword", "Match", "QS", "Cost", "Conv.", "Cost / conv."],
-      rows.rows.slice(0, 8).map((r) => [String(r.keyword), String(r.matchType).toLowerCase(), r.qualityScore === null ? "—" : String(r.qualityScore), w.money(r.cost), String(r.conversions), r.costPerConversion === null ? "—" : w.money(r.costPerConversion)]),
+      rows.rows
+        .slice(0, 8)
+        .map((r) => [
+          String(r.keyword),
+          String(r.matchType).toLowerCase(),
+          r.qualityScore === null ? "—" : String(r.qualityScore),
+          w.money(r.cost),
+          String(r.conversions),
+          r.costPerConversion === null ? "—" : w.money(r.costPerConversion),
+        ]),
     ),
   );
   const lowQs = rows.rows.filter((r) => r.qualityScore !== null && num(r.qualityScore) <= 3);
-  if (lowQs.length) parts.push(`Low quality score (≤ 3) with spend: ${lowQs.map((r) => `“${r.keyword}” (QS ${r.qualityScore}, ${w.money(r.cost)})`).join(", ")}. Low quality raises what each click costs.`);
+  if (lowQs.length)
+    parts.push(
+      `Low quality score (≤ 3) with spend: ${lowQs.map((r) => `“${r.keyword}” (QS ${r.qualityScore}, ${w.money(r.cost)})`).join(", ")}. Low quality raises what each click costs.`,
+    );
 }
 
 async function history(w: Writer, parts: string[]) {
@@ -278,7 +318,13 @@ async function mentionedCampaign(ctx: ToolContext, question: string): Promise<{ 
   const byId = rows.find((r) => new RegExp(`\\b${r.id}\\b`).test(q));
   if (byId) return byId;
   const byName = rows
-    .map((r) => ({ r, key: r.name.replace(/^[^|]*\|\s*/, "").toLowerCase().trim() }))
+    .map((r) => ({
+      r,
+      key: r.name
+        .replace(/^[^|]*\|\s*/, "")
+        .toLowerCase()
+        .trim(),
+    }))
     .filter(({ key }) => key.length >= 4 && q.includes(key))
     .sort((a, b) => b.key.length - a.key.length)[0];
   return byName?.r ?? null;
@@ -286,7 +332,9 @@ async function mentionedCampaign(ctx: ToolContext, question: string): Promise<{ 
 
 /** "mention free", "containing 'rental'": the word to look for in search terms. */
 function containedWord(question: string): string | null {
-  const m = /\b(?:mention(?:s|ing)?|contain(?:s|ing)?|with the word|including)\s+["“']?([\p{L}\p{N}][\p{L}\p{N} -]{0,40}?)["”']?\s*\??$/iu.exec(question.trim());
+  const m = /\b(?:mention(?:s|ing)?|contain(?:s|ing)?|with the word|including)\s+["“']?([\p{L}\p{N}][\p{L}\p{N} -]{0,40}?)["”']?\s*\??$/iu.exec(
+    question.trim(),
+  );
   return m ? m[1].trim() : null;
 }
 
@@ -306,11 +354,20 @@ async function campaign(w: Writer, parts: string[], target: { id: string; name: 
       "**Ad groups by cost**:",
       table(
         ["Ad group", "Cost", "Conv.", "Cost / conv.", "Max. CPC"],
-        groups.slice(0, 6).map((r) => [String(r.name), w.money(r.cost), String(r.conversions), r.costPerConversion === null ? "—" : w.money(r.costPerConversion), r.cpcBid === null ? "—" : w.money(r.cpcBid)]),
+        groups
+          .slice(0, 6)
+          .map((r) => [
+            String(r.name),
+            w.money(r.cost),
+            String(r.conversions),
+            r.costPerConversion === null ? "—" : w.money(r.costPerConversion),
+            r.cpcBid === null ? "—" : w.money(r.cpcBid),
+          ]),
       ),
     );
   }
-  if (num(c.cost) > 0 && num(c.conversions) === 0) parts.push("It spends without converting: check its search terms (“what is wasting money?”) before it spends more.");
+  if (num(c.cost) > 0 && num(c.conversions) === 0)
+    parts.push("It spends without converting: check its search terms (“what is wasting money?”) before it spends more.");
 }
 
 async function paused(w: Writer, parts: string[]) {
@@ -319,7 +376,9 @@ async function paused(w: Writer, parts: string[]) {
     parts.push("No campaign is paused.");
     return;
   }
-  parts.push(`**Paused campaigns**: ${list.rows.map((r) => `**${r.name}**${num(r.cost) > 0 ? ` (${w.money(r.cost)} before it was paused, ${r.conversions} conv.)` : ""}`).join(", ")}.`);
+  parts.push(
+    `**Paused campaigns**: ${list.rows.map((r) => `**${r.name}**${num(r.cost) > 0 ? ` (${w.money(r.cost)} before it was paused, ${r.conversions} conv.)` : ""}`).join(", ")}.`,
+  );
 }
 
 async function containing(w: Writer, parts: string[], word: string) {
@@ -347,7 +406,9 @@ async function pauseWorstKeyword(w: Writer, parts: string[]) {
     parts.push("No keyword spent money without converting in this period; nothing to pause.");
     return;
   }
-  parts.push(`The keyword that wastes the most is **“${worst.keyword}”** (${String(worst.matchType).toLowerCase()}, ${worst.campaign}): ${w.money(worst.cost)} and ${worst.clicks} clicks without a conversion.`);
+  parts.push(
+    `The keyword that wastes the most is **“${worst.keyword}”** (${String(worst.matchType).toLowerCase()}, ${worst.campaign}): ${w.money(worst.cost)} and ${worst.clicks} clicks without a conversion.`,
+  );
   const title = `Pause keyword “${worst.keyword}” (${String(worst.matchType).toLowerCase()}) in ${worst.campaign}`.slice(0, 200);
   parts.push(proposalLine(await w.propose(title, [{ type: "status", kind: "keyword", ids: [String(worst.id)], status: "PAUSED" }]), "pauses it"));
 }
@@ -359,9 +420,16 @@ async function addWorstNegative(w: Writer, parts: string[]) {
     parts.push("No search term spent money without converting in this period; there is nothing to exclude.");
     return;
   }
-  parts.push(`The worst non-converting search term is **“${worst.searchTerm}”** (${worst.campaign}): ${w.money(worst.cost)} and ${worst.clicks} clicks without a conversion.`);
+  parts.push(
+    `The worst non-converting search term is **“${worst.searchTerm}”** (${worst.campaign}): ${w.money(worst.cost)} and ${worst.clicks} clicks without a conversion.`,
+  );
   const title = `Exclude “${worst.searchTerm}” (exact) in ${worst.campaign}`.slice(0, 200);
-  const action = { type: "add_negatives", level: "campaign", parentId: String(worst.campaignId), keywords: [{ text: String(worst.searchTerm), matchType: "EXACT" }] };
+  const action = {
+    type: "add_negatives",
+    level: "campaign",
+    parentId: String(worst.campaignId),
+    keywords: [{ text: String(worst.searchTerm), matchType: "EXACT" }],
+  };
   parts.push(proposalLine(await w.propose(title, [action]), "adds it as an exact-match negative keyword"));
 }
 
@@ -396,7 +464,9 @@ async function recommendations(w: Writer, parts: string[]): Promise<boolean> {
   const top = out.recommendations.find((r) => r.actions.length > 0);
   if (!top) return true;
   if (top.openChangeSet) {
-    parts.push(`The first one is already drafted for your review: [Review the proposal](${top.openChangeSet}). Nothing changes in Google Ads until you press Apply there.`);
+    parts.push(
+      `The first one is already drafted for your review: [Review the proposal](${top.openChangeSet}). Nothing changes in Google Ads until you press Apply there.`,
+    );
   } else {
     parts.push(proposalLine(await w.propose(top.title.slice(0, 200), top.actions), "carries out the first one"));
   }
@@ -457,7 +527,9 @@ export async function analystAnswer(ctx: ToolContext, question: string): Promise
       break;
     case "overview":
       await performance(w, parts);
-      parts.push("I can also answer: what is wasting money, what to do next, which search terms cost the most, which campaigns are limited by budget, how keywords do, and what changed recently.");
+      parts.push(
+        "I can also answer: what is wasting money, what to do next, which search terms cost the most, which campaigns are limited by budget, how keywords do, and what changed recently.",
+      );
       break;
   }
   return { intent, steps: w.steps, text: [NO_MODEL_NOTE, ...parts].join("\n\n") };

@@ -43,7 +43,18 @@ afterEach(() => setLanguageModelForTests(undefined));
 describe("tools", () => {
   it("offers exactly the issue's tool names, none that applies, approves, reverts or discards", () => {
     const names = Object.keys(buildTools({ userId, account, chatId: "c" })).sort();
-    expect(names).toEqual(["get_account_overview", "get_campaign", "get_change_history", "get_keywords", "get_recommendations", "get_search_terms", "list_campaigns", "propose_changes"].sort());
+    expect(names).toEqual(
+      [
+        "get_account_overview",
+        "get_campaign",
+        "get_change_history",
+        "get_keywords",
+        "get_recommendations",
+        "get_search_terms",
+        "list_campaigns",
+        "propose_changes",
+      ].sort(),
+    );
     expect(names.filter((n) => /apply|approve|revert|discard|mutate|delete|remove/.test(n))).toEqual([]);
   });
 
@@ -59,7 +70,9 @@ describe("tools", () => {
     const { listRecommendations } = await import("../optimizer/service.server");
     const expected = await listRecommendations(ctx.db, CUSTOMER, { status: "open" });
     const out = await toolRunners({ userId, account, chatId: "c", now }).get_recommendations({ limit: 20 });
-    expect(out.summary).toBe(`Read ${expected.recommendations.length} open recommendation${expected.recommendations.length === 1 ? "" : "s"} from the rules engine`);
+    expect(out.summary).toBe(
+      `Read ${expected.recommendations.length} open recommendation${expected.recommendations.length === 1 ? "" : "s"} from the rules engine`,
+    );
     expect(out.recommendations.map((r) => r.id)).toEqual(expected.recommendations.slice(0, 20).map((r) => r.id));
     expect(out.recommendations.every((r) => Array.isArray(r.actions))).toBe(true);
     expect(out.engineRanAt).not.toBeNull();
@@ -91,7 +104,10 @@ describe("through the real openai-compatible provider", () => {
   it("runs tool calls and streamed text over OpenAI's wire format against the fake server", async () => {
     const fake = await startFakeOpenAI({ pieceDelayMs: 0 });
     try {
-      setLanguageModelForTests(createLanguageModel({ provider: "openai-compatible", modelId: "fake-model", baseUrl: fake.url, apiKey: undefined }), "openai-compatible:fake-model");
+      setLanguageModelForTests(
+        createLanguageModel({ provider: "openai-compatible", modelId: "fake-model", baseUrl: fake.url, apiKey: undefined }),
+        "openai-compatible:fake-model",
+      );
       const { message } = await runTurn({ userId, account }, { message: "How are my campaigns doing overall?" });
       const types = (message?.parts ?? []).map((p) => p.type);
       expect(types).toEqual(expect.arrayContaining(["tool-get_account_overview", "tool-list_campaigns", "text"]));
@@ -156,14 +172,24 @@ describe("a turn with a model", () => {
 
   it("refuses another user's chat and enforces AI_DAILY_MESSAGE_LIMIT with a clear message", async () => {
     // As the edge answers them (the service throws domain errors).
-    const asHttp = (p: Promise<unknown>) => p.then(() => expect.unreachable("it was refused"), (error: unknown) => toHttpError(error));
-    expect(await asHttp(startTurn({ userId: "someone-else", account }, { message: "hi", chatId: (await listChats(userId))[0].id }))).toMatchObject({ status: 404, detail: "Chat not found" });
+    const asHttp = (p: Promise<unknown>) =>
+      p.then(
+        () => expect.unreachable("it was refused"),
+        (error: unknown) => toHttpError(error),
+      );
+    expect(await asHttp(startTurn({ userId: "someone-else", account }, { message: "hi", chatId: (await listChats(userId))[0].id }))).toMatchObject({
+      status: 404,
+      detail: "Chat not found",
+    });
     setLanguageModelForTests(scriptedModel([{ text: "ok" }]));
     // 7 allowed per day in this file; earlier tests sent 4 (plus one refused above, never stored).
     await runTurn({ userId, account }, { message: "one" });
     await runTurn({ userId, account }, { message: "two" });
     await runTurn({ userId, account }, { message: "three" });
-    expect(await asHttp(runTurn({ userId, account }, { message: "four" }))).toMatchObject({ status: 429, detail: expect.stringMatching(/limit of 7 messages/) });
+    expect(await asHttp(runTurn({ userId, account }, { message: "four" }))).toMatchObject({
+      status: 429,
+      detail: expect.stringMatching(/limit of 7 messages/),
+    });
   });
 });
 

@@ -32,14 +32,18 @@ const CHANGE_LINK = /\/changes\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
 /** A stored assistant message as the API shows it; change sets with their current status, the caller's only. */
 export async function replyOf(userId: string, message: StoredMessage | null): Promise<ApiReply> {
   if (!message) return { text: "", toolCalls: [], changeSets: [] };
-  const text = message.parts.map((p) => (p.type === "text" ? p.text : "")).filter(Boolean).join("\n\n");
+  const text = message.parts
+    .map((p) => (p.type === "text" ? p.text : ""))
+    .filter(Boolean)
+    .join("\n\n");
   const toolCalls: ApiReply["toolCalls"] = [];
   const ids: string[] = [];
   for (const part of message.parts) {
     if (!part.type.startsWith("tool-") && part.type !== "dynamic-tool") continue;
     const p = part as { type: string; toolName?: string; input?: unknown; rawInput?: unknown; output?: unknown; state?: string };
     toolCalls.push({ name: p.type === "dynamic-tool" ? String(p.toolName) : p.type.slice("tool-".length), input: p.input ?? p.rawInput ?? null });
-    if (p.state === "output-available" && typeof (p.output as ProposalOutput | undefined)?.changeSetId === "string") ids.push((p.output as ProposalOutput).changeSetId);
+    if (p.state === "output-available" && typeof (p.output as ProposalOutput | undefined)?.changeSetId === "string")
+      ids.push((p.output as ProposalOutput).changeSetId);
   }
   for (const m of text.matchAll(CHANGE_LINK)) ids.push(m[1]);
   const unique = [...new Set(ids)];
@@ -81,7 +85,13 @@ export async function chatForApi(userId: string, chatId: string) {
           createdAt: m.metadata?.createdAt ?? chat.createdAt,
           ...reply,
           error: m.metadata?.error ?? null,
-          usage: m.metadata?.usage ? { inputTokens: m.metadata.usage.inputTokens ?? null, outputTokens: m.metadata.usage.outputTokens ?? null, totalTokens: m.metadata.usage.totalTokens ?? null } : null,
+          usage: m.metadata?.usage
+            ? {
+                inputTokens: m.metadata.usage.inputTokens ?? null,
+                outputTokens: m.metadata.usage.outputTokens ?? null,
+                totalTokens: m.metadata.usage.totalTokens ?? null,
+              }
+            : null,
         };
       }),
     ),

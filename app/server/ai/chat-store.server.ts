@@ -95,7 +95,11 @@ export async function appendMessage(
   const usage = message.metadata?.usage;
   const { createdAt: _c, ...meta } = message.metadata ?? {};
   await db.transaction().execute(async (trx) => {
-    const last = await trx.selectFrom("chat_messages").select(sql<number>`MAX(seq)`.as("seq")).where("chat_id", "=", chatId).executeTakeFirst();
+    const last = await trx
+      .selectFrom("chat_messages")
+      .select(sql<number>`MAX(seq)`.as("seq"))
+      .where("chat_id", "=", chatId)
+      .executeTakeFirst();
     await trx
       .insertInto("chat_messages")
       .values({
@@ -141,7 +145,10 @@ export async function messagesSentToday(userId: string, now = new Date()): Promi
 }
 
 /** Tokens the assistant used for this user this calendar month (UTC). */
-export async function tokensThisMonth(userId: string, now = new Date()): Promise<{ inputTokens: number; outputTokens: number; totalTokens: number; messages: number }> {
+export async function tokensThisMonth(
+  userId: string,
+  now = new Date(),
+): Promise<{ inputTokens: number; outputTokens: number; totalTokens: number; messages: number }> {
   const row = await getDb()
     .selectFrom("chat_messages")
     .select([

@@ -1,11 +1,5 @@
 import { randomUUID } from "node:crypto";
-import {
-  convertToModelMessages,
-  createUIMessageStream,
-  stepCountIs,
-  streamText,
-  type UIMessageChunk,
-} from "ai";
+import { convertToModelMessages, createUIMessageStream, stepCountIs, streamText, type UIMessageChunk } from "ai";
 import { z } from "zod";
 import { isBlank, MAX_CHAT_MESSAGE_LENGTH, type ChatMessageMeta } from "~/lib/chat";
 import { todayIn } from "~/lib/dates";
@@ -97,7 +91,11 @@ export async function startTurn(ctx: TurnContext, input: TurnInput): Promise<Tur
     try {
       // Only what this turn added; an empty answer is stored only to carry its error.
       const parts = response.parts.filter((p) => p.type !== "step-start");
-      const metadata: ChatMessageMeta = { ...response.metadata, ...(failure ? { error: failure } : {}), ...(isAborted ? { stopped: true } : {}) } as ChatMessageMeta;
+      const metadata: ChatMessageMeta = {
+        ...response.metadata,
+        ...(failure ? { error: failure } : {}),
+        ...(isAborted ? { stopped: true } : {}),
+      } as ChatMessageMeta;
       if (parts.length === 0 && !failure) return settle(null);
       const id = await appendMessage(ctx.userId, chat.id, { role: "assistant", parts, metadata });
       settle({ id, role: "assistant", parts, metadata });
@@ -185,7 +183,10 @@ export async function startTurn(ctx: TurnContext, input: TurnInput): Promise<Tur
 }
 
 function textOf(message: StoredMessage | undefined): string {
-  return (message?.parts ?? []).map((p) => (p.type === "text" ? p.text : "")).join(" ").trim();
+  return (message?.parts ?? [])
+    .map((p) => (p.type === "text" ? p.text : ""))
+    .join(" ")
+    .trim();
 }
 
 /** The whole turn, for the no-JavaScript form and the JSON API: reads the stream to its end. */

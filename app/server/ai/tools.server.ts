@@ -210,7 +210,12 @@ export function toolRunners(ctx: ToolContext) {
           ctx,
           `the account totals (${plural(now.activeCampaigns, "active campaign")})`,
           range,
-          [{ key: "period", label: "Period", kind: "text" }, ...METRIC_COLUMNS, { key: "conversionValue", label: "Conv. value", kind: "money" }, { key: "roas", label: "ROAS", kind: "number" }],
+          [
+            { key: "period", label: "Period", kind: "text" },
+            ...METRIC_COLUMNS,
+            { key: "conversionValue", label: "Conv. value", kind: "money" },
+            { key: "roas", label: "ROAS", kind: "number" },
+          ],
           [row(formatDateRange(range), now.metrics), row(`Previous: ${formatDateRange(previous)}`, before.metrics)],
         ),
       };
@@ -349,7 +354,11 @@ export function toolRunners(ctx: ToolContext) {
       const parsed = GetRecommendationsInput.parse(input);
       const list = await listRecommendations(getDb(), cid, { status: "open", type: parsed.type, now: ctx.now });
       const matching = parsed.campaignId
-        ? list.recommendations.filter((r) => r.resources.some((x) => x.kind === "campaign" && x.id === parsed.campaignId) || r.actions.some((a) => JSON.stringify(a).includes(`"${parsed.campaignId}"`)))
+        ? list.recommendations.filter(
+            (r) =>
+              r.resources.some((x) => x.kind === "campaign" && x.id === parsed.campaignId) ||
+              r.actions.some((a) => JSON.stringify(a).includes(`"${parsed.campaignId}"`)),
+          )
         : list.recommendations;
       const top = matching.slice(0, parsed.limit);
       const impactText = (r: (typeof top)[number]) =>
@@ -495,7 +504,8 @@ export function buildTools(ctx: ToolContext) {
       execute: (input) => run.get_campaign(input),
     }),
     get_keywords: tool({
-      description: "Keywords (all campaigns, or one) with match type, quality score, bid and metrics. Ids are adGroupId~criterionId, as the change actions expect.",
+      description:
+        "Keywords (all campaigns, or one) with match type, quality score, bid and metrics. Ids are adGroupId~criterionId, as the change actions expect.",
       inputSchema: GetKeywordsInput,
       execute: (input) => run.get_keywords(input),
     }),

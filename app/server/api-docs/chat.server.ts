@@ -56,7 +56,10 @@ export default defineArea({
           409: errorResponse("No Google Ads account connected"),
           415: NOT_JSON,
           429: { ...TOO_MANY, description: "AI_DAILY_MESSAGE_LIMIT reached for today (UTC)" },
-          502: { ...errorResponse("The model could not answer (no server at AI_BASE_URL, key rejected, rate limited, timeout); the question is kept"), headers: { "X-Chat-Id": "The chat the question was stored in" } },
+          502: {
+            ...errorResponse("The model could not answer (no server at AI_BASE_URL, key rejected, rate limited, timeout); the question is kept"),
+            headers: { "X-Chat-Id": "The chat the question was stored in" },
+          },
         },
       },
     },

@@ -179,7 +179,7 @@ export function openApiDocument(serverUrl: string, areas: ApiArea[] = AREAS) {
       title: "Ads AI Manager API",
       version: "1.0.0",
       description:
-        "JSON API of Ads AI Manager. Sign in with POST /auth/login (or the Google flow) to get an access_token, then send it as `Authorization: Bearer <access_token>`. Errors share one shape: `{ \"detail\": string, \"errors\"?: { field: message } }`. Money is in micros (1,000,000 per unit of the account's currency), except in change actions (amount, cpc), which take units (12.5 = 12.50).",
+        'JSON API of Ads AI Manager. Sign in with POST /auth/login (or the Google flow) to get an access_token, then send it as `Authorization: Bearer <access_token>`. Errors share one shape: `{ "detail": string, "errors"?: { field: message } }`. Money is in micros (1,000,000 per unit of the account\'s currency), except in change actions (amount, cpc), which take units (12.5 = 12.50).',
     },
     servers: [{ url: `${serverUrl.replace(/\/$/, "")}/api/v1` }],
     security: [{ bearerAuth: [] }],

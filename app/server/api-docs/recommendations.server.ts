@@ -25,7 +25,10 @@ const Target = z.object({
 });
 
 export const Recommendation = z.object({
-  id: z.string().regex(/^[0-9a-f]{24}$/).describe("Stable across engine runs (a hash of the account and the rule + resource)"),
+  id: z
+    .string()
+    .regex(/^[0-9a-f]{24}$/)
+    .describe("Stable across engine runs (a hash of the account and the rule + resource)"),
   type: z.enum(RECOMMENDATION_TYPES),
   title: z.string(),
   status: z.enum(RECOMMENDATION_STATUSES),
@@ -49,7 +52,9 @@ export const Recommendation = z.object({
   }),
   actions: z
     .array(z.looseObject({ type: z.enum(ACTION_TYPES) }))
-    .describe("Exactly the change-set API's actions (components/schemas/Action), ready for POST /accounts/{customerId}/change-sets; empty when nothing is changed automatically"),
+    .describe(
+      "Exactly the change-set API's actions (components/schemas/Action), ready for POST /accounts/{customerId}/change-sets; empty when nothing is changed automatically",
+    ),
   resources: z.array(
     z.object({
       kind: z.enum(["campaign", "ad_group", "keyword", "negative_keyword", "campaign_negative_keyword", "search_term", "ad"]),
@@ -75,7 +80,9 @@ export const PerformanceScore = z.object({
       weight: z.number(),
       score: z.int().nullable(),
       explanation: z.string(),
-      items: z.array(z.object({ key: z.string(), recommendationId: z.string().optional(), title: z.string(), type: z.enum(RECOMMENDATION_TYPES), points: z.number() })),
+      items: z.array(
+        z.object({ key: z.string(), recommendationId: z.string().optional(), title: z.string(), type: z.enum(RECOMMENDATION_TYPES), points: z.number() }),
+      ),
     }),
   ),
 });
@@ -108,13 +115,18 @@ export default defineArea({
         description: "Results of the last engine run (after every successful sync). A snooze that ran out reads as open.",
         path: CustomerIdParams,
         query: ListQuery,
-        responses: { 200: ok("Recommendations and score", RecommendationList), 400: errorResponse("Unknown status or type, or a manager account"), 404: errorResponse("No such account among the caller's") },
+        responses: {
+          200: ok("Recommendations and score", RecommendationList),
+          400: errorResponse("Unknown status or type, or a manager account"),
+          404: errorResponse("No such account among the caller's"),
+        },
       },
     },
     "/recommendations/{recommendationId}/apply": {
       post: {
         summary: "Turn the recommendation into a change set, validated by Google, not applied",
-        description: "Apply it with POST /change-sets/{changeSetId}/apply or on its review page. An open change set made from it is returned instead of a new one.",
+        description:
+          "Apply it with POST /change-sets/{changeSetId}/apply or on its review page. An open change set made from it is returned instead of a new one.",
         path: IdParams,
         responses: {
           201: ok("Proposed and validated", z.object({ changeSet: ChangeSet, validationProblem: z.string().nullable() })),

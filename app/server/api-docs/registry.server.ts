@@ -70,7 +70,10 @@ export const defineArea = (area: ApiArea): ApiArea => area;
 /** The API's one error shape. */
 export const ApiErrorBody = z.object({
   detail: z.string(),
-  errors: z.record(z.string(), z.string()).optional().describe("Per-field messages, when a body failed validation, keyed by the field's path (e.g. actions.0.amount)"),
+  errors: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe("Per-field messages, when a body failed validation, keyed by the field's path (e.g. actions.0.amount)"),
 });
 
 export const ok = (description: string, body?: z.ZodType): ResponseSpec => ({ description, body });
@@ -81,7 +84,10 @@ export const NOT_JSON = errorResponse("Body is not JSON");
 export const TOO_MANY = { ...errorResponse("Too many attempts; see Retry-After"), headers: { "Retry-After": "Seconds to wait" } };
 
 export const CustomerIdParams = z.object({
-  customerId: z.string().regex(/^\d{10}$/).describe("Google Ads customer id, 10 digits without dashes"),
+  customerId: z
+    .string()
+    .regex(/^\d{10}$/)
+    .describe("Google Ads customer id, 10 digits without dashes"),
 });
 
 /** ISO timestamps as the server writes them (toISOString). */
@@ -93,5 +99,7 @@ export const NullableTimestamp = Timestamp.nullable();
  * fields: `export type X = SameFields<ServiceType, z.output<typeof Schema>>;`
  * fails typecheck when a field is added to or dropped from one side only.
  */
-export type SameFields<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : { missing: Exclude<keyof A, keyof B>; extra: Exclude<keyof B, keyof A> };
+export type SameFields<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never]
+  ? true
+  : { missing: Exclude<keyof A, keyof B>; extra: Exclude<keyof B, keyof A> };
 export type Assert<T extends true> = T;

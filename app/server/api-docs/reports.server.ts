@@ -54,9 +54,7 @@ export const RangeQuery = z.object({
   from: z.iso
     .date()
     .optional()
-    .describe(
-      "First day of the range (inclusive), YYYY-MM-DD in the account's time zone. Without from and to: the last 30 days ending yesterday.",
-    ),
+    .describe("First day of the range (inclusive), YYYY-MM-DD in the account's time zone. Without from and to: the last 30 days ending yesterday."),
   to: z.iso.date().optional().describe("Last day of the range (inclusive), YYYY-MM-DD. Send both from and to, or neither."),
 });
 

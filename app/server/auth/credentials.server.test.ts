@@ -62,9 +62,7 @@ describe("signIn", () => {
     expect(user.email).toBe("dora@example.com");
     const row = await t.db.selectFrom("sessions").selectAll().where("id", "=", session.sessionId).executeTakeFirstOrThrow();
     expect(row.token_hash).not.toBe(session.accessToken);
-    const bearer = await getBearerSession(
-      new Request("http://x/api", { headers: { Authorization: `Bearer ${session.accessToken}` } }),
-    );
+    const bearer = await getBearerSession(new Request("http://x/api", { headers: { Authorization: `Bearer ${session.accessToken}` } }));
     expect(bearer?.user.email).toBe("dora@example.com");
   });
 

@@ -1,13 +1,6 @@
 import { LoginSchema, RegisterSchema, VerifyEmailSchema } from "~/lib/auth-schemas";
 import { validationError, HttpError } from "../http/errors.server";
-import {
-  assertPairNotLocked,
-  clearFailedAttempts,
-  consumeIpAttempt,
-  RateLimitError,
-  recordFailedAttempt,
-  slowDownIfGuessedAt,
-} from "./rate-limit.server";
+import { assertPairNotLocked, clearFailedAttempts, consumeIpAttempt, RateLimitError, recordFailedAttempt, slowDownIfGuessedAt } from "./rate-limit.server";
 import { getDb } from "../db/db.server";
 import { markEmailVerified, readVerificationToken, sendAlreadyRegistered, sendConfirmation } from "./email-verification.server";
 import { createSession, type CreatedSession } from "./session.server";
@@ -40,11 +33,7 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
 export type AuthInput = unknown | (() => Promise<unknown>);
 const readInput = (input: AuthInput) => (typeof input === "function" ? (input as () => Promise<unknown>)() : input);
 
-export async function signIn(
-  input: AuthInput,
-  request: Request,
-  clientIp: string,
-): Promise<{ user: User; session: CreatedSession }> {
+export async function signIn(input: AuthInput, request: Request, clientIp: string): Promise<{ user: User; session: CreatedSession }> {
   return guard(async () => {
     await consumeIpAttempt(clientIp);
     const parsed = LoginSchema.safeParse(await readInput(input));
@@ -81,7 +70,11 @@ export async function register(input: AuthInput, clientIp: string): Promise<{ em
       void sendConfirmation(user);
     } catch (error) {
       if (!(error instanceof AuthError) || error.status !== 409) throw error;
-      const existing = await getDb().selectFrom("users").select(["id", "email", "password_hash", "email_verified_at"]).where("email", "=", email).executeTakeFirst();
+      const existing = await getDb()
+        .selectFrom("users")
+        .select(["id", "email", "password_hash", "email_verified_at"])
+        .where("email", "=", email)
+        .executeTakeFirst();
       // A fresh link only helps whoever knows that account's password: confirming asks for it.
       if (existing?.password_hash && !existing.email_verified_at) void sendConfirmation(existing);
       else void sendAlreadyRegistered(email);

@@ -35,7 +35,13 @@ describe("encryptSecret / decryptSecret", () => {
 
   it("rotates keys: old ciphertext still decrypts, new uses the new key", () => {
     const old = encryptSecret("secret", "ctx", ring1);
-    const ring2: KeyRing = { current: 2, keys: new Map([[1, k1], [2, k2]]) };
+    const ring2: KeyRing = {
+      current: 2,
+      keys: new Map([
+        [1, k1],
+        [2, k2],
+      ]),
+    };
     expect(decryptSecret(old, "ctx", ring2)).toBe("secret");
     expect(needsReencryption(old, ring2)).toBe(true);
     const fresh = encryptSecret("secret", "ctx", ring2);

@@ -2,13 +2,7 @@ import { randomUUID } from "node:crypto";
 import { getDb, type DB } from "../db/db.server";
 import type { GoogleConnection } from "../db/schema";
 import { decryptSecret, encryptSecret } from "./crypto.server";
-import {
-  GoogleSignInError,
-  OAuth2RequestError,
-  refreshGoogleAccessToken,
-  revokeGoogleToken,
-  type GoogleSignIn,
-} from "./google-oauth.server";
+import { GoogleSignInError, OAuth2RequestError, refreshGoogleAccessToken, revokeGoogleToken, type GoogleSignIn } from "./google-oauth.server";
 
 /**
  * A user's link to a Google account: the encrypted refresh token, a cached
@@ -52,11 +46,7 @@ export async function completeGoogleSignIn(
     if (currentUserId) {
       userId = currentUserId;
     } else {
-      const byEmail = await trx
-        .selectFrom("users")
-        .select(["id", "password_hash", "email_verified_at"])
-        .where("email", "=", profile.email)
-        .executeTakeFirst();
+      const byEmail = await trx.selectFrom("users").select(["id", "password_hash", "email_verified_at"]).where("email", "=", profile.email).executeTakeFirst();
       if (byEmail) {
         // An existing password account is joined only when Google vouches for the address.
         if (byEmail.password_hash && !profile.emailVerified) {
@@ -88,8 +78,7 @@ export async function completeGoogleSignIn(
     const existing = await trx.selectFrom("google_connections").selectAll().where("user_id", "=", userId).executeTakeFirst();
     const connectionId = existing?.id ?? randomUUID();
     const sameGoogleAccount = existing?.google_sub === profile.sub;
-    const refreshToken =
-      tokens.refreshToken ?? (existing && sameGoogleAccount ? decryptSecret(existing.refresh_token_enc, refreshContext(existing.id)) : null);
+    const refreshToken = tokens.refreshToken ?? (existing && sameGoogleAccount ? decryptSecret(existing.refresh_token_enc, refreshContext(existing.id)) : null);
     if (!refreshToken) {
       throw new GoogleSignInError("Google did not grant offline access. Please try again and approve the request.", tokens.accessToken);
     }
@@ -135,11 +124,7 @@ const EXPIRY_MARGIN_MS = 120_000;
  * expires. A dead refresh token marks the connection "reconnect needed" once;
  * later calls fail fast without calling Google again.
  */
-export async function getGoogleAccessToken(
-  connection: GoogleConnection,
-  opts: { forceRefresh?: boolean } = {},
-  db: DB = getDb(),
-): Promise<string> {
+export async function getGoogleAccessToken(connection: GoogleConnection, opts: { forceRefresh?: boolean } = {}, db: DB = getDb()): Promise<string> {
   const current = await db.selectFrom("google_connections").selectAll().where("id", "=", connection.id).executeTakeFirst();
   if (!current) throw new ReconnectNeededError("Google Ads is not connected.");
   if (current.status !== "active") throw new ReconnectNeededError(current.status_reason);

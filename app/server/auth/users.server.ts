@@ -14,7 +14,6 @@ export class AuthError extends Error {
   }
 }
 
-
 /**
  * Creates a password account (its address unproved until confirmed). The
  * email must already be normalised (see EmailSchema). The password is hashed

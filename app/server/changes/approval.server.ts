@@ -41,12 +41,7 @@ function requirePostTo(request: Request, url: URL, path: string) {
  * normalized address (a data request's `.data` suffix removed) and `session`
  * the request's own, from the signed-in layout's middleware.
  */
-export async function approvalFromReviewRequest(
-  request: Request,
-  url: URL,
-  session: SessionContext | null,
-  changeSetId: string,
-): Promise<ApprovalCapability> {
+export async function approvalFromReviewRequest(request: Request, url: URL, session: SessionContext | null, changeSetId: string): Promise<ApprovalCapability> {
   requirePostTo(request, url, `/changes/${changeSetId}`);
   if (!session) throw new HttpError(401, "Sign in to apply changes");
   return mint(session.user.id, changeSetId, "review-page");

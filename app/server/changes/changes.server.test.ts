@@ -75,7 +75,13 @@ beforeAll(async () => {
   campaignName = c.name;
   budgetRn = c.budget_resource_name!;
   budgetMicros = c.budget_amount_micros!;
-  const g = await ctx.db.selectFrom("ads_ad_groups").selectAll().where("customer_id", "=", CUSTOMER).where("campaign_id", "=", campaignId).orderBy("id").executeTakeFirstOrThrow();
+  const g = await ctx.db
+    .selectFrom("ads_ad_groups")
+    .selectAll()
+    .where("customer_id", "=", CUSTOMER)
+    .where("campaign_id", "=", campaignId)
+    .orderBy("id")
+    .executeTakeFirstOrThrow();
   adGroupId = g.id;
   adGroupBid = g.cpc_bid_micros!;
   const kws = await ctx.db
@@ -119,7 +125,11 @@ describe("proposals are checked before anything is stored", () => {
     const long = await httpError(proposeAddKeywords(userId, { customerId: CUSTOMER, adGroupId, keywords: [{ text: "k".repeat(81), matchType: "EXACT" }] }));
     expect(long.fieldErrors?.["keywords.0.text"]).toBe("Keywords can be at most 80 characters");
     const words = await httpError(
-      proposeAddKeywords(userId, { customerId: CUSTOMER, adGroupId, keywords: [{ text: "one two three four five six seven eight nine ten eleven", matchType: "PHRASE" }] }),
+      proposeAddKeywords(userId, {
+        customerId: CUSTOMER,
+        adGroupId,
+        keywords: [{ text: "one two three four five six seven eight nine ten eleven", matchType: "PHRASE" }],
+      }),
     );
     expect(words.fieldErrors?.["keywords.0.text"]).toBe("Keywords can be at most 10 words");
     const bulk = await httpError(
@@ -150,7 +160,10 @@ describe("proposals are checked before anything is stored", () => {
     expect(kw.fieldErrors?.["ids.1"]).toMatch(/Keyword not found/);
     const other = randomUUID();
     const now = new Date().toISOString();
-    await ctx.db.insertInto("users").values({ id: other, email: `${other}@example.com`, password_hash: null, active_customer_id: null, created_at: now, updated_at: now }).execute();
+    await ctx.db
+      .insertInto("users")
+      .values({ id: other, email: `${other}@example.com`, password_hash: null, active_customer_id: null, created_at: now, updated_at: now })
+      .execute();
     const foreign = await httpError(proposeStatusChange(other, { customerId: CUSTOMER, kind: "campaign", ids: [campaignId], status: "PAUSED" }));
     expect(foreign.status).toBe(404);
     expect(foreign.fieldErrors?.customerId).toBe("No such Google Ads account");
@@ -199,21 +212,39 @@ describe("each action: propose → validate → apply against Google", () => {
   });
 
   it("changes keyword and ad-group bids", async () => {
-    const id = await proposeBidChange(userId, { customerId: CUSTOMER, kind: "ad_group", items: [{ id: adGroupId, cpc: Math.round(adGroupBid * 1.2 / 10_000) / 100 }] });
+    const id = await proposeBidChange(userId, {
+      customerId: CUSTOMER,
+      kind: "ad_group",
+      items: [{ id: adGroupId, cpc: Math.round((adGroupBid * 1.2) / 10_000) / 100 }],
+    });
     const r = await applyChangeSet(userId, id, await approved(userId, id));
     expect(r.set.status).toBe("applied");
-    expect(Number((await live(`customers/${CUSTOMER}/adGroups/${adGroupId}`))?.cpcBidMicros)).toBe(Math.round(adGroupBid * 1.2 / 10_000) * 10_000);
+    expect(Number((await live(`customers/${CUSTOMER}/adGroups/${adGroupId}`))?.cpcBidMicros)).toBe(Math.round((adGroupBid * 1.2) / 10_000) * 10_000);
     const kw = await proposeBidChange(userId, { customerId: CUSTOMER, kind: "keyword", items: [{ id: keywordIds[2], cpc: 0.75 }] });
     expect((await applyChangeSet(userId, kw, await approved(userId, kw))).set.status).toBe("applied");
   });
 
   it("adds keywords, ad-group and campaign negatives, and an RSA; removes a keyword", async () => {
-    const add = await proposeAddKeywords(userId, { customerId: CUSTOMER, adGroupId, keywords: [{ text: "sauerteigbrot berlin", matchType: "PHRASE", cpc: 0.8 }] });
+    const add = await proposeAddKeywords(userId, {
+      customerId: CUSTOMER,
+      adGroupId,
+      keywords: [{ text: "sauerteigbrot berlin", matchType: "PHRASE", cpc: 0.8 }],
+    });
     const added = await applyChangeSet(userId, add, await approved(userId, add));
     expect(added.changes[0].result_resource_name).toMatch(new RegExp(`^customers/${CUSTOMER}/adGroupCriteria/${adGroupId}~\\d+$`));
-    const negs = await proposeAddNegatives(userId, { customerId: CUSTOMER, level: "ad_group", parentId: adGroupId, keywords: [{ text: "kostenlos", matchType: "BROAD" }] });
+    const negs = await proposeAddNegatives(userId, {
+      customerId: CUSTOMER,
+      level: "ad_group",
+      parentId: adGroupId,
+      keywords: [{ text: "kostenlos", matchType: "BROAD" }],
+    });
     expect((await applyChangeSet(userId, negs, await approved(userId, negs))).changes[0].status).toBe("applied");
-    const cneg = await proposeAddNegatives(userId, { customerId: CUSTOMER, level: "campaign", parentId: campaignId, keywords: [{ text: "jobs", matchType: "EXACT" }] });
+    const cneg = await proposeAddNegatives(userId, {
+      customerId: CUSTOMER,
+      level: "campaign",
+      parentId: campaignId,
+      keywords: [{ text: "jobs", matchType: "EXACT" }],
+    });
     const cnegApplied = await applyChangeSet(userId, cneg, await approved(userId, cneg));
     expect(cnegApplied.changes[0].result_resource_name).toMatch(/campaignCriteria\//);
     const rsa = await proposeCreateRsa(userId, {
@@ -226,7 +257,9 @@ describe("each action: propose → validate → apply against Google", () => {
     });
     const ad = await applyChangeSet(userId, rsa, await approved(userId, rsa));
     expect(ad.changes[0].result_resource_name).toMatch(/adGroupAds\//);
-    expect(((await live(ad.changes[0].result_resource_name!)) as { ad: { responsiveSearchAd: { headlines: unknown[] } } }).ad.responsiveSearchAd.headlines).toHaveLength(3);
+    expect(
+      ((await live(ad.changes[0].result_resource_name!)) as { ad: { responsiveSearchAd: { headlines: unknown[] } } }).ad.responsiveSearchAd.headlines,
+    ).toHaveLength(3);
     const rm = await proposeRemoveKeywords(userId, { customerId: CUSTOMER, ids: [keywordIds[3]] });
     const removed = await applyChangeSet(userId, rm, await approved(userId, rm));
     expect(removed.changes[0]).toMatchObject({ operation: "remove", status: "applied" });
@@ -340,7 +373,9 @@ describe("large moves, partial failure, history and revert", () => {
   it("serves GET /api/v1/history with the same filters, behind a bearer token", async () => {
     const { accessToken } = await createSession(userId, new Request("http://localhost:3000/"));
     const get = async (query: string, token = accessToken) => {
-      const result = (await historyLoader(routeArgs(new Request(`http://localhost:3000/api/v1/history${query}`, { headers: { Authorization: `Bearer ${token}` } })))) as unknown;
+      const result = (await historyLoader(
+        routeArgs(new Request(`http://localhost:3000/api/v1/history${query}`, { headers: { Authorization: `Bearer ${token}` } })),
+      )) as unknown;
       if (result instanceof Response) return { status: result.status, body: (await result.json()) as Record<string, unknown> };
       const r = result as { data: Record<string, unknown>; init?: { status?: number } | null };
       return { status: r.init?.status ?? 200, body: r.data };

@@ -11,7 +11,14 @@ import { applyChangeSet } from "./pipeline.server";
  */
 const userId = process.env.CRASH_USER_ID;
 if (!userId) throw new Error("CRASH_USER_ID is required");
-const sets = await getDb().selectFrom("change_sets").select("id").where("user_id", "=", userId).where("status", "=", "validated").orderBy("created_at").orderBy("id").execute();
+const sets = await getDb()
+  .selectFrom("change_sets")
+  .select("id")
+  .where("user_id", "=", userId)
+  .where("status", "=", "validated")
+  .orderBy("created_at")
+  .orderBy("id")
+  .execute();
 process.stdout.write("ready\n");
 // Each apply carries a person's approval, minted the only way there is: a signed-in POST to the apply endpoint.
 const { accessToken } = await createSession(userId, new Request("http://localhost/"));

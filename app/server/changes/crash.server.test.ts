@@ -29,7 +29,7 @@ let ctx: TestContext;
 let userId: string;
 // Deterministic "random" so a failure can be replayed.
 let seed = 20261122;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 
 beforeAll(async () => {
   emu = await startWritableEmulator({ mutateDelayMs: () => 10 + Math.floor(rand() * 50), dropAbandoned: () => rand() < 0.5 });
@@ -96,7 +96,11 @@ it("never loses or doubles a change when the applying process is killed", async 
       {
         customerId: CUSTOMER,
         actions: [
-          { type: "add_keywords", adGroupId: g.id, keywords: Array.from({ length: 6 }, (_, i) => ({ text: `crash probe ${s} ${i}`, matchType: "EXACT" as const })) },
+          {
+            type: "add_keywords",
+            adGroupId: g.id,
+            keywords: Array.from({ length: 6 }, (_, i) => ({ text: `crash probe ${s} ${i}`, matchType: "EXACT" as const })),
+          },
           {
             type: "bid",
             kind: "keyword",
@@ -105,7 +109,12 @@ it("never loses or doubles a change when the applying process is killed", async 
               return { id: `${k.ad_group_id}~${k.criterion_id}`, cpc: 2 + s / 10 + j / 100 };
             }),
           },
-          { type: "add_negatives", level: "campaign", parentId: g.campaign_id, keywords: [0, 1].map((i) => ({ text: `crash negative ${s} ${i}`, matchType: "PHRASE" as const })) },
+          {
+            type: "add_negatives",
+            level: "campaign",
+            parentId: g.campaign_id,
+            keywords: [0, 1].map((i) => ({ text: `crash negative ${s} ${i}`, matchType: "PHRASE" as const })),
+          },
         ],
       },
       { atomic: s % 2 === 0 },
@@ -143,8 +152,22 @@ it("never loses or doubles a change when the applying process is killed", async 
   const connection = (await getConnection(userId))!;
   const client = adsClientFor(connection);
   const login = account!.login_customer_id ?? undefined;
-  const liveKeywords = await readChildren(client, CUSTOMER, "adGroupCriteria", "ad_group", groups.map((g) => `customers/${CUSTOMER}/adGroups/${g.id}`), login);
-  const liveNegatives = await readChildren(client, CUSTOMER, "campaignCriteria", "campaign", [...new Set(groups.map((g) => `customers/${CUSTOMER}/campaigns/${g.campaign_id}`))], login);
+  const liveKeywords = await readChildren(
+    client,
+    CUSTOMER,
+    "adGroupCriteria",
+    "ad_group",
+    groups.map((g) => `customers/${CUSTOMER}/adGroups/${g.id}`),
+    login,
+  );
+  const liveNegatives = await readChildren(
+    client,
+    CUSTOMER,
+    "campaignCriteria",
+    "campaign",
+    [...new Set(groups.map((g) => `customers/${CUSTOMER}/campaigns/${g.campaign_id}`))],
+    login,
+  );
   const today = new Date();
   const from = new Date(today.getTime() - 86_400_000).toISOString().slice(0, 10);
   const to = new Date(today.getTime() + 2 * 86_400_000).toISOString().slice(0, 10);
@@ -170,7 +193,9 @@ it("never loses or doubles a change when the applying process is killed", async 
         expect(made).toEqual([]);
       }
     } else {
-      const updates = eventsFor(c.resource_name!, "UPDATE").filter((e) => Number(e.changeEvent.newResource?.adGroupCriterion?.cpcBidMicros) === after.cpcBidMicros);
+      const updates = eventsFor(c.resource_name!, "UPDATE").filter(
+        (e) => Number(e.changeEvent.newResource?.adGroupCriterion?.cpcBidMicros) === after.cpcBidMicros,
+      );
       if (c.status === "applied") applied += 1;
       expect(updates).toHaveLength(c.status === "applied" ? 1 : 0);
     }

@@ -34,9 +34,21 @@ beforeAll(async () => {
   ctx = await setupTestEnvironment(emu.env);
   userId = await connectDemoUser(emu.baseUrl);
   await syncAccount(userId, CUSTOMER);
-  const c = await ctx.db.selectFrom("ads_campaigns").selectAll().where("customer_id", "=", CUSTOMER).where("status", "=", "ENABLED").orderBy("id").executeTakeFirstOrThrow();
+  const c = await ctx.db
+    .selectFrom("ads_campaigns")
+    .selectAll()
+    .where("customer_id", "=", CUSTOMER)
+    .where("status", "=", "ENABLED")
+    .orderBy("id")
+    .executeTakeFirstOrThrow();
   campaignId = c.id;
-  const g = await ctx.db.selectFrom("ads_ad_groups").selectAll().where("customer_id", "=", CUSTOMER).where("campaign_id", "=", campaignId).orderBy("id").executeTakeFirstOrThrow();
+  const g = await ctx.db
+    .selectFrom("ads_ad_groups")
+    .selectAll()
+    .where("customer_id", "=", CUSTOMER)
+    .where("campaign_id", "=", campaignId)
+    .orderBy("id")
+    .executeTakeFirstOrThrow();
   adGroupId = g.id;
   const kws = await ctx.db
     .selectFrom("ads_keywords")
@@ -88,19 +100,45 @@ describe("proposing from the screens' forms", () => {
       [{ intent: "bid", kind: "keyword", id: keywordIds, cpc: "0" }, "cpc", "Bid must be greater than 0"],
       [{ intent: "pause", kind: "keyword" }, "id", "Choose at least one item"],
       [{ intent: "pause", kind: "campaign", id: "999999999" }, "id", "Campaign not found in this account"],
-      [{ intent: "add_keywords", adGroupId, matchType: "EXACT", keywords: `fine\n${"x".repeat(81)}` }, "keywords", `Line 2 (“${"x".repeat(81)}”): Keywords can be at most 80 characters`],
-      [{ intent: "add_keywords", adGroupId, matchType: "EXACT", keywords: "one two three four five six seven eight nine ten eleven" }, "keywords", "Line 1 (“one two three four five six seven eight nine ten eleven”): Keywords can be at most 10 words"],
+      [
+        { intent: "add_keywords", adGroupId, matchType: "EXACT", keywords: `fine\n${"x".repeat(81)}` },
+        "keywords",
+        `Line 2 (“${"x".repeat(81)}”): Keywords can be at most 80 characters`,
+      ],
+      [
+        { intent: "add_keywords", adGroupId, matchType: "EXACT", keywords: "one two three four five six seven eight nine ten eleven" },
+        "keywords",
+        "Line 1 (“one two three four five six seven eight nine ten eleven”): Keywords can be at most 10 words",
+      ],
       [{ intent: "add_keywords", adGroupId: "1", matchType: "EXACT", keywords: "tents" }, "adGroupId", "Ad group not found in this account"],
       [{ intent: "add_keywords", matchType: "EXACT", keywords: "tents" }, "adGroupId", "Choose the ad group the keywords go into."],
-      [{ intent: "add_negatives", level: "campaign", campaignId, matchType: "NOPE", keywords: "free" }, "matchType", "Match type must be EXACT, PHRASE or BROAD"],
+      [
+        { intent: "add_negatives", level: "campaign", campaignId, matchType: "NOPE", keywords: "free" },
+        "matchType",
+        "Match type must be EXACT, PHRASE or BROAD",
+      ],
       [{ intent: "term_negatives", level: "campaign", campaignId, matchType: "EXACT" }, "term", "Choose at least one search term"],
       [
-        { intent: "create_rsa", adGroupId, headline: ["", "a".repeat(31), "Two", "Three"], description: ["One description.", "Two description."], finalUrl: "https://example.com" },
+        {
+          intent: "create_rsa",
+          adGroupId,
+          headline: ["", "a".repeat(31), "Two", "Three"],
+          description: ["One description.", "Two description."],
+          finalUrl: "https://example.com",
+        },
         "headline.1",
         "Headlines can be at most 30 characters",
       ],
-      [{ intent: "create_rsa", adGroupId, headline: ["One", "Two"], description: ["One.", "Two."], finalUrl: "https://example.com" }, "headlines", "Add at least 3 headlines"],
-      [{ intent: "create_rsa", adGroupId, headline: ["One", "Two", "Three"], description: ["One.", "Two."], finalUrl: "ftp://example.com" }, "finalUrl", "Final URL must be an http(s) URL"],
+      [
+        { intent: "create_rsa", adGroupId, headline: ["One", "Two"], description: ["One.", "Two."], finalUrl: "https://example.com" },
+        "headlines",
+        "Add at least 3 headlines",
+      ],
+      [
+        { intent: "create_rsa", adGroupId, headline: ["One", "Two", "Three"], description: ["One.", "Two."], finalUrl: "ftp://example.com" },
+        "finalUrl",
+        "Final URL must be an http(s) URL",
+      ],
     ];
     for (const [fields, field, message] of cases) {
       const r = await proposeFromForm(userId, CUSTOMER, form(fields));
@@ -118,7 +156,11 @@ describe("proposing from the screens' forms", () => {
   });
 
   it("search terms become keywords per ad group, or campaign negatives, in one change set", async () => {
-    const r = await proposeFromForm(userId, CUSTOMER, form({ intent: "term_negatives", level: "campaign", campaignId, matchType: "EXACT", term: [`${adGroupId}~free cake`, `${adGroupId}~cake recipe`] }));
+    const r = await proposeFromForm(
+      userId,
+      CUSTOMER,
+      form({ intent: "term_negatives", level: "campaign", campaignId, matchType: "EXACT", term: [`${adGroupId}~free cake`, `${adGroupId}~cake recipe`] }),
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const { changes } = await getChangeSet(userId, r.changeSetId);
@@ -126,7 +168,11 @@ describe("proposing from the screens' forms", () => {
       ["campaign_negative_keyword", "free cake"],
       ["campaign_negative_keyword", "cake recipe"],
     ]);
-    const k = await proposeFromForm(userId, CUSTOMER, form({ intent: "term_keywords", matchType: "PHRASE", cpc: "0,40", term: [`${adGroupId}~birthday cake berlin`] }));
+    const k = await proposeFromForm(
+      userId,
+      CUSTOMER,
+      form({ intent: "term_keywords", matchType: "PHRASE", cpc: "0,40", term: [`${adGroupId}~birthday cake berlin`] }),
+    );
     expect(k.ok).toBe(true);
     if (!k.ok) return;
     const added = (await getChangeSet(userId, k.changeSetId)).changes[0];
@@ -148,7 +194,13 @@ describe("review and apply", () => {
     const detail = await applyAndRefresh(userId, r.changeSetId, await approved(userId, r.changeSetId));
     expect(detail.set.status).toBe("applied");
     const [ag, crit] = keywordIds[0].split("~");
-    const local = await ctx.db.selectFrom("ads_keywords").select("status").where("customer_id", "=", CUSTOMER).where("ad_group_id", "=", ag).where("criterion_id", "=", crit).executeTakeFirstOrThrow();
+    const local = await ctx.db
+      .selectFrom("ads_keywords")
+      .select("status")
+      .where("customer_id", "=", CUSTOMER)
+      .where("ad_group_id", "=", ag)
+      .where("criterion_id", "=", crit)
+      .executeTakeFirstOrThrow();
     expect(local.status).toBe("PAUSED");
     const after = await changeSetView(detail, "EUR");
     expect(after).toMatchObject({ canApply: false, canDiscard: false, canRevert: true, counts: { applied: 3 } });
@@ -156,7 +208,12 @@ describe("review and apply", () => {
   });
 
   it("a budget move past the threshold is flagged with its percentage", async () => {
-    const c = await ctx.db.selectFrom("ads_campaigns").select("budget_amount_micros").where("customer_id", "=", CUSTOMER).where("id", "=", campaignId).executeTakeFirstOrThrow();
+    const c = await ctx.db
+      .selectFrom("ads_campaigns")
+      .select("budget_amount_micros")
+      .where("customer_id", "=", CUSTOMER)
+      .where("id", "=", campaignId)
+      .executeTakeFirstOrThrow();
     const triple = (c.budget_amount_micros! * 3) / 1_000_000;
     const r = await proposeFromForm(userId, CUSTOMER, form({ intent: "budget", campaignId, amount: String(triple) }));
     if (!r.ok) throw new Error(r.formError);

@@ -17,12 +17,23 @@ import {
 // Field names here are the forms' own; errors come back keyed by them so each
 // message can sit next to its field.
 
-export const CHANGE_INTENTS = ["pause", "enable", "remove", "status", "budget", "bid", "add_keywords", "add_negatives", "create_rsa", "term_keywords", "term_negatives"] as const;
+export const CHANGE_INTENTS = [
+  "pause",
+  "enable",
+  "remove",
+  "status",
+  "budget",
+  "bid",
+  "add_keywords",
+  "add_negatives",
+  "create_rsa",
+  "term_keywords",
+  "term_negatives",
+] as const;
 export type ChangeIntent = (typeof CHANGE_INTENTS)[number];
 
 export type ProposeFormResult =
-  | { ok: true; changeSetId: string }
-  | { ok: false; status: number; intent: string; formError: string; errors: Record<string, string> };
+  { ok: true; changeSetId: string } | { ok: false; status: number; intent: string; formError: string; errors: Record<string, string> };
 
 const STATUS_OF: Record<string, string> = { pause: "PAUSED", enable: "ENABLED", remove: "REMOVED" };
 
@@ -186,7 +197,9 @@ export async function proposeFromForm(userId: string, customerId: string, form: 
             keywords: list.map((t) => ({ text: t.text, matchType })),
           }));
         } else {
-          actions = [{ type: "add_negatives", level: "campaign", parentId: text(form, "campaignId"), keywords: terms.map((t) => ({ text: t.text, matchType })) }];
+          actions = [
+            { type: "add_negatives", level: "campaign", parentId: text(form, "campaignId"), keywords: terms.map((t) => ({ text: t.text, matchType })) },
+          ];
         }
         id = await proposeBulk(userId, { customerId, actions });
         break;

@@ -25,7 +25,11 @@ export async function nameResources(resourceNames: Iterable<string>): Promise<Ma
     const rows = await db
       .selectFrom("ads_campaigns")
       .select(["customer_id", "id", "name"])
-      .where("id", "in", chunk.map((c) => c.ids[0]))
+      .where(
+        "id",
+        "in",
+        chunk.map((c) => c.ids[0]),
+      )
       .execute();
     for (const c of chunk) {
       const row = rows.find((r) => r.customer_id === c.customerId && r.id === c.ids[0]);
@@ -36,7 +40,11 @@ export async function nameResources(resourceNames: Iterable<string>): Promise<Ma
     const rows = await db
       .selectFrom("ads_campaigns")
       .select(["customer_id", "name", "budget_resource_name"])
-      .where("budget_resource_name", "in", chunk.map((c) => c.rn))
+      .where(
+        "budget_resource_name",
+        "in",
+        chunk.map((c) => c.rn),
+      )
       .execute();
     for (const c of chunk) {
       const names = rows.filter((r) => r.budget_resource_name === c.rn).map((r) => `“${r.name}”`);
@@ -48,7 +56,11 @@ export async function nameResources(resourceNames: Iterable<string>): Promise<Ma
       .selectFrom("ads_ad_groups as g")
       .leftJoin("ads_campaigns as c", (j) => j.onRef("c.customer_id", "=", "g.customer_id").onRef("c.id", "=", "g.campaign_id"))
       .select(["g.customer_id", "g.id", "g.name", "c.name as campaign_name"])
-      .where("g.id", "in", chunk.map((c) => c.ids[0]))
+      .where(
+        "g.id",
+        "in",
+        chunk.map((c) => c.ids[0]),
+      )
       .execute();
     for (const c of chunk) {
       const row = rows.find((r) => r.customer_id === c.customerId && r.id === c.ids[0]);
@@ -60,7 +72,11 @@ export async function nameResources(resourceNames: Iterable<string>): Promise<Ma
       .selectFrom("ads_keywords as k")
       .innerJoin("ads_ad_groups as g", (j) => j.onRef("g.customer_id", "=", "k.customer_id").onRef("g.id", "=", "k.ad_group_id"))
       .select(["k.customer_id", "k.ad_group_id", "k.criterion_id", "k.text", "k.match_type", "k.negative", "g.name as ad_group_name"])
-      .where("k.criterion_id", "in", chunk.map((c) => c.ids[1] ?? ""))
+      .where(
+        "k.criterion_id",
+        "in",
+        chunk.map((c) => c.ids[1] ?? ""),
+      )
       .execute();
     for (const c of chunk) {
       const row = rows.find((r) => r.customer_id === c.customerId && r.ad_group_id === c.ids[0] && r.criterion_id === c.ids[1]);
@@ -74,7 +90,11 @@ export async function nameResources(resourceNames: Iterable<string>): Promise<Ma
       .selectFrom("ads_campaign_negative_keywords as n")
       .leftJoin("ads_campaigns as c", (j) => j.onRef("c.customer_id", "=", "n.customer_id").onRef("c.id", "=", "n.campaign_id"))
       .select(["n.customer_id", "n.campaign_id", "n.criterion_id", "n.text", "n.match_type", "c.name as campaign_name"])
-      .where("n.criterion_id", "in", chunk.map((c) => c.ids[1] ?? ""))
+      .where(
+        "n.criterion_id",
+        "in",
+        chunk.map((c) => c.ids[1] ?? ""),
+      )
       .execute();
     for (const c of chunk) {
       const row = rows.find((r) => r.customer_id === c.customerId && r.campaign_id === c.ids[0] && r.criterion_id === c.ids[1]);
@@ -86,7 +106,11 @@ export async function nameResources(resourceNames: Iterable<string>): Promise<Ma
       .selectFrom("ads_ads as a")
       .innerJoin("ads_ad_groups as g", (j) => j.onRef("g.customer_id", "=", "a.customer_id").onRef("g.id", "=", "a.ad_group_id"))
       .select(["a.customer_id", "a.ad_group_id", "a.ad_id", "a.headlines", "g.name as ad_group_name"])
-      .where("a.ad_id", "in", chunk.map((c) => c.ids[1] ?? ""))
+      .where(
+        "a.ad_id",
+        "in",
+        chunk.map((c) => c.ids[1] ?? ""),
+      )
       .execute();
     for (const c of chunk) {
       const row = rows.find((r) => r.customer_id === c.customerId && r.ad_group_id === c.ids[0] && r.ad_id === c.ids[1]);

@@ -71,7 +71,10 @@ export interface HistoryItem {
 }
 
 export const HistoryQuery = z.object({
-  customerId: z.string().regex(/^\d{10}$/, "Customer ID must be 10 digits").optional(),
+  customerId: z
+    .string()
+    .regex(/^\d{10}$/, "Customer ID must be 10 digits")
+    .optional(),
   resourceKind: z.enum(["campaign", "campaign_budget", "ad_group", "keyword", "negative_keyword", "campaign_negative_keyword", "ad"]).optional(),
   status: z.enum(["pending", "valid", "invalid", "applying", "applied", "failed", "unknown"]).optional(),
   source: z.enum(["user", "rule", "assistant", "external"]).optional(),
@@ -263,7 +266,12 @@ export async function listHistory(
   const setChanges = new Map<string, Parameters<typeof isRevertable>[1]>();
   for (let i = 0; i < setIds.length; i += 200) {
     const chunk = setIds.slice(i, i + 200);
-    for (const r of await db.selectFrom("change_sets").select(["id", "revert_of"]).where("revert_of", "in", chunk).where("status", "in", ["applied", "partially_applied", "applying"]).execute()) {
+    for (const r of await db
+      .selectFrom("change_sets")
+      .select(["id", "revert_of"])
+      .where("revert_of", "in", chunk)
+      .where("status", "in", ["applied", "partially_applied", "applying"])
+      .execute()) {
       if (r.revert_of) revertedSets.set(r.revert_of, r.id);
     }
     for (const c of await db.selectFrom("changes").selectAll().where("change_set_id", "in", chunk).execute()) {
@@ -362,4 +370,3 @@ export async function listHistory(
   const start = (f.page - 1) * HISTORY_PAGE_SIZE;
   return { items: filtered.slice(start, start + HISTORY_PAGE_SIZE), total: filtered.length };
 }
-

@@ -59,9 +59,7 @@ const AdRow = z.object({
     resourceName: str,
     status: str,
     adGroup: opt(str),
-    ad: z
-      .object({ responsiveSearchAd: z.object({ headlines: z.array(z.object({ text: str })).optional() }).optional() })
-      .optional(),
+    ad: z.object({ responsiveSearchAd: z.object({ headlines: z.array(z.object({ text: str })).optional() }).optional() }).optional(),
   }),
 });
 
@@ -185,10 +183,8 @@ export async function readChildren(
   loginCustomerId: string | undefined,
 ): Promise<LiveResource[]> {
   const q = QUERIES[collection];
-  const rows = await client.searchStream(
-    customerId,
-    `SELECT ${q.select} FROM ${q.from} WHERE ${q.from}.${parentField} IN ${gaqlList([...new Set(parents)])}`,
-    { loginCustomerId },
-  );
+  const rows = await client.searchStream(customerId, `SELECT ${q.select} FROM ${q.from} WHERE ${q.from}.${parentField} IN ${gaqlList([...new Set(parents)])}`, {
+    loginCustomerId,
+  });
   return rows.map((r) => q.parse(r));
 }

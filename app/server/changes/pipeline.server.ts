@@ -93,7 +93,11 @@ function partialFailures(raw: unknown): { byIndex: Map<number, OpError>; request
       const code = e?.errorCode && typeof e.errorCode === "object" ? Object.entries(e.errorCode as Record<string, string>)[0] : undefined;
       const fieldPath = elements.map((el) => `${el.fieldName}${typeof el.index === "number" ? `[${el.index}]` : ""}`).join(".");
       if (typeof index === "number" && !byIndex.has(index)) {
-        byIndex.set(index, { code: code ? `${code[0]}.${code[1]}` : "UNKNOWN", message: String(e?.message ?? "Google refused this change"), fieldPath: fieldPath || null });
+        byIndex.set(index, {
+          code: code ? `${code[0]}.${code[1]}` : "UNKNOWN",
+          message: String(e?.message ?? "Google refused this change"),
+          fieldPath: fieldPath || null,
+        });
       }
     }
   }
@@ -131,7 +135,12 @@ export async function validateChangeSet(userId: string, id: string): Promise<Cha
   const g = await googleFor(db, userId, set.customer_id);
   const existing = changes.filter((c) => c.operation !== "create" && c.resource_name);
   const live = existing.length
-    ? await readLive(g.client, set.customer_id, existing.map((c) => ({ collection: COLLECTION[c.resource_kind], resourceName: c.resource_name! })), g.loginCustomerId)
+    ? await readLive(
+        g.client,
+        set.customer_id,
+        existing.map((c) => ({ collection: COLLECTION[c.resource_kind], resourceName: c.resource_name! })),
+        g.loginCustomerId,
+      )
     : new Map<string, LiveResource>();
 
   let large = false;
@@ -186,7 +195,12 @@ export async function validateChangeSet(userId: string, id: string): Promise<Cha
     }
     await trx
       .updateTable("change_sets")
-      .set({ status: invalid ? "invalid" : "validated", validated_at: now, needs_confirmation: large ? 1 : 0, error: invalid ? "Google refused some changes; see each change" : null })
+      .set({
+        status: invalid ? "invalid" : "validated",
+        validated_at: now,
+        needs_confirmation: large ? 1 : 0,
+        error: invalid ? "Google refused some changes; see each change" : null,
+      })
       .where("id", "=", id)
       .execute();
   });
@@ -207,7 +221,12 @@ export async function validateChangeSet(userId: string, id: string): Promise<Cha
 async function refuseIfChangedSinceReview(db: DB, g: Google, set: ChangeSet, changes: Change[]) {
   const existing = changes.filter((c) => c.status === "applying" && c.operation !== "create" && c.resource_name);
   if (existing.length === 0) return;
-  const live = await readLive(g.client, set.customer_id, existing.map((c) => ({ collection: COLLECTION[c.resource_kind], resourceName: c.resource_name! })), g.loginCustomerId);
+  const live = await readLive(
+    g.client,
+    set.customer_id,
+    existing.map((c) => ({ collection: COLLECTION[c.resource_kind], resourceName: c.resource_name! })),
+    g.loginCustomerId,
+  );
   const stale = existing.filter((c) => {
     const before = json(c.before_json) ?? {};
     const now = live.get(c.resource_name!);
@@ -217,10 +236,19 @@ async function refuseIfChangedSinceReview(db: DB, g: Google, set: ChangeSet, cha
     return keys.some((k) => k in before && !sameValue(now.fields[k] ?? null, before[k]));
   });
   if (stale.length === 0) return;
-  const names = stale.slice(0, 3).map((c) => `"${c.label}"`).join(", ") + (stale.length > 3 ? ` and ${stale.length - 3} more` : "");
+  const names =
+    stale
+      .slice(0, 3)
+      .map((c) => `"${c.label}"`)
+      .join(", ") + (stale.length > 3 ? ` and ${stale.length - 3} more` : "");
   const message = `Not applied: ${names} changed at Google since this was reviewed. Nothing was sent; validate again to review the change against the current values.`;
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("change_sets").set({ status: "proposed", approved_at: null, error: message }).where("id", "=", set.id).where("status", "=", "applying").execute();
+    await trx
+      .updateTable("change_sets")
+      .set({ status: "proposed", approved_at: null, error: message })
+      .where("id", "=", set.id)
+      .where("status", "=", "applying")
+      .execute();
     await trx.updateTable("changes").set({ status: "pending" }).where("change_set_id", "=", set.id).where("status", "=", "applying").execute();
   });
   throw new ConflictError(message);
@@ -386,14 +414,19 @@ async function reconcileSet(db: DB, id: string): Promise<{ applied: number; fail
   const g = await googleFor(db, set.user_id, set.customer_id);
   const existing = inFlight.filter((c) => c.operation !== "create");
   const live = existing.length
-    ? await readLive(g.client, set.customer_id, existing.map((c) => ({ collection: COLLECTION[c.resource_kind], resourceName: c.resource_name! })), g.loginCustomerId)
+    ? await readLive(
+        g.client,
+        set.customer_id,
+        existing.map((c) => ({ collection: COLLECTION[c.resource_kind], resourceName: c.resource_name! })),
+        g.loginCustomerId,
+      )
     : new Map<string, LiveResource>();
 
   // Resources our recorded creates already account for cannot be claimed twice.
   const claimed = new Set(
-    (await db.selectFrom("changes").select("result_resource_name").where("result_resource_name", "is not", null).where("operation", "=", "create").execute()).map(
-      (r) => r.result_resource_name,
-    ),
+    (
+      await db.selectFrom("changes").select("result_resource_name").where("result_resource_name", "is not", null).where("operation", "=", "create").execute()
+    ).map((r) => r.result_resource_name),
   );
   const creates = inFlight.filter((c) => c.operation === "create");
   const candidates = new Map<string, LiveResource[]>();
@@ -420,7 +453,8 @@ async function reconcileSet(db: DB, id: string): Promise<{ applied: number; fail
     } else {
       const now = live.get(c.resource_name!);
       const after = json(c.after_json) ?? {};
-      const done = c.operation === "remove" ? !now || now.fields.status === "REMOVED" : !!now && Object.keys(after).every((k) => sameValue(now.fields[k], after[k]));
+      const done =
+        c.operation === "remove" ? !now || now.fields.status === "REMOVED" : !!now && Object.keys(after).every((k) => sameValue(now.fields[k], after[k]));
       if (done) result = c.resource_name;
     }
     if (result) {
@@ -483,7 +517,15 @@ function inverse(c: Change): DraftChange | null {
   const rn = c.result_resource_name ?? c.resource_name;
   if (!rn) return null;
   if (c.operation === "create") {
-    return { kind: c.resource_kind, operation: "remove", resourceName: rn, label: `Undo: ${c.label}`, before: after, after: { status: "REMOVED" }, op: { remove: rn } };
+    return {
+      kind: c.resource_kind,
+      operation: "remove",
+      resourceName: rn,
+      label: `Undo: ${c.label}`,
+      before: after,
+      after: { status: "REMOVED" },
+      op: { remove: rn },
+    };
   }
   if (c.operation === "update" && before && after) {
     const fields: Record<string, unknown> = {};
@@ -513,7 +555,15 @@ function inverse(c: Change): DraftChange | null {
             ...(before.negative ? { negative: true } : {}),
             ...(!before.negative && typeof before.cpcBidMicros === "number" ? { cpcBidMicros: String(before.cpcBidMicros) } : {}),
           };
-    return { kind: c.resource_kind, operation: "create", resourceName: null, label: `Undo: ${c.label}`, before: null, after: { ...before, status: create.status ?? "ENABLED" }, op: { create } };
+    return {
+      kind: c.resource_kind,
+      operation: "create",
+      resourceName: null,
+      label: `Undo: ${c.label}`,
+      before: null,
+      after: { ...before, status: create.status ?? "ENABLED" },
+      op: { create },
+    };
   }
   return null;
 }
@@ -543,8 +593,14 @@ export async function proposeRevert(userId: string, changeSetId: string): Promis
   const { set, changes } = await loadSet(db, userId, changeSetId);
   const open = await openRevertOf(db, changeSetId);
   if (open) throw new OpenRevertError(open.id);
-  const reverted = await db.selectFrom("change_sets").select("id").where("revert_of", "=", changeSetId).where("status", "in", ["applied", "partially_applied", "applying"]).executeTakeFirst();
-  if (!isRevertable(set, changes, !!reverted)) throw new ConflictError(reverted ? "This change set was already reverted" : "Nothing in this change set can be reverted");
+  const reverted = await db
+    .selectFrom("change_sets")
+    .select("id")
+    .where("revert_of", "=", changeSetId)
+    .where("status", "in", ["applied", "partially_applied", "applying"])
+    .executeTakeFirst();
+  if (!isRevertable(set, changes, !!reverted))
+    throw new ConflictError(reverted ? "This change set was already reverted" : "Nothing in this change set can be reverted");
   const drafts = changes
     .filter((c) => c.status === "applied")
     .map(inverse)

@@ -137,7 +137,15 @@ async function statusDrafts(db: DB, customerId: string, input: z.output<typeof S
     }
     const rn = resourceName(customerId, input.kind, id);
     if (input.status === "REMOVED") {
-      out.push({ kind: input.kind, operation: "remove", resourceName: rn, label: `Remove ${label}`, before: { status }, after: { status: "REMOVED" }, op: { remove: rn } });
+      out.push({
+        kind: input.kind,
+        operation: "remove",
+        resourceName: rn,
+        label: `Remove ${label}`,
+        before: { status },
+        after: { status: "REMOVED" },
+        op: { remove: rn },
+      });
     } else {
       out.push({
         kind: input.kind,
@@ -184,7 +192,12 @@ async function bidDrafts(db: DB, customerId: string, input: z.output<typeof BidC
     let before: number | null;
     if (input.kind === "ad_group") {
       const row = /^\d+$/.test(item.id)
-        ? await db.selectFrom("ads_ad_groups").select(["name", "cpc_bid_micros"]).where("customer_id", "=", customerId).where("id", "=", item.id).executeTakeFirst()
+        ? await db
+            .selectFrom("ads_ad_groups")
+            .select(["name", "cpc_bid_micros"])
+            .where("customer_id", "=", customerId)
+            .where("id", "=", item.id)
+            .executeTakeFirst()
         : undefined;
       if (!row) notFound(`items.${i}.id`, "Ad group");
       label = `Default CPC bid of ad group “${row.name}”`;
@@ -231,9 +244,20 @@ async function targetCpaDrafts(db: DB, customerId: string, input: z.output<typeo
   const rn = resourceName(customerId, "ad_group", input.adGroupId);
   const label = `Target CPA of ad group “${row.name}”`;
   if (input.targetCpa === null) {
-    if (before === null) throw new InvalidError("This ad group has no target CPA of its own to clear", { targetCpa: "This ad group has no target CPA of its own to clear" });
+    if (before === null)
+      throw new InvalidError("This ad group has no target CPA of its own to clear", { targetCpa: "This ad group has no target CPA of its own to clear" });
     // Masked but absent is how Google clears a field: the campaign's target applies again.
-    return [{ kind: "ad_group", operation: "update", resourceName: rn, label, before: { targetCpaMicros: before }, after: { targetCpaMicros: null }, op: { update: { resourceName: rn }, updateMask: "targetCpaMicros" } }];
+    return [
+      {
+        kind: "ad_group",
+        operation: "update",
+        resourceName: rn,
+        label,
+        before: { targetCpaMicros: before },
+        after: { targetCpaMicros: null },
+        op: { update: { resourceName: rn }, updateMask: "targetCpaMicros" },
+      },
+    ];
   }
   // Google ignores an ad group's target unless its campaign bids to a target CPA.
   const bidsToCpa = row.bidding_strategy_type === "TARGET_CPA" || (row.bidding_strategy_type === "MAXIMIZE_CONVERSIONS" && !!row.campaign_target);
@@ -242,7 +266,17 @@ async function targetCpaDrafts(db: DB, customerId: string, input: z.output<typeo
     throw new InvalidError(msg, { targetCpa: msg });
   }
   const targetCpaMicros = toMicros(input.targetCpa);
-  return [{ kind: "ad_group", operation: "update", resourceName: rn, label, before: { targetCpaMicros: before }, after: { targetCpaMicros }, op: update(rn, { targetCpaMicros }) }];
+  return [
+    {
+      kind: "ad_group",
+      operation: "update",
+      resourceName: rn,
+      label,
+      before: { targetCpaMicros: before },
+      after: { targetCpaMicros },
+      op: update(rn, { targetCpaMicros }),
+    },
+  ];
 }
 
 async function adGroupName(db: DB, customerId: string, id: string, field: string) {
@@ -261,7 +295,15 @@ async function addKeywordDrafts(db: DB, customerId: string, input: z.output<type
       create.cpcBidMicros = String(toMicros(k.cpc));
       after.cpcBidMicros = toMicros(k.cpc);
     }
-    return { kind: "keyword", operation: "create", resourceName: null, label: `Add keyword “${k.text}” (${k.matchType.toLowerCase()}) to “${name}”`, before: null, after, op: { create } };
+    return {
+      kind: "keyword",
+      operation: "create",
+      resourceName: null,
+      label: `Add keyword “${k.text}” (${k.matchType.toLowerCase()}) to “${name}”`,
+      before: null,
+      after,
+      op: { create },
+    };
   });
 }
 
@@ -314,7 +356,11 @@ async function removeNegativeDrafts(db: DB, customerId: string, input: z.output<
     const row = parent
       ? await db
           .selectFrom("ads_campaign_negative_keywords")
-          .innerJoin("ads_campaigns", (j) => j.onRef("ads_campaigns.customer_id", "=", "ads_campaign_negative_keywords.customer_id").onRef("ads_campaigns.id", "=", "ads_campaign_negative_keywords.campaign_id"))
+          .innerJoin("ads_campaigns", (j) =>
+            j
+              .onRef("ads_campaigns.customer_id", "=", "ads_campaign_negative_keywords.customer_id")
+              .onRef("ads_campaigns.id", "=", "ads_campaign_negative_keywords.campaign_id"),
+          )
           .select(["ads_campaign_negative_keywords.text", "ads_campaign_negative_keywords.match_type", "ads_campaigns.name"])
           .where("ads_campaign_negative_keywords.customer_id", "=", customerId)
           .where("ads_campaign_negative_keywords.campaign_id", "=", parent)
@@ -351,7 +397,13 @@ async function rsaDrafts(db: DB, customerId: string, input: z.output<typeof Crea
       resourceName: null,
       label: `New responsive search ad “${input.headlines[0].text}” in “${name}”`,
       before: null,
-      after: { adGroup, status: "ENABLED", headlines: input.headlines.map((h) => h.text), descriptions: input.descriptions.map((d) => d.text), finalUrls: [input.finalUrl] },
+      after: {
+        adGroup,
+        status: "ENABLED",
+        headlines: input.headlines.map((h) => h.text),
+        descriptions: input.descriptions.map((d) => d.text),
+        finalUrls: [input.finalUrl],
+      },
       op: { create: { adGroup, status: "ENABLED", ad: { finalUrls: [input.finalUrl], responsiveSearchAd: rsa } } },
     },
   ];
@@ -391,7 +443,9 @@ export async function storeChangeSet(
   if (drafts.length === 0) throw new InvalidError("Nothing to change");
   const id = randomUUID();
   const now = new Date().toISOString();
-  const large = drafts.some((d) => d.operation === "update" && Object.keys(d.after ?? {}).some((k) => k.endsWith("Micros") && isLargeMove(d.before?.[k], d.after?.[k])));
+  const large = drafts.some(
+    (d) => d.operation === "update" && Object.keys(d.after ?? {}).some((k) => k.endsWith("Micros") && isLargeMove(d.before?.[k], d.after?.[k])),
+  );
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto("change_sets")
@@ -463,29 +517,70 @@ async function propose<S extends z.ZodType<{ customerId: string }>>(
 const titled = (drafts: DraftChange[], many: string) => (drafts.length === 1 ? drafts[0].label : many);
 
 export function proposeStatusChange(userId: string, input: z.input<typeof StatusChangeInput>, meta: ProposeMeta = {}) {
-  return propose(userId, StatusChangeInput, input, meta, (db, d) => statusDrafts(db, d.customerId, d), (d, drafts) =>
-    titled(drafts, `${d.status === "REMOVED" ? "Remove" : d.status === "PAUSED" ? "Pause" : "Enable"} ${drafts.length} ${d.kind.replace("_", " ")}s`),
+  return propose(
+    userId,
+    StatusChangeInput,
+    input,
+    meta,
+    (db, d) => statusDrafts(db, d.customerId, d),
+    (d, drafts) =>
+      titled(drafts, `${d.status === "REMOVED" ? "Remove" : d.status === "PAUSED" ? "Pause" : "Enable"} ${drafts.length} ${d.kind.replace("_", " ")}s`),
   );
 }
 
 export function proposeBudgetChange(userId: string, input: z.input<typeof BudgetChangeInput>, meta: ProposeMeta = {}) {
-  return propose(userId, BudgetChangeInput, input, meta, (db, d) => budgetDrafts(db, d.customerId, d), (_d, drafts) => `Change ${drafts[0].label.charAt(0).toLowerCase()}${drafts[0].label.slice(1)}`);
+  return propose(
+    userId,
+    BudgetChangeInput,
+    input,
+    meta,
+    (db, d) => budgetDrafts(db, d.customerId, d),
+    (_d, drafts) => `Change ${drafts[0].label.charAt(0).toLowerCase()}${drafts[0].label.slice(1)}`,
+  );
 }
 
 export function proposeBidChange(userId: string, input: z.input<typeof BidChangeInput>, meta: ProposeMeta = {}) {
-  return propose(userId, BidChangeInput, input, meta, (db, d) => bidDrafts(db, d.customerId, d), (d, drafts) => titled(drafts, `Change ${drafts.length} ${d.kind.replace("_", " ")} bids`));
+  return propose(
+    userId,
+    BidChangeInput,
+    input,
+    meta,
+    (db, d) => bidDrafts(db, d.customerId, d),
+    (d, drafts) => titled(drafts, `Change ${drafts.length} ${d.kind.replace("_", " ")} bids`),
+  );
 }
 
 export function proposeTargetCpaChange(userId: string, input: z.input<typeof TargetCpaChangeInput>, meta: ProposeMeta = {}) {
-  return propose(userId, TargetCpaChangeInput, input, meta, (db, d) => targetCpaDrafts(db, d.customerId, d), (_d, drafts) => `Change ${drafts[0].label.charAt(0).toLowerCase()}${drafts[0].label.slice(1)}`);
+  return propose(
+    userId,
+    TargetCpaChangeInput,
+    input,
+    meta,
+    (db, d) => targetCpaDrafts(db, d.customerId, d),
+    (_d, drafts) => `Change ${drafts[0].label.charAt(0).toLowerCase()}${drafts[0].label.slice(1)}`,
+  );
 }
 
 export function proposeAddKeywords(userId: string, input: z.input<typeof AddKeywordsInput>, meta: ProposeMeta = {}) {
-  return propose(userId, AddKeywordsInput, input, meta, (db, d) => addKeywordDrafts(db, d.customerId, d), (_d, drafts) => titled(drafts, `Add ${drafts.length} keywords`));
+  return propose(
+    userId,
+    AddKeywordsInput,
+    input,
+    meta,
+    (db, d) => addKeywordDrafts(db, d.customerId, d),
+    (_d, drafts) => titled(drafts, `Add ${drafts.length} keywords`),
+  );
 }
 
 export function proposeAddNegatives(userId: string, input: z.input<typeof AddNegativesInput>, meta: ProposeMeta = {}) {
-  return propose(userId, AddNegativesInput, input, meta, (db, d) => addNegativeDrafts(db, d.customerId, d), (_d, drafts) => titled(drafts, `Add ${drafts.length} negative keywords`));
+  return propose(
+    userId,
+    AddNegativesInput,
+    input,
+    meta,
+    (db, d) => addNegativeDrafts(db, d.customerId, d),
+    (_d, drafts) => titled(drafts, `Add ${drafts.length} negative keywords`),
+  );
 }
 
 export function proposeRemoveKeywords(userId: string, input: z.input<typeof RemoveKeywordsInput>, meta: ProposeMeta = {}) {
@@ -500,7 +595,14 @@ export function proposeRemoveKeywords(userId: string, input: z.input<typeof Remo
 }
 
 export function proposeCreateRsa(userId: string, input: z.input<typeof CreateRsaInput>, meta: ProposeMeta = {}) {
-  return propose(userId, CreateRsaInput, input, meta, (db, d) => rsaDrafts(db, d.customerId, d), (_d, drafts) => drafts[0].label);
+  return propose(
+    userId,
+    CreateRsaInput,
+    input,
+    meta,
+    (db, d) => rsaDrafts(db, d.customerId, d),
+    (_d, drafts) => drafts[0].label,
+  );
 }
 
 /** Many actions, one change set (one review, one apply). */

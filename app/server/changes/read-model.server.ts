@@ -29,12 +29,21 @@ export async function applyToReadModel(db: DB, customerId: string, changes: Chan
         break;
       case "campaign_budget":
         if (typeof after.amountMicros === "number") {
-          await db.updateTable("ads_campaigns").set({ budget_amount_micros: after.amountMicros }).where("customer_id", "=", customerId).where("budget_resource_name", "=", rn).execute();
+          await db
+            .updateTable("ads_campaigns")
+            .set({ budget_amount_micros: after.amountMicros })
+            .where("customer_id", "=", customerId)
+            .where("budget_resource_name", "=", rn)
+            .execute();
         }
         break;
       case "ad_group": {
         const target = "targetCpaMicros" in after ? (after.targetCpaMicros as number | null) : undefined;
-        const set = { ...(status ? { status } : {}), ...(bid !== undefined ? { cpc_bid_micros: bid } : {}), ...(target !== undefined ? { target_cpa_micros: target } : {}) };
+        const set = {
+          ...(status ? { status } : {}),
+          ...(bid !== undefined ? { cpc_bid_micros: bid } : {}),
+          ...(target !== undefined ? { target_cpa_micros: target } : {}),
+        };
         if (Object.keys(set).length) await db.updateTable("ads_ad_groups").set(set).where("customer_id", "=", customerId).where("id", "=", id).execute();
         break;
       }
@@ -68,7 +77,14 @@ export async function applyToReadModel(db: DB, customerId: string, changes: Chan
       }
       case "ad": {
         const [adGroupId, adId] = id.split("~");
-        if (status) await db.updateTable("ads_ads").set({ status }).where("customer_id", "=", customerId).where("ad_group_id", "=", adGroupId).where("ad_id", "=", adId).execute();
+        if (status)
+          await db
+            .updateTable("ads_ads")
+            .set({ status })
+            .where("customer_id", "=", customerId)
+            .where("ad_group_id", "=", adGroupId)
+            .where("ad_id", "=", adId)
+            .execute();
         break;
       }
     }

@@ -78,7 +78,8 @@ export async function changeSetView(detail: ChangeSetDetail, currency: string): 
     status: set.status,
     source: set.source,
     sourceDetail: set.source_detail,
-    proposedBy: set.source === "user" ? (user?.email ?? "Deleted user") : set.source === "rule" ? (set.recommendation_id ? "Recommendation" : "Rule") : "Assistant",
+    proposedBy:
+      set.source === "user" ? (user?.email ?? "Deleted user") : set.source === "rule" ? (set.recommendation_id ? "Recommendation" : "Rule") : "Assistant",
     atomic: set.atomic === 1,
     needsConfirmation: set.needs_confirmation === 1,
     confirmPercent: getConfig().CHANGE_CONFIRM_PERCENT,
@@ -170,9 +171,7 @@ export async function listOpenChangeSets(userId: string, customerId: string) {
 export async function applyAndRefresh(userId: string, id: string, opts: ApplyOptions): Promise<ChangeSetDetail> {
   const detail = await applyChangeSet(userId, id, opts);
   if (detail.changes.some((c) => c.operation === "create" && c.status === "applied")) {
-    syncAccount(userId, detail.set.customer_id).catch((error: unknown) =>
-      log.warn(`Sync after applying ${id}: ${errorMessage(error)}`),
-    );
+    syncAccount(userId, detail.set.customer_id).catch((error: unknown) => log.warn(`Sync after applying ${id}: ${errorMessage(error)}`));
   }
   return detail;
 }

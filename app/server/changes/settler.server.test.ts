@@ -29,8 +29,18 @@ afterAll(async () => {
 
 describe("settling in the background", () => {
   it("retries while Google is down, logging the real error, and settles once Google answers", async () => {
-    const campaign = await t.db.selectFrom("ads_campaigns").selectAll().where("customer_id", "=", CUSTOMER).where("budget_resource_name", "is not", null).orderBy("id").executeTakeFirstOrThrow();
-    const id = await proposeBudgetChange(userId, { customerId: CUSTOMER, campaignId: campaign.id, amount: Math.round(campaign.budget_amount_micros! / 10_000) / 100 + 1 });
+    const campaign = await t.db
+      .selectFrom("ads_campaigns")
+      .selectAll()
+      .where("customer_id", "=", CUSTOMER)
+      .where("budget_resource_name", "is not", null)
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const id = await proposeBudgetChange(userId, {
+      customerId: CUSTOMER,
+      campaignId: campaign.id,
+      amount: Math.round(campaign.budget_amount_micros! / 10_000) / 100 + 1,
+    });
     await validateChangeSet(userId, id);
     // A process that claimed the set and died before Google answered (never sent).
     const approvedAt = new Date(Date.now() - 60_000).toISOString();

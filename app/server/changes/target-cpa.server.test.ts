@@ -24,7 +24,14 @@ let manualAdGroupId: string;
 const rn = () => `customers/${CUSTOMER}/adGroups/${adGroupId}`;
 const live = () => emu.store.get(rn()) as Record<string, unknown> | undefined;
 const local = async () =>
-  (await ctx.db.selectFrom("ads_ad_groups").select("target_cpa_micros").where("customer_id", "=", CUSTOMER).where("id", "=", adGroupId).executeTakeFirstOrThrow()).target_cpa_micros;
+  (
+    await ctx.db
+      .selectFrom("ads_ad_groups")
+      .select("target_cpa_micros")
+      .where("customer_id", "=", CUSTOMER)
+      .where("id", "=", adGroupId)
+      .executeTakeFirstOrThrow()
+  ).target_cpa_micros;
 
 async function fieldErrors(p: Promise<unknown>) {
   const e = await p.then(
@@ -66,10 +73,16 @@ afterAll(async () => {
 describe("target_cpa: an ad group's own target CPA", () => {
   it("refuses bad input with one clear message, and targets Google would ignore, storing nothing", async () => {
     const count = async () => Number((await ctx.db.selectFrom("change_sets").select(ctx.db.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
-    expect((await fieldErrors(proposeTargetCpaChange(userId, { customerId: CUSTOMER, adGroupId, targetCpa: -3 })))?.targetCpa).toBe("Target CPA must be greater than 0");
-    expect((await fieldErrors(proposeTargetCpaChange(userId, { customerId: CUSTOMER, adGroupId, targetCpa: 12.345 })))?.targetCpa).toBe("Target CPA can have at most 2 decimals");
+    expect((await fieldErrors(proposeTargetCpaChange(userId, { customerId: CUSTOMER, adGroupId, targetCpa: -3 })))?.targetCpa).toBe(
+      "Target CPA must be greater than 0",
+    );
+    expect((await fieldErrors(proposeTargetCpaChange(userId, { customerId: CUSTOMER, adGroupId, targetCpa: 12.345 })))?.targetCpa).toBe(
+      "Target CPA can have at most 2 decimals",
+    );
     expect(
-      (await fieldErrors(proposeBulk(userId, { customerId: CUSTOMER, actions: [{ type: "target_cpa", adGroupId, targetCpa: "12" as unknown as number }] })))?.["actions.0.targetCpa"],
+      (await fieldErrors(proposeBulk(userId, { customerId: CUSTOMER, actions: [{ type: "target_cpa", adGroupId, targetCpa: "12" as unknown as number }] })))?.[
+        "actions.0.targetCpa"
+      ],
     ).toBe("Target CPA must be a number");
     expect((await fieldErrors(proposeTargetCpaChange(userId, { customerId: CUSTOMER, adGroupId, targetCpa: null })))?.targetCpa).toBe(
       "This ad group has no target CPA of its own to clear",
@@ -83,7 +96,12 @@ describe("target_cpa: an ad group's own target CPA", () => {
   it("sets, changes and reverts: the revert restores the old value, then clears the override that was not there", async () => {
     const first = await proposeBulk(userId, { customerId: CUSTOMER, actions: [{ type: "target_cpa", adGroupId, targetCpa: 12.5 }] });
     const draft = await getChangeSet(userId, first);
-    expect(draft.changes[0]).toMatchObject({ resource_kind: "ad_group", operation: "update", resource_name: rn(), label: `Target CPA of ad group “${adGroupName}”` });
+    expect(draft.changes[0]).toMatchObject({
+      resource_kind: "ad_group",
+      operation: "update",
+      resource_name: rn(),
+      label: `Target CPA of ad group “${adGroupName}”`,
+    });
     expect(JSON.parse(draft.changes[0].operation_json)).toEqual({ update: { resourceName: rn(), targetCpaMicros: "12500000" }, updateMask: "targetCpaMicros" });
     // validateOnly at Google changes nothing.
     expect((await validateChangeSet(userId, first)).set.status).toBe("validated");
@@ -122,7 +140,12 @@ describe("target_cpa: an ad group's own target CPA", () => {
     expect(JSON.parse(set.changes[0].before_json!)).toEqual({ targetCpaMicros: 9_000_000 });
     // Changed again after that review: nothing is sent, the person is told.
     emu.store.update(rn(), { targetCpaMicros: 8_000_000 });
-    const refused = toHttpError(await applyChangeSet(userId, id, await approved(userId, id)).then(() => undefined, (e: unknown) => e));
+    const refused = toHttpError(
+      await applyChangeSet(userId, id, await approved(userId, id)).then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    );
     expect(refused?.status).toBe(409);
     expect(Number(live()?.targetCpaMicros)).toBe(8_000_000);
     await validateChangeSet(userId, id);

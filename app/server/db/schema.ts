@@ -230,14 +230,7 @@ export interface AdsSyncStateTable {
 
 export type ChangeSetSource = "user" | "rule" | "assistant";
 export type ChangeSetStatus = "proposed" | "validated" | "invalid" | "applying" | "applied" | "partially_applied" | "failed" | "discarded";
-export type ChangeResourceKind =
-  | "campaign"
-  | "campaign_budget"
-  | "ad_group"
-  | "keyword"
-  | "negative_keyword"
-  | "campaign_negative_keyword"
-  | "ad";
+export type ChangeResourceKind = "campaign" | "campaign_budget" | "ad_group" | "keyword" | "negative_keyword" | "campaign_negative_keyword" | "ad";
 export type ChangeOperation = "create" | "update" | "remove";
 export type ChangeStatus = "pending" | "valid" | "invalid" | "applying" | "applied" | "failed" | "unknown";
 

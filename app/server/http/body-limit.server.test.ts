@@ -63,7 +63,10 @@ describe("MAX_BODY_BYTES (issue 9 point 3)", () => {
 
   it("cuts a chunked body while it streams: 413, and the reader sees an error, not a short body", async () => {
     seen.length = 0;
-    const res = await send({ "Transfer-Encoding": "chunked" }, Array.from({ length: 40 }, () => "x".repeat(100)));
+    const res = await send(
+      { "Transfer-Encoding": "chunked" },
+      Array.from({ length: 40 }, () => "x".repeat(100)),
+    );
     expect(res.status).toBe(413);
     await expect.poll(() => seen.length).toBe(1);
     expect(seen[0]).toEqual({ ok: false, error: "BodyTooLargeError" });

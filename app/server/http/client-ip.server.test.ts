@@ -7,7 +7,12 @@ import { parseTrustProxy, type TrustProxy } from "./client-ip.server";
 
 /** The client address Express derives, with TRUST_PROXY applied exactly as server.ts applies it. */
 async function clientIpSeen(trustProxyEnv: string | undefined, forwardedFor: string | undefined): Promise<string> {
-  const config = parseConfig({ NODE_ENV: "test", SESSION_SECRET: "x".repeat(32), ENCRYPTION_KEY: "a".repeat(64), ...(trustProxyEnv ? { TRUST_PROXY: trustProxyEnv } : {}) });
+  const config = parseConfig({
+    NODE_ENV: "test",
+    SESSION_SECRET: "x".repeat(32),
+    ENCRYPTION_KEY: "a".repeat(64),
+    ...(trustProxyEnv ? { TRUST_PROXY: trustProxyEnv } : {}),
+  });
   const app = express();
   app.set("trust proxy", config.TRUST_PROXY);
   app.get("/", (req, res) => void res.send(req.ip));

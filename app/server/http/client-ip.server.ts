@@ -36,7 +36,10 @@ export function parseTrustProxy(value: string): TrustProxy | undefined {
   if (["false", "0", "no", "off"].includes(v)) return false;
   if (["true", "yes", "on"].includes(v)) return 1;
   if (/^\d{1,2}$/.test(v)) return Number(v);
-  const entries = v.split(",").map((e) => e.trim()).filter(Boolean);
+  const entries = v
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
   if (entries.length === 0 || !entries.every(isAddressOrRange)) return undefined;
   return entries;
 }

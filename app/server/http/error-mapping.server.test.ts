@@ -48,7 +48,11 @@ describe("one mapping from domain errors to HTTP", () => {
   });
 
   it("gives pages a form error, with Google's outage said as such", () => {
-    expect(formFailure(new ConflictError("Connect a Google Ads account first"))).toEqual({ status: 409, formError: "Connect a Google Ads account first", errors: {} });
+    expect(formFailure(new ConflictError("Connect a Google Ads account first"))).toEqual({
+      status: 409,
+      formError: "Connect a Google Ads account first",
+      errors: {},
+    });
     expect(formFailure(new AdsClientError("x", { userMessage: "timed out", retryable: true }))).toMatchObject({
       status: 502,
       formError: "Google Ads could not be reached: timed out",

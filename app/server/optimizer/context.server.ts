@@ -1,5 +1,17 @@
 import { formatMoney } from "~/lib/format";
-import { addDays, addTotals, EMPTY_TOTALS, MIN_AGE_DAYS, type AccountData, type AdGroupRow, type CampaignRow, type KeywordRow, type NegativeRow, type SearchTermRow, type Totals } from "./data.server";
+import {
+  addDays,
+  addTotals,
+  EMPTY_TOTALS,
+  MIN_AGE_DAYS,
+  type AccountData,
+  type AdGroupRow,
+  type CampaignRow,
+  type KeywordRow,
+  type NegativeRow,
+  type SearchTermRow,
+  type Totals,
+} from "./data.server";
 import { probBelow, ratePosterior } from "./stats.server";
 import type { Evidence, Figure, Target } from "./types.server";
 

@@ -146,7 +146,15 @@ export { addDays };
 export function makePeriod(dataFrom: string, dataTo: string, syncedAt: string | null): Period {
   const evalTo = addDays(dataTo, -LAG_DAYS);
   const clamp = (d: string) => (d < dataFrom ? dataFrom : d);
-  return { dataFrom, dataTo, evalTo, from30: clamp(addDays(evalTo, -29)), from60: clamp(addDays(evalTo, -59)), last30From: clamp(addDays(dataTo, -29)), syncedAt };
+  return {
+    dataFrom,
+    dataTo,
+    evalTo,
+    from30: clamp(addDays(evalTo, -29)),
+    from60: clamp(addDays(evalTo, -59)),
+    last30From: clamp(addDays(dataTo, -29)),
+    syncedAt,
+  };
 }
 
 const WINDOWS = ["w30", "w60", "all", "l30"] as const;
@@ -182,14 +190,27 @@ function windowsOf(r: Agg): Windows {
     conversions: num(r[`${w}_conversions`]),
     value: num(r[`${w}_conversions_value`]),
   });
-  return { w30: t("w30"), w60: t("w60"), all: t("all"), last30: t("l30"), firstDate: (r.first_date as string | null) ?? null, lastDate: (r.last_date as string | null) ?? null };
+  return {
+    w30: t("w30"),
+    w60: t("w60"),
+    all: t("all"),
+    last30: t("l30"),
+    firstDate: (r.first_date as string | null) ?? null,
+    lastDate: (r.last_date as string | null) ?? null,
+  };
 }
 
 export const EMPTY_TOTALS: Totals = { impressions: 0, clicks: 0, cost: 0, conversions: 0, value: 0 };
 export const EMPTY_WINDOWS: Windows = { w30: EMPTY_TOTALS, w60: EMPTY_TOTALS, all: EMPTY_TOTALS, last30: EMPTY_TOTALS, firstDate: null, lastDate: null };
 
 export function addTotals(a: Totals, b: Totals): Totals {
-  return { impressions: a.impressions + b.impressions, clicks: a.clicks + b.clicks, cost: a.cost + b.cost, conversions: a.conversions + b.conversions, value: a.value + b.value };
+  return {
+    impressions: a.impressions + b.impressions,
+    clicks: a.clicks + b.clicks,
+    cost: a.cost + b.cost,
+    conversions: a.conversions + b.conversions,
+    value: a.value + b.value,
+  };
 }
 
 function addWindows(a: Windows, b: Windows): Windows {
@@ -275,7 +296,13 @@ export async function loadAccountData(db: DB, customerId: string, currencyCode: 
       .groupBy(["campaign_id", "ad_group_id", "search_term", "status", "keyword_criterion_id", "keyword_text"])
       .execute(),
     db.selectFrom("ads_ads").selectAll().where("customer_id", "=", customerId).execute(),
-    db.selectFrom("ads_ad_daily").select(["ad_group_id", "ad_id"]).select(cols).where("customer_id", "=", customerId).groupBy(["ad_group_id", "ad_id"]).execute(),
+    db
+      .selectFrom("ads_ad_daily")
+      .select(["ad_group_id", "ad_id"])
+      .select(cols)
+      .where("customer_id", "=", customerId)
+      .groupBy(["ad_group_id", "ad_id"])
+      .execute(),
     db.selectFrom("account_targets").selectAll().where("customer_id", "=", customerId).executeTakeFirst(),
   ]);
 
@@ -367,10 +394,24 @@ export async function loadAccountData(db: DB, customerId: string, currencyCode: 
     negatives: [
       ...keywords
         .filter((k) => k.negative === 1 && k.status !== "REMOVED")
-        .map((k): NegativeRow => ({ level: "ad_group", parentId: k.ad_group_id, campaignId: k.campaign_id, criterionId: k.criterion_id, text: k.text, matchType: k.match_type })),
+        .map((k): NegativeRow => ({
+          level: "ad_group",
+          parentId: k.ad_group_id,
+          campaignId: k.campaign_id,
+          criterionId: k.criterion_id,
+          text: k.text,
+          matchType: k.match_type,
+        })),
       ...campaignNegatives
         .filter((n) => n.status !== "REMOVED")
-        .map((n): NegativeRow => ({ level: "campaign", parentId: n.campaign_id, campaignId: n.campaign_id, criterionId: n.criterion_id, text: n.text, matchType: n.match_type })),
+        .map((n): NegativeRow => ({
+          level: "campaign",
+          parentId: n.campaign_id,
+          campaignId: n.campaign_id,
+          criterionId: n.criterion_id,
+          text: n.text,
+          matchType: n.match_type,
+        })),
     ],
     searchTerms: [...terms.values()].map(({ topClicks: _drop, ...t }) => t),
     ads: ads.map((a) => ({

@@ -1,7 +1,16 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFixtureStore } from "../../../emulator/ads";
-import { ENGINE_ACCOUNT_IDS, ENGINE_TODAY, healthyAccount, RULE_PLANTS, ruleAccount, SAFETY_EDGES, type CustomerInput, type PlantedRule } from "../../../emulator/fixtures/engine";
+import {
+  ENGINE_ACCOUNT_IDS,
+  ENGINE_TODAY,
+  healthyAccount,
+  RULE_PLANTS,
+  ruleAccount,
+  SAFETY_EDGES,
+  type CustomerInput,
+  type PlantedRule,
+} from "../../../emulator/fixtures/engine";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
@@ -77,7 +86,9 @@ const summary = (list: Recommendation[]) => list.map((r) => `${r.type}: ${r.titl
 async function keywordKey(customerId: string, text: string, adGroup?: string): Promise<string> {
   let q = ctx.db
     .selectFrom("ads_keywords")
-    .innerJoin("ads_ad_groups", (j) => j.onRef("ads_ad_groups.id", "=", "ads_keywords.ad_group_id").onRef("ads_ad_groups.customer_id", "=", "ads_keywords.customer_id"))
+    .innerJoin("ads_ad_groups", (j) =>
+      j.onRef("ads_ad_groups.id", "=", "ads_keywords.ad_group_id").onRef("ads_ad_groups.customer_id", "=", "ads_keywords.customer_id"),
+    )
     .select(["ads_keywords.ad_group_id", "ads_keywords.criterion_id"])
     .where("ads_keywords.customer_id", "=", customerId)
     .where("ads_keywords.text", "=", text)
@@ -99,7 +110,10 @@ describe("fixtures through sync and engine", () => {
     expect(RULES.slice().sort()).toEqual([...RECOMMENDATION_TYPES].sort());
     for (const type of RULES) {
       const list = of(ruleId(type));
-      expect(list.map((r) => r.type), `${type}:\n${summary(list)}`).toEqual([type]);
+      expect(
+        list.map((r) => r.type),
+        `${type}:\n${summary(list)}`,
+      ).toEqual([type]);
     }
   });
 
@@ -123,7 +137,9 @@ describe("fixtures through sync and engine", () => {
     const [r] = of(c);
     const adGroup = await idOf(c, "ads_ad_groups", "Family Tents");
     expect(r.resources[0]).toMatchObject({ kind: "search_term", id: "family tent repair kit" });
-    expect(r.actions).toEqual([{ type: "add_negatives", level: "ad_group", parentId: adGroup, keywords: [{ text: "family tent repair kit", matchType: "EXACT" }] }]);
+    expect(r.actions).toEqual([
+      { type: "add_negatives", level: "ad_group", parentId: adGroup, keywords: [{ text: "family tent repair kit", matchType: "EXACT" }] },
+    ]);
     expect([figure(r, "clicks"), figure(r, "cost"), figure(r, "conversions")]).toEqual([120, 120, 0]);
     expect(figure(r, "matchedKeywords")).toBe("family tent");
     expect(r.confidence).toBeGreaterThanOrEqual(0.9);
@@ -231,7 +247,9 @@ describe("fixtures through sync and engine", () => {
 
 /** The keyword texts a list proposes to pause. */
 const pausedTexts = (list: Recommendation[]) =>
-  list.filter((r) => r.type === "wasted_keyword" && r.actions.some((a) => a.type === "status" && a.status === "PAUSED")).map((r) => r.resources[0].name.replace(/ \(.*\)$/, ""));
+  list
+    .filter((r) => r.type === "wasted_keyword" && r.actions.some((a) => a.type === "status" && a.status === "PAUSED"))
+    .map((r) => r.resources[0].name.replace(/ \(.*\)$/, ""));
 const negativesOf = (list: Recommendation[]) =>
   list.flatMap((r) => r.actions.flatMap((a) => (a.type === "add_negatives" ? a.keywords.map((k) => `${k.text} (${k.matchType})`) : [])));
 
@@ -283,8 +301,13 @@ describe("the safety rules, on accounts at their edge (each with a control that 
     const finding = (key: string, actions: Finding["actions"]) => ({ key, actions, type: "wasted_search_term" }) as unknown as Finding;
     const { kept, dropped } = enforceSafety(c, [
       finding("blocks-keyword", [{ type: "add_negatives", level: "campaign", parentId: campaign, keywords: [{ text: "tent", matchType: "PHRASE" }] }]),
-      finding("blocks-converting-term", [{ type: "add_negatives", level: "ad_group", parentId: family, keywords: [{ text: "big family tent", matchType: "EXACT" }] }]),
-      { ...finding("pauses-converting", [{ type: "status", kind: "keyword", ids: [`${family}~${familyTent.criterionId}`], status: "PAUSED" }]), type: "wasted_keyword" },
+      finding("blocks-converting-term", [
+        { type: "add_negatives", level: "ad_group", parentId: family, keywords: [{ text: "big family tent", matchType: "EXACT" }] },
+      ]),
+      {
+        ...finding("pauses-converting", [{ type: "status", kind: "keyword", ids: [`${family}~${familyTent.criterionId}`], status: "PAUSED" }]),
+        type: "wasted_keyword",
+      },
       finding("safe", [{ type: "add_negatives", level: "ad_group", parentId: family, keywords: [{ text: "tent rental", matchType: "EXACT" }] }]),
     ]);
     expect(kept.map((f) => f.key)).toEqual(["safe"]);

@@ -75,8 +75,7 @@ export function negativeBlocksKeyword(negative: NegativeKeyword, keywordText: st
  * it blocks a sliver of the keyword's traffic, not the keyword.
  */
 export function negativeConflictsWithKeyword(negative: NegativeKeyword, keyword: { text: string; matchType: string }): boolean {
-  const stricter =
-    keyword.matchType === "BROAD" ? negative.matchType !== "BROAD" : keyword.matchType === "PHRASE" ? negative.matchType === "EXACT" : false;
+  const stricter = keyword.matchType === "BROAD" ? negative.matchType !== "BROAD" : keyword.matchType === "PHRASE" ? negative.matchType === "EXACT" : false;
   if (stricter) return false;
   return negativeBlocksQuery(negative, keyword.text);
 }

@@ -44,7 +44,15 @@ afterAll(async () => {
 
 const storedRun = () => ctx.db.selectFrom("optimizer_runs").select(["ran_at", "duration_ms"]).where("customer_id", "=", RICH).executeTakeFirst();
 const openCount = async () =>
-  Number((await ctx.db.selectFrom("recommendations").select((eb) => eb.fn.countAll<number>().as("n")).where("customer_id", "=", RICH).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await ctx.db
+        .selectFrom("recommendations")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("customer_id", "=", RICH)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 it("a sync stores the recommendations before it resolves, and the engine ran in the worker, not here", async () => {
   const state = await syncAccount(userId, RICH, { now: () => NOW });

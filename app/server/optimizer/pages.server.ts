@@ -34,7 +34,15 @@ export async function recommendationsPanel(user: User, url: URL) {
   const list: RecommendationList = (RECOMMENDATION_LISTS as readonly string[]).includes(raw ?? "") ? (raw as RecommendationList) : "open";
   const db = getDb();
   const [result, counts] = await Promise.all([listRecommendations(db, account.customerId, { status: list }), countRecommendations(db, account.customerId)]);
-  return { list, counts, recommendations: result.recommendations, ranAt: result.ranAt, syncedAt: result.syncedAt, score: result.score.value, currencyCode: account.currencyCode };
+  return {
+    list,
+    counts,
+    recommendations: result.recommendations,
+    ranAt: result.ranAt,
+    syncedAt: result.syncedAt,
+    score: result.score.value,
+    currencyCode: account.currencyCode,
+  };
 }
 
 const Intent = z.discriminatedUnion("intent", [
@@ -59,7 +67,10 @@ export async function recommendationsAction(user: User, form: FormData) {
     switch (input.intent) {
       case "rec-apply": {
         const { changeSet, validationProblem } = await applyRecommendation(user.id, input.id);
-        return redirectWithToast(`/changes/${changeSet.id}`, validationProblem ? { type: "error", message: validationProblem } : { type: "success", message: "Change set ready: review it and apply" });
+        return redirectWithToast(
+          `/changes/${changeSet.id}`,
+          validationProblem ? { type: "error", message: validationProblem } : { type: "success", message: "Change set ready: review it and apply" },
+        );
       }
       case "rec-dismiss": {
         const body = DismissInput.safeParse({ reason: input.reason });
@@ -81,7 +92,12 @@ export async function recommendationsAction(user: User, form: FormData) {
         const account = await activeAccountOf(user);
         if (!account) return redirect("/ai-optimizer");
         const summary = await runOptimizerOffThread(account.customerId);
-        return redirectWithToast(back, summary.ran ? { type: "success", message: `Analysis done: ${summary.recommendations} recommendations` } : { type: "error", message: "Nothing to analyse until the first sync is done" });
+        return redirectWithToast(
+          back,
+          summary.ran
+            ? { type: "success", message: `Analysis done: ${summary.recommendations} recommendations` }
+            : { type: "error", message: "Nothing to analyse until the first sync is done" },
+        );
       }
     }
   } catch (error) {
@@ -125,7 +141,12 @@ export async function scorePage(user: User) {
 export async function targetsSection(user: User) {
   const account = await activeAccountOf(user);
   if (!account) return null;
-  return { customerId: account.customerId, accountName: account.name, currencyCode: account.currencyCode, ...(await getAccountTargets(getDb(), account.customerId)) };
+  return {
+    customerId: account.customerId,
+    accountName: account.name,
+    currencyCode: account.currencyCode,
+    ...(await getAccountTargets(getDb(), account.customerId)),
+  };
 }
 
 export function isTargetsIntent(form: FormData) {

@@ -55,7 +55,11 @@ async function keywordTotals(id: string, range: { from: string; to: string }) {
   const [ag, crit] = id.split("~");
   const row = await ctx.db
     .selectFrom("ads_keyword_daily")
-    .select([sql<number>`COALESCE(SUM(clicks), 0)`.as("clicks"), sql<number>`COALESCE(SUM(cost_micros), 0)`.as("cost"), sql<number>`COALESCE(SUM(conversions), 0)`.as("conv")])
+    .select([
+      sql<number>`COALESCE(SUM(clicks), 0)`.as("clicks"),
+      sql<number>`COALESCE(SUM(cost_micros), 0)`.as("cost"),
+      sql<number>`COALESCE(SUM(conversions), 0)`.as("conv"),
+    ])
     .where("customer_id", "=", RICH)
     .where("ad_group_id", "=", ag)
     .where("criterion_id", "=", crit)
@@ -67,7 +71,13 @@ async function keywordTotals(id: string, range: { from: string; to: string }) {
 
 describe("planted findings of the demo account", () => {
   it("P1: keywords that spend without converting → wasted_keyword, paused, evidence = the synced rows", async () => {
-    for (const id of ["140000000032~300000000697", "140000000129~300000003683", "140000000164~300000004663", "140000000261~300000007681", "140000000288~300000008653"]) {
+    for (const id of [
+      "140000000032~300000000697",
+      "140000000129~300000003683",
+      "140000000164~300000004663",
+      "140000000261~300000007681",
+      "140000000288~300000008653",
+    ]) {
       const r = about("wasted_keyword", id);
       expect(r, id).toBeDefined();
       expect(r!.confidence).toBeGreaterThanOrEqual(0.95);
@@ -87,14 +97,20 @@ describe("planted findings of the demo account", () => {
 
   it("P2: junk search terms → wasted_search_term or the failing n-gram “free” (3+ campaigns); the rest are below the significance bar", async () => {
     const grams = ofType("negative_ngram");
-    const viaGram = (t: string) => grams.find((g) => g.resources[0].id.split(" ").every((w) => t.split(" ").includes(w)) && g.evidence.figures.some((f) => f.name === "examples" && String(f.value).includes(t)));
+    const viaGram = (t: string) =>
+      grams.find(
+        (g) =>
+          g.resources[0].id.split(" ").every((w) => t.split(" ").includes(w)) &&
+          g.evidence.figures.some((f) => f.name === "examples" && String(f.value).includes(t)),
+      );
     const free = grams.find((r) => r.resources[0].id === "free");
     expect(free, "the n-gram “free”").toBeDefined();
     expect(figure(free!, "conversions")).toBe(0);
     expect(Number(figure(free!, "campaignCount"))).toBeGreaterThanOrEqual(3);
     expect(free!.actions.length).toBeGreaterThanOrEqual(3);
     for (const a of free!.actions) expect(a).toMatchObject({ type: "add_negatives", level: "campaign", keywords: [{ text: "free", matchType: "PHRASE" }] });
-    for (const t of ["free camping sites near me", "free tent giveaway", "free sleeping bag", "free backpack"]) expect(viaGram(t)?.resources[0].id, t).toBe("free");
+    for (const t of ["free camping sites near me", "free tent giveaway", "free sleeping bag", "free backpack"])
+      expect(viaGram(t)?.resources[0].id, t).toBe("free");
     for (const t of ["dog sleeping bag", "camp stove recall"]) {
       const r = about("wasted_search_term", t);
       expect(r, t).toBeDefined();
@@ -197,7 +213,15 @@ describe("planted findings of the demo account", () => {
   it("P7: no target move within 14 days of the last change to Camp Stoves' target (here one made in Google Ads)", async () => {
     const rn = `customers/${RICH}/adGroups/140000000277`;
     const at = new Date(NOW.getTime() - 5 * 86_400_000).toISOString();
-    const row = { id: "test-p7-rest", customer_id: RICH, change_date_time: at, changed_at: at, resource_type: "AD_GROUP", resource_name: rn, client_type: "GOOGLE_ADS_WEB_CLIENT" };
+    const row = {
+      id: "test-p7-rest",
+      customer_id: RICH,
+      change_date_time: at,
+      changed_at: at,
+      resource_type: "AD_GROUP",
+      resource_name: rn,
+      client_type: "GOOGLE_ADS_WEB_CLIENT",
+    };
     await ctx.db
       .insertInto("history_imports")
       .values({ ...row, user_email: null, operation: "UPDATE", changed_fields: "target_cpa_micros", old_json: null, new_json: null, imported_at: at })
@@ -211,7 +235,9 @@ describe("planted findings of the demo account", () => {
       await ctx.db.deleteFrom("history_imports").where("id", "=", "test-p7-rest").execute();
     }
     const again = bidAdjustments(buildContext((await loadAccountData(ctx.db, RICH, "USD", NOW))!));
-    expect(again.find((f) => f.key === "bid_adjustment:ad_group_target:140000000277")?.actions).toEqual([{ type: "target_cpa", adGroupId: "140000000277", targetCpa: 80.75 }]);
+    expect(again.find((f) => f.key === "bid_adjustment:ad_group_target:140000000277")?.actions).toEqual([
+      { type: "target_cpa", adGroupId: "140000000277", targetCpa: 80.75 },
+    ]);
   });
 
   it("P8: a paused keyword that converted below target → paused_converting (enable)", () => {

@@ -30,11 +30,20 @@ export async function runOptimizer(customerId: string, opts: { db?: DB; now?: Da
   if (!data) return { ran: false, recommendations: 0, score: null, durationMs: t1 - t0, phases: { loadMs: t1 - t0, rulesMs: 0, storeMs: 0 } };
   const result = runEngine(data);
   const t2 = performance.now();
-  if (result.dropped.length > 0) log.warn(`Optimizer for ${customerId}: the safety gate refused ${result.dropped.length} finding(s): ${result.dropped.map((d) => `${d.key} (${d.reason})`).join("; ")}`);
+  if (result.dropped.length > 0)
+    log.warn(
+      `Optimizer for ${customerId}: the safety gate refused ${result.dropped.length} finding(s): ${result.dropped.map((d) => `${d.key} (${d.reason})`).join("; ")}`,
+    );
   const durationMs = performance.now() - t0;
   await saveRun(db, customerId, result, { syncedAt: data.period.syncedAt, durationMs }, now);
   const t3 = performance.now();
-  return { ran: true, recommendations: result.findings.length, score: result.score.value, durationMs: t3 - t0, phases: { loadMs: t1 - t0, rulesMs: t2 - t1, storeMs: t3 - t2 } };
+  return {
+    ran: true,
+    recommendations: result.findings.length,
+    score: result.score.value,
+    durationMs: t3 - t0,
+    phases: { loadMs: t1 - t0, rulesMs: t2 - t1, storeMs: t3 - t2 },
+  };
 }
 
 /** On demand from a request: the run happens in the background worker thread; the request only waits for it. */

@@ -61,7 +61,9 @@ export function computeScore(ctx: Context, findings: Finding[]): PerformanceScor
       case "search_terms":
       case "bids": {
         applicable = spend30 > 0;
-        shares = fs.map((f) => (f.type === "blocked_keyword" ? 1 / Math.max(liveKeywords, 1) : f.impact.kind === "cost_saved" ? f.impact.monthly / spend30 : 0));
+        shares = fs.map((f) =>
+          f.type === "blocked_keyword" ? 1 / Math.max(liveKeywords, 1) : f.impact.kind === "cost_saved" ? f.impact.monthly / spend30 : 0,
+        );
         explanation =
           cat.id === "bids"
             ? "Share of the last 30 days' spend that bids far from target misallocate (by the recommended moves)."
@@ -82,7 +84,11 @@ export function computeScore(ctx: Context, findings: Finding[]): PerformanceScor
       }
       case "quality": {
         applicable = liveKeywords + liveAds > 0;
-        shares = fs.map((f) => (f.type === "weak_ad" ? 1 / Math.max(liveAds, 1) : 1 / Math.max(liveKeywords, 1)) * (f.type === "low_quality_score" ? 3 : f.type === "weak_ad" ? 3 : 2));
+        shares = fs.map(
+          (f) =>
+            (f.type === "weak_ad" ? 1 / Math.max(liveAds, 1) : 1 / Math.max(liveKeywords, 1)) *
+            (f.type === "low_quality_score" ? 3 : f.type === "weak_ad" ? 3 : 2),
+        );
         explanation = "Keywords with low quality score, weak ads and duplicate keywords, as a share of the live keywords and ads.";
         break;
       }

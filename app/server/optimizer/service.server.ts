@@ -158,7 +158,10 @@ export async function getRecommendation(userId: string, id: string, now: Date = 
  * applies it on its review page. An open change set made from it before is
  * reused rather than duplicated.
  */
-export async function applyRecommendation(userId: string, id: string): Promise<{ changeSet: ChangeSetView; validationProblem: string | null; reused: boolean }> {
+export async function applyRecommendation(
+  userId: string,
+  id: string,
+): Promise<{ changeSet: ChangeSetView; validationProblem: string | null; reused: boolean }> {
   const db = getDb();
   const { row, currency } = await load(db, userId, id);
   if (row.status === "applied") throw new ConflictError("This recommendation was already applied");
@@ -194,9 +197,7 @@ export const DismissInput = z.object({
     .transform((v) => (v === "" ? undefined : v)),
 });
 export const SnoozeInput = z.object({
-  days: z.coerce
-    .number({ error: "Snooze for 7 or 30 days" })
-    .refine((d) => (SNOOZE_DAYS as readonly number[]).includes(d), "Snooze for 7 or 30 days"),
+  days: z.coerce.number({ error: "Snooze for 7 or 30 days" }).refine((d) => (SNOOZE_DAYS as readonly number[]).includes(d), "Snooze for 7 or 30 days"),
 });
 
 async function setStatus(userId: string, id: string, values: Partial<RecommendationsTable>, now: Date) {

@@ -29,7 +29,15 @@ function finding(key: string, cost: number): Finding {
     confidence: 0.97,
     impact: { kind: "cost_saved", monthly: cost, riskConversions: null, assumption: "test" },
     sortAmount: cost,
-    evidence: { dateRange: { from: "2026-08-24", to: "2026-11-18" }, syncedAt: "2026-11-22T15:00:00.000Z", summary: `spent ${cost}`, figures: [], target: null, test: null, notes: [] },
+    evidence: {
+      dateRange: { from: "2026-08-24", to: "2026-11-18" },
+      syncedAt: "2026-11-22T15:00:00.000Z",
+      summary: `spent ${cost}`,
+      figures: [],
+      target: null,
+      test: null,
+      notes: [],
+    },
     actions: [],
     links: [],
   } as Finding;
@@ -38,9 +46,13 @@ function finding(key: string, cost: number): Finding {
 const run = (findings: Finding[]): EngineResult => ({ findings, score: { value: 80, breakdown: [] }, dropped: [], trackingSuspect: false });
 const rows = async () =>
   new Map(
-    (await ctx.db.selectFrom("recommendations").select(["id", "status", "present", "evidence_json", "first_seen_at", "last_seen_at"]).where("customer_id", "=", CID).execute()).map(
-      (r) => [r.id, r],
-    ),
+    (
+      await ctx.db
+        .selectFrom("recommendations")
+        .select(["id", "status", "present", "evidence_json", "first_seen_at", "last_seen_at"])
+        .where("customer_id", "=", CID)
+        .execute()
+    ).map((r) => [r.id, r]),
   );
 const idOf = (key: string) => recommendationIdFor(CID, key);
 const meta = { syncedAt: "2026-11-22T15:00:00.000Z", durationMs: 1 };

@@ -109,10 +109,18 @@ export async function saveRun(db: DB, customerId: string, result: EngineResult, 
   };
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < gone.length; i += ID_CHUNK) {
-      await trx.updateTable("recommendations").set({ present: 0 }).where("id", "in", gone.slice(i, i + ID_CHUNK)).execute();
+      await trx
+        .updateTable("recommendations")
+        .set({ present: 0 })
+        .where("id", "in", gone.slice(i, i + ID_CHUNK))
+        .execute();
     }
     for (let i = 0; i < unchanged.length; i += ID_CHUNK) {
-      await trx.updateTable("recommendations").set({ last_seen_at: at }).where("id", "in", unchanged.slice(i, i + ID_CHUNK)).execute();
+      await trx
+        .updateTable("recommendations")
+        .set({ last_seen_at: at })
+        .where("id", "in", unchanged.slice(i, i + ID_CHUNK))
+        .execute();
     }
     for (let i = 0; i < changed.length; i += CHUNK) {
       await trx
@@ -143,12 +151,25 @@ export async function saveRun(db: DB, customerId: string, result: EngineResult, 
       .where("present", "=", 0)
       .where("status", "=", "open")
       // …unless a change set was made from it: history keeps pointing at it.
-      .where("id", "not in", trx.selectFrom("change_sets").select("recommendation_id").where("customer_id", "=", customerId).where("recommendation_id", "is not", null).$castTo<string>())
+      .where(
+        "id",
+        "not in",
+        trx
+          .selectFrom("change_sets")
+          .select("recommendation_id")
+          .where("customer_id", "=", customerId)
+          .where("recommendation_id", "is not", null)
+          .$castTo<string>(),
+      )
       .execute();
     await trx
       .insertInto("optimizer_runs")
       .values({ customer_id: customerId, ran_at: at, synced_at: meta.syncedAt, duration_ms: Math.round(meta.durationMs), score_json: JSON.stringify(score) })
-      .onConflict((oc) => oc.column("customer_id").doUpdateSet({ ran_at: at, synced_at: meta.syncedAt, duration_ms: Math.round(meta.durationMs), score_json: JSON.stringify(score) }))
+      .onConflict((oc) =>
+        oc
+          .column("customer_id")
+          .doUpdateSet({ ran_at: at, synced_at: meta.syncedAt, duration_ms: Math.round(meta.durationMs), score_json: JSON.stringify(score) }),
+      )
       .execute();
   });
 }

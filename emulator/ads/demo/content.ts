@@ -53,12 +53,36 @@ export const OUTDOOR_LINES: ProductLine[] = [
     cpc: 1.55,
     cvr: 1.0,
     themes: [
-      { name: "Backpacking Tents", slug: "backpacking", nouns: ["backpacking tent", "2 person backpacking tent", "lightweight backpacking tent", "backpacking tents", "1 person tent", "hiking tent"] },
-      { name: "Family Tents", slug: "family", nouns: ["family tent", "6 person tent", "8 person tent", "large camping tent", "family camping tent", "cabin tent"] },
-      { name: "Ultralight Tents", slug: "ultralight", nouns: ["ultralight tent", "ultralight backpacking tent", "trekking pole tent", "1 person ultralight tent", "dyneema tent", "ultralight shelter"] },
-      { name: "4-Season Tents", slug: "4-season", nouns: ["4 season tent", "winter tent", "mountaineering tent", "expedition tent", "snow camping tent", "four season tent"] },
-      { name: "Instant Tents", slug: "instant", nouns: ["instant tent", "pop up tent", "4 person instant tent", "instant cabin tent", "quick setup tent", "easy setup tent"] },
-      { name: "Tent Accessories", slug: "accessories", nouns: ["tent footprint", "tent stakes", "tent repair kit", "tent poles", "ground tarp", "tent lights"] },
+      {
+        name: "Backpacking Tents",
+        slug: "backpacking",
+        nouns: ["backpacking tent", "2 person backpacking tent", "lightweight backpacking tent", "backpacking tents", "1 person tent", "hiking tent"],
+      },
+      {
+        name: "Family Tents",
+        slug: "family",
+        nouns: ["family tent", "6 person tent", "8 person tent", "large camping tent", "family camping tent", "cabin tent"],
+      },
+      {
+        name: "Ultralight Tents",
+        slug: "ultralight",
+        nouns: ["ultralight tent", "ultralight backpacking tent", "trekking pole tent", "1 person ultralight tent", "dyneema tent", "ultralight shelter"],
+      },
+      {
+        name: "4-Season Tents",
+        slug: "4-season",
+        nouns: ["4 season tent", "winter tent", "mountaineering tent", "expedition tent", "snow camping tent", "four season tent"],
+      },
+      {
+        name: "Instant Tents",
+        slug: "instant",
+        nouns: ["instant tent", "pop up tent", "4 person instant tent", "instant cabin tent", "quick setup tent", "easy setup tent"],
+      },
+      {
+        name: "Tent Accessories",
+        slug: "accessories",
+        nouns: ["tent footprint", "tent stakes", "tent repair kit", "tent poles", "ground tarp", "tent lights"],
+      },
     ],
   },
   {
@@ -69,12 +93,32 @@ export const OUTDOOR_LINES: ProductLine[] = [
     cpc: 1.2,
     cvr: 1.05,
     themes: [
-      { name: "Down Sleeping Bags", slug: "down", nouns: ["down sleeping bag", "800 fill down sleeping bag", "down mummy bag", "lightweight down sleeping bag", "goose down sleeping bag"] },
-      { name: "Synthetic Bags", slug: "synthetic", nouns: ["synthetic sleeping bag", "budget sleeping bag", "camping sleeping bag", "warm sleeping bag", "sleeping bag"] },
-      { name: "Kids Sleeping Bags", slug: "kids", nouns: ["kids sleeping bag", "youth sleeping bag", "toddler sleeping bag", "childrens sleeping bag", "kids camping sleeping bag"] },
-      { name: "Sleeping Pads", slug: "pads", nouns: ["sleeping pad", "inflatable sleeping pad", "foam sleeping pad", "insulated sleeping pad", "camping mattress", "backpacking sleeping pad"] },
+      {
+        name: "Down Sleeping Bags",
+        slug: "down",
+        nouns: ["down sleeping bag", "800 fill down sleeping bag", "down mummy bag", "lightweight down sleeping bag", "goose down sleeping bag"],
+      },
+      {
+        name: "Synthetic Bags",
+        slug: "synthetic",
+        nouns: ["synthetic sleeping bag", "budget sleeping bag", "camping sleeping bag", "warm sleeping bag", "sleeping bag"],
+      },
+      {
+        name: "Kids Sleeping Bags",
+        slug: "kids",
+        nouns: ["kids sleeping bag", "youth sleeping bag", "toddler sleeping bag", "childrens sleeping bag", "kids camping sleeping bag"],
+      },
+      {
+        name: "Sleeping Pads",
+        slug: "pads",
+        nouns: ["sleeping pad", "inflatable sleeping pad", "foam sleeping pad", "insulated sleeping pad", "camping mattress", "backpacking sleeping pad"],
+      },
       { name: "Quilts & Liners", slug: "quilts", nouns: ["backpacking quilt", "sleeping bag liner", "camping quilt", "down quilt", "silk sleeping bag liner"] },
-      { name: "Winter Sleeping Bags", slug: "winter", nouns: ["0 degree sleeping bag", "winter sleeping bag", "cold weather sleeping bag", "20 degree sleeping bag", "minus 20 sleeping bag"] },
+      {
+        name: "Winter Sleeping Bags",
+        slug: "winter",
+        nouns: ["0 degree sleeping bag", "winter sleeping bag", "cold weather sleeping bag", "20 degree sleeping bag", "minus 20 sleeping bag"],
+      },
     ],
   },
   {
@@ -85,11 +129,27 @@ export const OUTDOOR_LINES: ProductLine[] = [
     cpc: 1.35,
     cvr: 0.95,
     themes: [
-      { name: "Men's Hiking Boots", slug: "mens", nouns: ["mens hiking boots", "men's hiking boots", "hiking boots for men", "mens trekking boots", "mens hiking boot"] },
-      { name: "Women's Hiking Boots", slug: "womens", nouns: ["womens hiking boots", "women's hiking boots", "hiking boots for women", "womens waterproof hiking boots", "womens trekking boots"] },
-      { name: "Waterproof Boots", slug: "waterproof", nouns: ["waterproof hiking boots", "gore tex hiking boots", "waterproof boots", "leather hiking boots", "waterproof trekking boots"] },
+      {
+        name: "Men's Hiking Boots",
+        slug: "mens",
+        nouns: ["mens hiking boots", "men's hiking boots", "hiking boots for men", "mens trekking boots", "mens hiking boot"],
+      },
+      {
+        name: "Women's Hiking Boots",
+        slug: "womens",
+        nouns: ["womens hiking boots", "women's hiking boots", "hiking boots for women", "womens waterproof hiking boots", "womens trekking boots"],
+      },
+      {
+        name: "Waterproof Boots",
+        slug: "waterproof",
+        nouns: ["waterproof hiking boots", "gore tex hiking boots", "waterproof boots", "leather hiking boots", "waterproof trekking boots"],
+      },
       { name: "Trail Shoes", slug: "trail-shoes", nouns: ["trail shoes", "hiking shoes", "approach shoes", "trail hiking shoes", "lightweight hiking shoes"] },
-      { name: "Backpacking Boots", slug: "backpacking", nouns: ["backpacking boots", "heavy duty hiking boots", "mountaineering boots", "ankle support hiking boots", "boots"] },
+      {
+        name: "Backpacking Boots",
+        slug: "backpacking",
+        nouns: ["backpacking boots", "heavy duty hiking boots", "mountaineering boots", "ankle support hiking boots", "boots"],
+      },
       { name: "Boot Care & Socks", slug: "care", nouns: ["boot waterproofing", "hiking socks", "boot insoles", "boot laces", "merino hiking socks"] },
     ],
   },
@@ -102,11 +162,27 @@ export const OUTDOOR_LINES: ProductLine[] = [
     cvr: 1.0,
     themes: [
       { name: "Hiking Daypacks", slug: "daypacks", nouns: ["hiking daypack", "daypack", "20l backpack", "hiking backpack", "small hiking backpack"] },
-      { name: "Backpacking Packs", slug: "backpacking", nouns: ["backpacking pack", "65l backpack", "50l backpack", "internal frame backpack", "backpacking backpack"] },
+      {
+        name: "Backpacking Packs",
+        slug: "backpacking",
+        nouns: ["backpacking pack", "65l backpack", "50l backpack", "internal frame backpack", "backpacking backpack"],
+      },
       { name: "Travel Packs", slug: "travel", nouns: ["travel backpack", "carry on backpack", "40l travel backpack", "travel pack", "laptop backpack"] },
-      { name: "Hydration Packs", slug: "hydration", nouns: ["hydration pack", "hydration backpack", "running hydration vest", "water backpack", "hydration bladder"] },
-      { name: "Kids Carriers", slug: "carriers", nouns: ["kids hiking backpack", "child carrier backpack", "baby hiking carrier", "toddler carrier backpack", "youth backpacking pack"] },
-      { name: "Ultralight Packs", slug: "ultralight", nouns: ["ultralight backpack", "frameless backpack", "ultralight pack", "thru hiking backpack", "lightweight backpacking pack"] },
+      {
+        name: "Hydration Packs",
+        slug: "hydration",
+        nouns: ["hydration pack", "hydration backpack", "running hydration vest", "water backpack", "hydration bladder"],
+      },
+      {
+        name: "Kids Carriers",
+        slug: "carriers",
+        nouns: ["kids hiking backpack", "child carrier backpack", "baby hiking carrier", "toddler carrier backpack", "youth backpacking pack"],
+      },
+      {
+        name: "Ultralight Packs",
+        slug: "ultralight",
+        nouns: ["ultralight backpack", "frameless backpack", "ultralight pack", "thru hiking backpack", "lightweight backpacking pack"],
+      },
     ],
   },
   {
@@ -117,8 +193,16 @@ export const OUTDOOR_LINES: ProductLine[] = [
     cpc: 1.05,
     cvr: 1.45,
     themes: [
-      { name: "Climbing Harnesses", slug: "harnesses", nouns: ["climbing harness", "rock climbing harness", "womens climbing harness", "gym climbing harness", "alpine harness"] },
-      { name: "Climbing Shoes", slug: "shoes", nouns: ["climbing shoes", "bouldering shoes", "rock climbing shoes", "beginner climbing shoes", "aggressive climbing shoes"] },
+      {
+        name: "Climbing Harnesses",
+        slug: "harnesses",
+        nouns: ["climbing harness", "rock climbing harness", "womens climbing harness", "gym climbing harness", "alpine harness"],
+      },
+      {
+        name: "Climbing Shoes",
+        slug: "shoes",
+        nouns: ["climbing shoes", "bouldering shoes", "rock climbing shoes", "beginner climbing shoes", "aggressive climbing shoes"],
+      },
       { name: "Climbing Ropes", slug: "ropes", nouns: ["climbing rope", "dynamic rope", "9.5mm climbing rope", "70m climbing rope", "dry treated rope"] },
       { name: "Carabiners & Belay", slug: "hardware", nouns: ["carabiners", "locking carabiner", "belay device", "quickdraws", "auto locking carabiner"] },
       { name: "Chalk & Bouldering", slug: "bouldering", nouns: ["climbing chalk", "chalk bag", "crash pad", "bouldering pad", "liquid chalk"] },
@@ -133,11 +217,31 @@ export const OUTDOOR_LINES: ProductLine[] = [
     cpc: 1.5,
     cvr: 0.9,
     themes: [
-      { name: "Men's Rain Jackets", slug: "mens", nouns: ["mens rain jacket", "men's waterproof jacket", "rain jacket men", "mens rain shell", "mens waterproof coat"] },
-      { name: "Women's Rain Jackets", slug: "womens", nouns: ["womens rain jacket", "women's waterproof jacket", "rain jacket women", "womens rain shell", "womens raincoat"] },
-      { name: "Hardshells", slug: "hardshells", nouns: ["hardshell jacket", "gore tex jacket", "waterproof shell jacket", "3 layer jacket", "mountain jacket"] },
-      { name: "Packable Rain Gear", slug: "packable", nouns: ["packable rain jacket", "lightweight rain jacket", "rain poncho", "rain pants", "emergency poncho"] },
-      { name: "Insulated Jackets", slug: "insulated", nouns: ["down jacket", "puffer jacket", "insulated jacket", "synthetic insulated jacket", "winter coat"] },
+      {
+        name: "Men's Rain Jackets",
+        slug: "mens",
+        nouns: ["mens rain jacket", "men's waterproof jacket", "rain jacket men", "mens rain shell", "mens waterproof coat"],
+      },
+      {
+        name: "Women's Rain Jackets",
+        slug: "womens",
+        nouns: ["womens rain jacket", "women's waterproof jacket", "rain jacket women", "womens rain shell", "womens raincoat"],
+      },
+      {
+        name: "Hardshells",
+        slug: "hardshells",
+        nouns: ["hardshell jacket", "gore tex jacket", "waterproof shell jacket", "3 layer jacket", "mountain jacket"],
+      },
+      {
+        name: "Packable Rain Gear",
+        slug: "packable",
+        nouns: ["packable rain jacket", "lightweight rain jacket", "rain poncho", "rain pants", "emergency poncho"],
+      },
+      {
+        name: "Insulated Jackets",
+        slug: "insulated",
+        nouns: ["down jacket", "puffer jacket", "insulated jacket", "synthetic insulated jacket", "winter coat"],
+      },
       { name: "Softshells", slug: "softshells", nouns: ["softshell jacket", "windbreaker", "wind jacket", "fleece jacket", "softshell pants"] },
     ],
   },
@@ -152,7 +256,11 @@ export const OUTDOOR_LINES: ProductLine[] = [
       { name: "Camp Stoves", slug: "stoves", nouns: ["camping stove", "backpacking stove", "propane camp stove", "2 burner camp stove", "camp stove"] },
       { name: "Camp Cookware", slug: "cookware", nouns: ["camping cookware", "camp cook set", "backpacking pot", "titanium pot", "camping pots and pans"] },
       { name: "Coolers", slug: "coolers", nouns: ["cooler", "rotomolded cooler", "45 qt cooler", "soft cooler", "camping cooler"] },
-      { name: "Water Filters", slug: "water", nouns: ["water filter", "backpacking water filter", "water purifier", "gravity water filter", "squeeze water filter"] },
+      {
+        name: "Water Filters",
+        slug: "water",
+        nouns: ["water filter", "backpacking water filter", "water purifier", "gravity water filter", "squeeze water filter"],
+      },
       { name: "Camp Furniture", slug: "furniture", nouns: ["camping chair", "camp table", "folding camping chair", "backpacking chair", "camping hammock"] },
       { name: "Headlamps & Lanterns", slug: "lighting", nouns: ["headlamp", "rechargeable headlamp", "camping lantern", "led lantern", "running headlamp"] },
     ],
@@ -165,7 +273,11 @@ export const OUTDOOR_LINES: ProductLine[] = [
     cpc: 1.25,
     cvr: 0.9,
     themes: [
-      { name: "Trail Running Shoes", slug: "shoes", nouns: ["trail running shoes", "mens trail running shoes", "womens trail running shoes", "waterproof trail running shoes"] },
+      {
+        name: "Trail Running Shoes",
+        slug: "shoes",
+        nouns: ["trail running shoes", "mens trail running shoes", "womens trail running shoes", "waterproof trail running shoes"],
+      },
       { name: "Running Vests", slug: "vests", nouns: ["running vest", "trail running vest", "running hydration vest", "ultra running vest"] },
       { name: "Running Apparel", slug: "apparel", nouns: ["trail running shorts", "running jacket", "running tights", "merino running shirt"] },
       { name: "Running Poles", slug: "poles", nouns: ["trail running poles", "folding trekking poles", "carbon running poles", "ultra running poles"] },
@@ -188,15 +300,31 @@ export const OUTDOOR_LINES: ProductLine[] = [
 ];
 
 export const BRAND_THEMES: AdGroupTheme[] = [
-  { name: "Brand - Core", slug: "brand", nouns: ["northwind", "northwind outdoor", "northwind outdoor gear", "northwind gear", "northwind outdoors", "www northwind outdoor com"] },
-  { name: "Brand - Products", slug: "products", nouns: ["northwind tent", "northwind sleeping bag", "northwind backpack", "northwind hiking boots", "northwind rain jacket", "northwind climbing harness"] },
-  { name: "Brand - Store & Promo", slug: "store", nouns: ["northwind store", "northwind coupon", "northwind discount code", "northwind outlet", "northwind returns", "northwind promo code"] },
+  {
+    name: "Brand - Core",
+    slug: "brand",
+    nouns: ["northwind", "northwind outdoor", "northwind outdoor gear", "northwind gear", "northwind outdoors", "www northwind outdoor com"],
+  },
+  {
+    name: "Brand - Products",
+    slug: "products",
+    nouns: ["northwind tent", "northwind sleeping bag", "northwind backpack", "northwind hiking boots", "northwind rain jacket", "northwind climbing harness"],
+  },
+  {
+    name: "Brand - Store & Promo",
+    slug: "store",
+    nouns: ["northwind store", "northwind coupon", "northwind discount code", "northwind outlet", "northwind returns", "northwind promo code"],
+  },
 ];
 
 export const COMPETITOR_THEMES: AdGroupTheme[] = [
   { name: "Competitor - Big Box", slug: "compare", nouns: ["rei tents", "rei backpacks", "rei sleeping bags", "rei hiking boots", "rei outlet"] },
   { name: "Competitor - Brands", slug: "brands", nouns: ["patagonia rain jacket", "north face tent", "osprey backpack", "black diamond harness", "msr stove"] },
-  { name: "Competitor - Marketplaces", slug: "marketplace", nouns: ["outdoor gear amazon", "camping gear walmart", "backcountry com", "moosejaw outlet", "campmor"] },
+  {
+    name: "Competitor - Marketplaces",
+    slug: "marketplace",
+    nouns: ["outdoor gear amazon", "camping gear walmart", "backcountry com", "moosejaw outlet", "campmor"],
+  },
 ];
 
 export const HEADLINE_TEMPLATES = [
@@ -255,7 +383,11 @@ export const BAKERY_LINES: ProductLine[] = [
     cpc: 0.85,
     cvr: 1.6,
     themes: [
-      { name: "Geburtstagstorten", slug: "geburtstag", nouns: ["geburtstagstorte berlin", "torte bestellen berlin", "kindertorte berlin", "motivtorte berlin", "geburtstagstorte bestellen"] },
+      {
+        name: "Geburtstagstorten",
+        slug: "geburtstag",
+        nouns: ["geburtstagstorte berlin", "torte bestellen berlin", "kindertorte berlin", "motivtorte berlin", "geburtstagstorte bestellen"],
+      },
       { name: "Hochzeitstorten", slug: "hochzeit", nouns: ["hochzeitstorte berlin", "hochzeitstorte bestellen", "naked cake berlin", "hochzeitstorte preise"] },
     ],
   },
@@ -268,7 +400,11 @@ export const BAKERY_LINES: ProductLine[] = [
     cvr: 1.4,
     themes: [
       { name: "Sauerteigbrot", slug: "sauerteig", nouns: ["sauerteigbrot berlin", "bäckerei sauerteig", "roggenbrot kaufen", "dinkelbrot berlin"] },
-      { name: "Frühstückslieferung", slug: "fruehstueck", nouns: ["brötchen lieferservice berlin", "frühstück lieferung berlin", "brötchenservice", "frühstückskorb berlin"] },
+      {
+        name: "Frühstückslieferung",
+        slug: "fruehstueck",
+        nouns: ["brötchen lieferservice berlin", "frühstück lieferung berlin", "brötchenservice", "frühstückskorb berlin"],
+      },
     ],
   },
 ];

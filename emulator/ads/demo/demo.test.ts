@@ -33,7 +33,8 @@ describe("demo world: accounts and access", () => {
   });
 
   it("customers carry manager flag, currency, time zone and names", () => {
-    const c = (cid: string) => rows("SELECT customer.id, customer.descriptive_name, customer.manager, customer.currency_code, customer.time_zone FROM customer", cid)[0].customer;
+    const c = (cid: string) =>
+      rows("SELECT customer.id, customer.descriptive_name, customer.manager, customer.currency_code, customer.time_zone FROM customer", cid)[0].customer;
     expect(c(MANAGER)).toMatchObject({ descriptiveName: "Northwind Digital (MCC)", manager: true, currencyCode: "USD", timeZone: "America/New_York" });
     expect(c(RICH)).toMatchObject({ descriptiveName: "Northwind Outdoor Gear", manager: false, currencyCode: "USD", timeZone: "America/New_York" });
     expect(c(SMALL)).toMatchObject({ descriptiveName: "Northwind Bakery Berlin", manager: false, currencyCode: "EUR", timeZone: "Europe/Berlin" });
@@ -58,7 +59,9 @@ describe("demo world: the rich account's size and shape", () => {
 
   it("has ≥60 ad groups, ≥1,500 keywords in all match types, ≥2,000 search terms", () => {
     expect(rows("SELECT ad_group.id FROM ad_group").length).toBeGreaterThanOrEqual(60);
-    const kw = rows("SELECT ad_group_criterion.keyword.match_type, ad_group_criterion.quality_info.quality_score FROM ad_group_criterion WHERE ad_group_criterion.negative = FALSE");
+    const kw = rows(
+      "SELECT ad_group_criterion.keyword.match_type, ad_group_criterion.quality_info.quality_score FROM ad_group_criterion WHERE ad_group_criterion.negative = FALSE",
+    );
     expect(kw.length).toBeGreaterThanOrEqual(1500);
     const byMatch = new Map<string, number>();
     for (const k of kw) byMatch.set(k.adGroupCriterion.keyword.matchType, (byMatch.get(k.adGroupCriterion.keyword.matchType) ?? 0) + 1);
@@ -69,7 +72,9 @@ describe("demo world: the rich account's size and shape", () => {
   });
 
   it("has exactly 90 days of daily metrics ending yesterday, with weekly seasonality", () => {
-    const d = rows("SELECT customer.id, segments.date, segments.day_of_week, metrics.impressions FROM customer WHERE segments.date BETWEEN '2026-01-01' AND '2026-12-31'");
+    const d = rows(
+      "SELECT customer.id, segments.date, segments.day_of_week, metrics.impressions FROM customer WHERE segments.date BETWEEN '2026-01-01' AND '2026-12-31'",
+    );
     expect(d).toHaveLength(90);
     expect(d[0].segments.date).toBe("2026-08-24");
     expect(d[89].segments.date).toBe("2026-11-21");
@@ -83,9 +88,19 @@ describe("demo world: the rich account's size and shape", () => {
 
   it("has realistic CTR/CPC/conversion rates: brand ≫ non-brand, exact > broad", () => {
     const L = "segments.date DURING LAST_30_DAYS";
-    const kw = rows(`SELECT campaign.name, ad_group_criterion.keyword.match_type, metrics.impressions, metrics.clicks, metrics.cost_micros, metrics.conversions FROM keyword_view WHERE ${L}`);
+    const kw = rows(
+      `SELECT campaign.name, ad_group_criterion.keyword.match_type, metrics.impressions, metrics.clicks, metrics.cost_micros, metrics.conversions FROM keyword_view WHERE ${L}`,
+    );
     const agg = (f: (r: Row) => boolean) => {
-      const s = kw.filter(f).reduce((a, r) => ({ i: a.i + Number(r.metrics.impressions), c: a.c + Number(r.metrics.clicks), cost: a.cost + money(r.metrics.costMicros), v: a.v + r.metrics.conversions }), { i: 0, c: 0, cost: 0, v: 0 });
+      const s = kw.filter(f).reduce(
+        (a, r) => ({
+          i: a.i + Number(r.metrics.impressions),
+          c: a.c + Number(r.metrics.clicks),
+          cost: a.cost + money(r.metrics.costMicros),
+          v: a.v + r.metrics.conversions,
+        }),
+        { i: 0, c: 0, cost: 0, v: 0 },
+      );
       return { ctr: s.c / s.i, cpc: s.cost / s.c, cvr: s.v / s.c };
     };
     const brand = agg((r) => r.campaign.name.startsWith("Brand"));
@@ -108,7 +123,10 @@ describe("demo world: the rich account's size and shape", () => {
 
   it("RSAs respect Google's limits (3–15 × ≤30, 2–4 × ≤90, paths ≤15, ≤3 enabled per ad group)", () => {
     for (const cid of [RICH, SMALL]) {
-      const ads = rows("SELECT ad_group.id, ad_group_ad.status, ad_group_ad.ad.type, ad_group_ad.ad.final_urls, ad_group_ad.ad.responsive_search_ad.headlines, ad_group_ad.ad.responsive_search_ad.descriptions, ad_group_ad.ad.responsive_search_ad.path1, ad_group_ad.ad.responsive_search_ad.path2, ad_group_ad.ad_strength FROM ad_group_ad", cid);
+      const ads = rows(
+        "SELECT ad_group.id, ad_group_ad.status, ad_group_ad.ad.type, ad_group_ad.ad.final_urls, ad_group_ad.ad.responsive_search_ad.headlines, ad_group_ad.ad.responsive_search_ad.descriptions, ad_group_ad.ad.responsive_search_ad.path1, ad_group_ad.ad.responsive_search_ad.path2, ad_group_ad.ad_strength FROM ad_group_ad",
+        cid,
+      );
       const rsas = ads.filter((a) => a.adGroupAd.ad.type === "RESPONSIVE_SEARCH_AD");
       expect(rsas.length).toBeGreaterThan(0);
       const perGroup = new Map<string, number>();
@@ -144,37 +162,65 @@ describe("demo world: planted optimizer findings (see PLANTED.md)", () => {
   const L30 = "segments.date DURING LAST_30_DAYS";
 
   it("P1 keywords that spend without converting", () => {
-    const r = rows("SELECT campaign.name, ad_group.name, ad_group_criterion.keyword.text, ad_group_criterion.keyword.match_type, metrics.clicks, metrics.cost_micros, metrics.conversions FROM keyword_view WHERE metrics.conversions = 0 AND metrics.cost_micros > 250000000");
+    const r = rows(
+      "SELECT campaign.name, ad_group.name, ad_group_criterion.keyword.text, ad_group_criterion.keyword.match_type, metrics.clicks, metrics.cost_micros, metrics.conversions FROM keyword_view WHERE metrics.conversions = 0 AND metrics.cost_micros > 250000000",
+    );
     const found = new Set(r.map((x) => `${x.adGroup.name}|${x.adGroupCriterion.keyword.text}|${x.adGroupCriterion.keyword.matchType}`));
-    for (const k of ["Family Tents|cheap camping tents|BROAD", "Trail Shoes|running shoes|BROAD", "Travel Packs|laptop backpack|PHRASE", "Insulated Jackets|winter coat|BROAD", "Coolers|yeti cooler|BROAD"]) {
+    for (const k of [
+      "Family Tents|cheap camping tents|BROAD",
+      "Trail Shoes|running shoes|BROAD",
+      "Travel Packs|laptop backpack|PHRASE",
+      "Insulated Jackets|winter coat|BROAD",
+      "Coolers|yeti cooler|BROAD",
+    ]) {
       expect(found, k).toContain(k);
     }
     for (const x of r) expect(Number(x.metrics.clicks)).toBeGreaterThan(100);
   });
 
   it("P2 search terms that spend without converting", () => {
-    const r = rows("SELECT search_term_view.search_term, search_term_view.status, metrics.clicks, metrics.conversions FROM search_term_view WHERE metrics.conversions = 0 AND metrics.clicks >= 40");
+    const r = rows(
+      "SELECT search_term_view.search_term, search_term_view.status, metrics.clicks, metrics.conversions FROM search_term_view WHERE metrics.conversions = 0 AND metrics.clicks >= 40",
+    );
     const terms = new Map(r.map((x) => [x.searchTermView.searchTerm, x.searchTermView.status]));
-    for (const t of ["free camping sites near me", "how to set up a tent", "boot repair near me", "cowboy boots", "used climbing rope", "dog sleeping bag", "camp stove recall"]) {
+    for (const t of [
+      "free camping sites near me",
+      "how to set up a tent",
+      "boot repair near me",
+      "cowboy boots",
+      "used climbing rope",
+      "dog sleeping bag",
+      "camp stove recall",
+    ]) {
       expect(terms.get(t), t).toBe("NONE");
     }
     // The n-gram "free" wastes money in several campaigns.
-    const free = rows("SELECT campaign.name, search_term_view.search_term, metrics.conversions, metrics.clicks FROM search_term_view WHERE search_term_view.search_term LIKE '%free%'");
-    expect(new Set(free.filter((x) => x.metrics.conversions === 0 && Number(x.metrics.clicks) > 20).map((x) => x.campaign.name)).size).toBeGreaterThanOrEqual(3);
+    const free = rows(
+      "SELECT campaign.name, search_term_view.search_term, metrics.conversions, metrics.clicks FROM search_term_view WHERE search_term_view.search_term LIKE '%free%'",
+    );
+    expect(new Set(free.filter((x) => x.metrics.conversions === 0 && Number(x.metrics.clicks) > 20).map((x) => x.campaign.name)).size).toBeGreaterThanOrEqual(
+      3,
+    );
   });
 
   it("P3 budget-limited campaign with strong ROAS", () => {
-    const [c] = rows(`SELECT campaign.name, campaign.maximize_conversion_value.target_roas, campaign_budget.amount_micros, metrics.cost_micros, metrics.conversions_value, metrics.search_budget_lost_impression_share, metrics.search_impression_share FROM campaign WHERE campaign.name = 'Search | Climbing Gear' AND ${L30}`);
+    const [c] = rows(
+      `SELECT campaign.name, campaign.maximize_conversion_value.target_roas, campaign_budget.amount_micros, metrics.cost_micros, metrics.conversions_value, metrics.search_budget_lost_impression_share, metrics.search_impression_share FROM campaign WHERE campaign.name = 'Search | Climbing Gear' AND ${L30}`,
+    );
     const roas = c.metrics.conversionsValue / money(c.metrics.costMicros);
     expect(c.metrics.searchBudgetLostImpressionShare).toBeGreaterThan(0.35);
     expect(roas).toBeGreaterThan(2 * c.campaign.maximizeConversionValue.targetRoas);
     expect(money(c.metrics.costMicros) / 30).toBeGreaterThan(0.9 * money(c.campaignBudget.amountMicros));
-    const others = rows(`SELECT campaign.name, metrics.search_budget_lost_impression_share FROM campaign WHERE campaign.advertising_channel_type = SEARCH AND campaign.status = ENABLED AND campaign.name != 'Search | Climbing Gear' AND ${L30}`);
+    const others = rows(
+      `SELECT campaign.name, metrics.search_budget_lost_impression_share FROM campaign WHERE campaign.advertising_channel_type = SEARCH AND campaign.status = ENABLED AND campaign.name != 'Search | Climbing Gear' AND ${L30}`,
+    );
     for (const o of others) expect(o.metrics.searchBudgetLostImpressionShare).toBeLessThan(0.1);
   });
 
   it("P4 duplicate keywords across ad groups", () => {
-    const kw = rows("SELECT campaign.name, ad_group.name, ad_group_criterion.keyword.text, ad_group_criterion.keyword.match_type, metrics.impressions FROM keyword_view WHERE ad_group_criterion.negative = FALSE AND ad_group_criterion.status = ENABLED");
+    const kw = rows(
+      "SELECT campaign.name, ad_group.name, ad_group_criterion.keyword.text, ad_group_criterion.keyword.match_type, metrics.impressions FROM keyword_view WHERE ad_group_criterion.negative = FALSE AND ad_group_criterion.status = ENABLED",
+    );
     const groups = new Map<string, Set<string>>();
     for (const k of kw) {
       const key = `${k.campaign.name}|${k.adGroupCriterion.keyword.text}|${k.adGroupCriterion.keyword.matchType}`;
@@ -187,7 +233,9 @@ describe("demo world: planted optimizer findings (see PLANTED.md)", () => {
   });
 
   it("P5 weak ads: POOR strength, few headlines, LOW-labelled assets", () => {
-    const ads = rows("SELECT ad_group.name, ad_group_ad.ad.id, ad_group_ad.ad_strength, ad_group_ad.ad.responsive_search_ad.headlines, ad_group_ad.ad.responsive_search_ad.descriptions FROM ad_group_ad WHERE ad_group_ad.ad_strength = POOR");
+    const ads = rows(
+      "SELECT ad_group.name, ad_group_ad.ad.id, ad_group_ad.ad_strength, ad_group_ad.ad.responsive_search_ad.headlines, ad_group_ad.ad.responsive_search_ad.descriptions FROM ad_group_ad WHERE ad_group_ad.ad_strength = POOR",
+    );
     expect(new Set(ads.map((a) => a.adGroup.name))).toEqual(new Set(["Coolers", "Kids Sleeping Bags", "Softshells"]));
     for (const a of ads) {
       const rsa = a.adGroupAd.ad.responsiveSearchAd;
@@ -195,14 +243,18 @@ describe("demo world: planted optimizer findings (see PLANTED.md)", () => {
       expect(rsa.descriptions).toHaveLength(2);
       const low = [...rsa.headlines, ...rsa.descriptions].filter((x: Row) => x.assetPerformanceLabel === "LOW").length;
       expect(low).toBeGreaterThanOrEqual(2);
-      const views = rows(`SELECT ad_group_ad_asset_view.performance_label, ad_group_ad_asset_view.field_type FROM ad_group_ad_asset_view WHERE ad_group_ad.ad.id = ${a.adGroupAd.ad.id}`);
+      const views = rows(
+        `SELECT ad_group_ad_asset_view.performance_label, ad_group_ad_asset_view.field_type FROM ad_group_ad_asset_view WHERE ad_group_ad.ad.id = ${a.adGroupAd.ad.id}`,
+      );
       expect(views).toHaveLength(5);
       expect(views.filter((v) => v.adGroupAdAssetView.performanceLabel === "LOW").length).toBe(low);
     }
   });
 
   it("P6 low quality-score keywords with real spend", () => {
-    const r = rows(`SELECT ad_group.name, ad_group_criterion.keyword.text, ad_group_criterion.quality_info.quality_score, ad_group_criterion.quality_info.search_predicted_ctr, metrics.cost_micros FROM keyword_view WHERE ad_group_criterion.quality_info.quality_score <= 3 AND metrics.cost_micros > 100000000`);
+    const r = rows(
+      `SELECT ad_group.name, ad_group_criterion.keyword.text, ad_group_criterion.quality_info.quality_score, ad_group_criterion.quality_info.search_predicted_ctr, metrics.cost_micros FROM keyword_view WHERE ad_group_criterion.quality_info.quality_score <= 3 AND metrics.cost_micros > 100000000`,
+    );
     expect(r.length).toBeGreaterThanOrEqual(10);
     const named = new Map(r.map((x) => [x.adGroupCriterion.keyword.text, x.adGroupCriterion.qualityInfo]));
     expect(named.get("boots")).toMatchObject({ qualityScore: 2, searchPredictedCtr: "BELOW_AVERAGE" });
@@ -211,45 +263,65 @@ describe("demo world: planted optimizer findings (see PLANTED.md)", () => {
   });
 
   it("P7 ad groups whose bids are far off the target CPA", () => {
-    const boots = rows("SELECT ad_group.name, ad_group.cpc_bid_micros, metrics.cost_micros, metrics.conversions FROM ad_group WHERE campaign.name = 'Search | Hiking Boots'");
+    const boots = rows(
+      "SELECT ad_group.name, ad_group.cpc_bid_micros, metrics.cost_micros, metrics.conversions FROM ad_group WHERE campaign.name = 'Search | Hiking Boots'",
+    );
     const cpa = (r: Row) => money(r.metrics.costMicros) / r.metrics.conversions;
     const trail = boots.find((b) => b.adGroup.name === "Trail Shoes") as Row;
     const rest = boots.filter((b) => b !== trail);
     expect(money(trail.adGroup.cpcBidMicros)).toBeGreaterThan(3 * Math.max(...rest.map((b) => money(b.adGroup.cpcBidMicros))));
     const campaignCpa = money(rest.reduce((s, b) => s + Number(b.metrics.costMicros), 0)) / rest.reduce((s, b) => s + b.metrics.conversions, 0);
     expect(cpa(trail)).toBeGreaterThan(2 * campaignCpa);
-    const [stoves] = rows("SELECT ad_group.name, ad_group.target_cpa_micros, campaign.target_cpa.target_cpa_micros FROM ad_group WHERE ad_group.name = 'Camp Stoves'");
+    const [stoves] = rows(
+      "SELECT ad_group.name, ad_group.target_cpa_micros, campaign.target_cpa.target_cpa_micros FROM ad_group WHERE ad_group.name = 'Camp Stoves'",
+    );
     expect(Number(stoves.adGroup.targetCpaMicros)).toBeGreaterThan(3 * Number(stoves.campaign.targetCpa.targetCpaMicros));
   });
 
   it("P8 paused keyword that converted cheaply before the pause", () => {
-    const [k] = rows("SELECT ad_group_criterion.keyword.text, ad_group_criterion.status, metrics.conversions, metrics.cost_micros FROM keyword_view WHERE ad_group_criterion.keyword.text = '65l backpack' AND ad_group_criterion.keyword.match_type = EXACT");
+    const [k] = rows(
+      "SELECT ad_group_criterion.keyword.text, ad_group_criterion.status, metrics.conversions, metrics.cost_micros FROM keyword_view WHERE ad_group_criterion.keyword.text = '65l backpack' AND ad_group_criterion.keyword.match_type = EXACT",
+    );
     expect(k.adGroupCriterion.status).toBe("PAUSED");
     expect(k.metrics.conversions).toBeGreaterThanOrEqual(8);
     expect(money(k.metrics.costMicros) / k.metrics.conversions).toBeLessThan(38);
-    const recent = rows(`SELECT ad_group_criterion.keyword.text, metrics.clicks FROM keyword_view WHERE ad_group_criterion.keyword.text = '65l backpack' AND ad_group_criterion.keyword.match_type = EXACT AND segments.date DURING LAST_14_DAYS`);
+    const recent = rows(
+      `SELECT ad_group_criterion.keyword.text, metrics.clicks FROM keyword_view WHERE ad_group_criterion.keyword.text = '65l backpack' AND ad_group_criterion.keyword.match_type = EXACT AND segments.date DURING LAST_14_DAYS`,
+    );
     expect(recent.every((x) => x.metrics.clicks === "0")).toBe(true);
   });
 
   it("P9 a campaign negative blocks a positive keyword", () => {
-    const neg = rows("SELECT campaign.name, campaign_criterion.keyword.text, campaign_criterion.keyword.match_type FROM campaign_criterion WHERE campaign_criterion.negative = TRUE AND campaign_criterion.keyword.text = 'down jacket'");
+    const neg = rows(
+      "SELECT campaign.name, campaign_criterion.keyword.text, campaign_criterion.keyword.match_type FROM campaign_criterion WHERE campaign_criterion.negative = TRUE AND campaign_criterion.keyword.text = 'down jacket'",
+    );
     expect(neg.map((n) => n.campaign.name)).toEqual(["Search | Rain Jackets"]);
-    const [k] = rows("SELECT ad_group.name, ad_group_criterion.status, metrics.impressions FROM keyword_view WHERE ad_group_criterion.keyword.text = 'down jacket' AND ad_group_criterion.keyword.match_type = EXACT");
+    const [k] = rows(
+      "SELECT ad_group.name, ad_group_criterion.status, metrics.impressions FROM keyword_view WHERE ad_group_criterion.keyword.text = 'down jacket' AND ad_group_criterion.keyword.match_type = EXACT",
+    );
     expect(k).toMatchObject({ adGroup: { name: "Insulated Jackets" }, adGroupCriterion: { status: "ENABLED" }, metrics: { impressions: "0" } });
   });
 
   it("P10 a converting search term that is not a keyword yet; P12 an excluded term", () => {
-    const [t] = rows("SELECT search_term_view.search_term, search_term_view.status, metrics.conversions, metrics.cost_micros FROM search_term_view WHERE search_term_view.search_term = '4 person instant tent with screen room'");
+    const [t] = rows(
+      "SELECT search_term_view.search_term, search_term_view.status, metrics.conversions, metrics.cost_micros FROM search_term_view WHERE search_term_view.search_term = '4 person instant tent with screen room'",
+    );
     expect(t.searchTermView.status).toBe("NONE");
     expect(t.metrics.conversions).toBeGreaterThanOrEqual(3);
-    const [x] = rows("SELECT search_term_view.search_term, search_term_view.status, metrics.clicks FROM search_term_view WHERE search_term_view.search_term = 'tent rental near me'");
+    const [x] = rows(
+      "SELECT search_term_view.search_term, search_term_view.status, metrics.clicks FROM search_term_view WHERE search_term_view.search_term = 'tent rental near me'",
+    );
     expect(x.searchTermView.status).toBe("EXCLUDED");
     expect(Number(x.metrics.clicks)).toBeGreaterThan(0);
-    expect(rows(`SELECT search_term_view.search_term, metrics.clicks FROM search_term_view WHERE search_term_view.search_term = 'tent rental near me' AND ${L30}`)).toEqual([]);
+    expect(
+      rows(`SELECT search_term_view.search_term, metrics.clicks FROM search_term_view WHERE search_term_view.search_term = 'tent rental near me' AND ${L30}`),
+    ).toEqual([]);
   });
 
   it("P11 rarely-served keywords with no traffic", () => {
-    const r = rows("SELECT ad_group_criterion.criterion_id, ad_group_criterion.system_serving_status, metrics.impressions FROM keyword_view WHERE ad_group_criterion.system_serving_status = RARELY_SERVED");
+    const r = rows(
+      "SELECT ad_group_criterion.criterion_id, ad_group_criterion.system_serving_status, metrics.impressions FROM keyword_view WHERE ad_group_criterion.system_serving_status = RARELY_SERVED",
+    );
     expect(r.length).toBeGreaterThan(20);
     expect(r.filter((x) => Number(x.metrics.impressions) > 3)).toEqual([]);
   });
@@ -260,8 +332,14 @@ describe("determinism", () => {
     const src = createAdsDataSource(store);
     const h = createHash("sha256");
     for (const [cid, q] of [
-      [RICH, "SELECT campaign.id, campaign.name, campaign_budget.amount_micros, segments.date, metrics.clicks, metrics.cost_micros, metrics.conversions_value, metrics.search_impression_share FROM campaign WHERE segments.date DURING LAST_30_DAYS"],
-      [RICH, "SELECT ad_group_criterion.criterion_id, ad_group_criterion.keyword.text, ad_group_criterion.quality_info.quality_score, metrics.clicks, metrics.cost_micros FROM keyword_view"],
+      [
+        RICH,
+        "SELECT campaign.id, campaign.name, campaign_budget.amount_micros, segments.date, metrics.clicks, metrics.cost_micros, metrics.conversions_value, metrics.search_impression_share FROM campaign WHERE segments.date DURING LAST_30_DAYS",
+      ],
+      [
+        RICH,
+        "SELECT ad_group_criterion.criterion_id, ad_group_criterion.keyword.text, ad_group_criterion.quality_info.quality_score, metrics.clicks, metrics.cost_micros FROM keyword_view",
+      ],
       [RICH, "SELECT search_term_view.search_term, metrics.clicks, metrics.conversions FROM search_term_view"],
       [RICH, "SELECT ad_group_ad.ad.id, ad_group_ad.ad.responsive_search_ad.headlines, ad_group_ad.ad_strength FROM ad_group_ad"],
       [SMALL, "SELECT campaign.name, segments.date, segments.device, metrics.impressions FROM campaign WHERE segments.date DURING LAST_14_DAYS"],
@@ -286,7 +364,10 @@ describe("determinism", () => {
 
   it("today moves the window: data always ends yesterday", () => {
     const s = createDemoStore({ today: "2027-03-01", scale: { days: 30 } });
-    const d = createAdsDataSource(s).query(RICH, "SELECT customer.id, segments.date, metrics.clicks FROM customer WHERE segments.date BETWEEN '2027-01-01' AND '2027-03-31'").results as Row[];
+    const d = createAdsDataSource(s).query(
+      RICH,
+      "SELECT customer.id, segments.date, metrics.clicks FROM customer WHERE segments.date BETWEEN '2027-01-01' AND '2027-03-31'",
+    ).results as Row[];
     expect(d).toHaveLength(30);
     expect(d[29].segments.date).toBe("2027-02-28");
   });
@@ -296,13 +377,19 @@ describe("store is mutable by resource name", () => {
   it("get/update keywords, campaigns and budgets; queries see the change", () => {
     const store = createDemoStore({ today: TODAY, scale: { days: 7 } });
     const src = createAdsDataSource(store);
-    const [k] = src.query(RICH, "SELECT ad_group_criterion.criterion_id, ad_group_criterion.cpc_bid_micros FROM ad_group_criterion WHERE ad_group_criterion.negative = FALSE LIMIT 1").results as Row[];
+    const [k] = src.query(
+      RICH,
+      "SELECT ad_group_criterion.criterion_id, ad_group_criterion.cpc_bid_micros FROM ad_group_criterion WHERE ad_group_criterion.negative = FALSE LIMIT 1",
+    ).results as Row[];
     const rn = k.adGroupCriterion.resourceName as string;
     expect(store.get(rn)).toMatchObject({ resourceName: rn, type: "KEYWORD" });
     const v = store.version;
     expect(store.update(rn, { status: "PAUSED", cpcBidMicros: 2_340_000 })).toBe(true);
     expect(store.version).toBe(v + 1);
-    const [after] = src.query(RICH, `SELECT ad_group_criterion.status, ad_group_criterion.cpc_bid_micros FROM ad_group_criterion WHERE ad_group_criterion.resource_name = '${rn}'`).results as Row[];
+    const [after] = src.query(
+      RICH,
+      `SELECT ad_group_criterion.status, ad_group_criterion.cpc_bid_micros FROM ad_group_criterion WHERE ad_group_criterion.resource_name = '${rn}'`,
+    ).results as Row[];
     expect(after.adGroupCriterion).toMatchObject({ status: "PAUSED", cpcBidMicros: "2340000" });
 
     const [b] = src.query(RICH, "SELECT campaign_budget.resource_name FROM campaign_budget LIMIT 1").results as Row[];

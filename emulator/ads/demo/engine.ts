@@ -486,7 +486,13 @@ export class AccountGenerator {
       for (const p of rng.shuffle(brand ? BRAND_TERM_PATTERNS : PHRASE_TERM_PATTERNS).slice(0, n)) {
         const text = p.replace("{x}", kp.text);
         if (text.split(" ").length > 8) continue;
-        out.push({ text, matchType: rng.chance(0.8) ? "PHRASE" : "NEAR_PHRASE", share: rng.range(0.06, 0.15), convWeight: text.startsWith("cheap") ? 0.4 : 0.9, status: status(text) });
+        out.push({
+          text,
+          matchType: rng.chance(0.8) ? "PHRASE" : "NEAR_PHRASE",
+          share: rng.range(0.06, 0.15),
+          convWeight: text.startsWith("cheap") ? 0.4 : 0.9,
+          status: status(text),
+        });
       }
     } else {
       out.push({ text: kp.text, matchType: "BROAD", share: rng.range(0.12, 0.25), convWeight: 1.1, status: status(kp.text) });

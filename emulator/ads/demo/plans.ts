@@ -86,8 +86,7 @@ function keywordPlan(ctx: KeywordContext, text: string, matchType: MatchType, co
   const ctr = (brand ? CTR.brand[matchType] : CTR.generic[matchType]) * (0.7 + 0.2 * q.pts[0]) * rng.logNormal(0.25) * (ctx.competitor ? 0.45 : 1);
   let cpc = (brand ? 0.45 : line.cpc * { EXACT: 1.12, PHRASE: 1, BROAD: 0.88 }[matchType] * (1.5 - 0.07 * qs)) * rng.logNormal(0.2);
   if (ctx.competitor) cpc *= 1.6;
-  const cvr =
-    (brand ? 0.11 : CVR[matchType] * line.cvr * ctx.cvrMult) * (0.85 + 0.1 * q.pts[2]) * rng.logNormal(0.3) * (ctx.competitor ? 0.3 : 1);
+  const cvr = (brand ? 0.11 : CVR[matchType] * line.cvr * ctx.cvrMult) * (0.85 + 0.1 * q.pts[2]) * rng.logNormal(0.3) * (ctx.competitor ? 0.3 : 1);
   const kp: KeywordPlan = {
     text,
     matchType,
@@ -226,7 +225,10 @@ function buildRsa(
   const hCount = opts.weak ? 3 : Math.min(heads.length, rng.int(8, 15));
   const dCount = opts.weak ? 2 : Math.min(descs.length, rng.int(3, 4));
   const headlines: AdTextAsset[] = [first, ...rng.shuffle(rest)].slice(0, hCount).map((text) => ({ text }));
-  const descriptions: AdTextAsset[] = rng.shuffle(descs).slice(0, dCount).map((text) => ({ text }));
+  const descriptions: AdTextAsset[] = rng
+    .shuffle(descs)
+    .slice(0, dCount)
+    .map((text) => ({ text }));
   if (opts.pinBrand) {
     const pinned = headlines.find((h) => h.text === opts.pinBrand);
     if (pinned) pinned.pinnedField = "HEADLINE_1";
@@ -320,18 +322,177 @@ export function richOutdoorPlan(rng: Rng, D: number): AccountPlan {
   const seen = new Set<string>();
 
   const specs: SearchCampaignSpec[] = [
-    { name: "Brand | Northwind", line: brandLine, themes: BRAND_THEMES, status: "ENABLED", bidding: { type: "MANUAL_CPC" }, brand: true, activeUntil: D, volume: 1, is: 0.9, blis: 0.01, headroom: 1.8, startDate: "2021-04-12", keywordsPerAdGroup: [10, 14] },
-    { name: "Search | Tents", line: line("tents"), themes: line("tents").themes, status: "ENABLED", bidding: { type: "MAXIMIZE_CONVERSION_VALUE", targetRoas: 4 }, activeUntil: D, volume: 1, is: 0.42, blis: 0.02, headroom: 1.6, startDate: "2022-02-01", keywordsPerAdGroup: [28, 33] },
-    { name: "Search | Sleeping Bags", line: line("sleeping"), themes: line("sleeping").themes, status: "ENABLED", bidding: { type: "TARGET_ROAS", targetRoas: 3.5 }, activeUntil: D, volume: 0.9, is: 0.38, blis: 0.02, headroom: 1.7, startDate: "2022-02-01", keywordsPerAdGroup: [28, 33] },
-    { name: "Search | Hiking Boots", line: line("boots"), themes: line("boots").themes, status: "ENABLED", bidding: { type: "MANUAL_CPC" }, activeUntil: D, volume: 1, is: 0.36, blis: 0.03, headroom: 1.5, startDate: "2022-03-15", keywordsPerAdGroup: [28, 33] },
-    { name: "Search | Backpacks", line: line("packs"), themes: line("packs").themes, status: "ENABLED", bidding: { type: "MAXIMIZE_CONVERSIONS", targetCpaMicros: 38_000_000 }, activeUntil: D, volume: 0.95, is: 0.4, blis: 0.02, headroom: 1.6, startDate: "2022-03-15", keywordsPerAdGroup: [28, 33] },
-    { name: "Search | Climbing Gear", line: line("climbing"), themes: line("climbing").themes, status: "ENABLED", bidding: { type: "MAXIMIZE_CONVERSION_VALUE", targetRoas: 3 }, activeUntil: D, volume: 0.8, cvrMult: 1.45, is: 0.34, blis: 0.48, headroom: 1.0, startDate: "2023-05-02", keywordsPerAdGroup: [28, 33] },
-    { name: "Search | Rain Jackets", line: line("jackets"), themes: line("jackets").themes, status: "ENABLED", bidding: { type: "TARGET_ROAS", targetRoas: 3 }, activeUntil: D, volume: 0.9, is: 0.37, blis: 0.02, headroom: 1.7, startDate: "2022-09-01", keywordsPerAdGroup: [28, 33] },
-    { name: "Search | Camp Kitchen", line: line("kitchen"), themes: line("kitchen").themes, status: "ENABLED", bidding: { type: "TARGET_CPA", targetCpaMicros: 24_000_000 }, activeUntil: D, volume: 0.85, is: 0.41, blis: 0.02, headroom: 1.8, startDate: "2023-01-09", keywordsPerAdGroup: [28, 33] },
-    { name: "Search | Competitors", line: competitorLine, themes: COMPETITOR_THEMES, status: "ENABLED", bidding: { type: "MANUAL_CPC" }, competitor: true, activeUntil: D, volume: 0.7, is: 0.18, blis: 0.02, headroom: 1.5, startDate: "2024-06-03", keywordsPerAdGroup: [9, 12] },
-    { name: "Search | Trail Running", line: line("running"), themes: line("running").themes, status: "PAUSED", bidding: { type: "MAXIMIZE_CONVERSIONS" }, activeUntil: D - 21, volume: 0.8, is: 0.35, blis: 0.02, headroom: 1.6, startDate: "2023-03-20", keywordsPerAdGroup: [24, 28] },
-    { name: "Search | Ski & Snow", line: line("snow"), themes: line("snow").themes, status: "PAUSED", bidding: { type: "TARGET_CPA", targetCpaMicros: 45_000_000 }, activeUntil: Math.max(1, D - 62), volume: 0.8, is: 0.33, blis: 0.02, headroom: 1.6, startDate: "2022-11-01", keywordsPerAdGroup: [24, 28] },
-    { name: "Search | Summer Sale 2025", line: summerLine, themes: summerLine.themes, status: "REMOVED", bidding: { type: "MANUAL_CPC" }, activeUntil: Math.min(D, 12), volume: 0.9, is: 0.4, blis: 0.02, headroom: 1.5, startDate: "2025-06-01", keywordsPerAdGroup: [12, 16] },
+    {
+      name: "Brand | Northwind",
+      line: brandLine,
+      themes: BRAND_THEMES,
+      status: "ENABLED",
+      bidding: { type: "MANUAL_CPC" },
+      brand: true,
+      activeUntil: D,
+      volume: 1,
+      is: 0.9,
+      blis: 0.01,
+      headroom: 1.8,
+      startDate: "2021-04-12",
+      keywordsPerAdGroup: [10, 14],
+    },
+    {
+      name: "Search | Tents",
+      line: line("tents"),
+      themes: line("tents").themes,
+      status: "ENABLED",
+      bidding: { type: "MAXIMIZE_CONVERSION_VALUE", targetRoas: 4 },
+      activeUntil: D,
+      volume: 1,
+      is: 0.42,
+      blis: 0.02,
+      headroom: 1.6,
+      startDate: "2022-02-01",
+      keywordsPerAdGroup: [28, 33],
+    },
+    {
+      name: "Search | Sleeping Bags",
+      line: line("sleeping"),
+      themes: line("sleeping").themes,
+      status: "ENABLED",
+      bidding: { type: "TARGET_ROAS", targetRoas: 3.5 },
+      activeUntil: D,
+      volume: 0.9,
+      is: 0.38,
+      blis: 0.02,
+      headroom: 1.7,
+      startDate: "2022-02-01",
+      keywordsPerAdGroup: [28, 33],
+    },
+    {
+      name: "Search | Hiking Boots",
+      line: line("boots"),
+      themes: line("boots").themes,
+      status: "ENABLED",
+      bidding: { type: "MANUAL_CPC" },
+      activeUntil: D,
+      volume: 1,
+      is: 0.36,
+      blis: 0.03,
+      headroom: 1.5,
+      startDate: "2022-03-15",
+      keywordsPerAdGroup: [28, 33],
+    },
+    {
+      name: "Search | Backpacks",
+      line: line("packs"),
+      themes: line("packs").themes,
+      status: "ENABLED",
+      bidding: { type: "MAXIMIZE_CONVERSIONS", targetCpaMicros: 38_000_000 },
+      activeUntil: D,
+      volume: 0.95,
+      is: 0.4,
+      blis: 0.02,
+      headroom: 1.6,
+      startDate: "2022-03-15",
+      keywordsPerAdGroup: [28, 33],
+    },
+    {
+      name: "Search | Climbing Gear",
+      line: line("climbing"),
+      themes: line("climbing").themes,
+      status: "ENABLED",
+      bidding: { type: "MAXIMIZE_CONVERSION_VALUE", targetRoas: 3 },
+      activeUntil: D,
+      volume: 0.8,
+      cvrMult: 1.45,
+      is: 0.34,
+      blis: 0.48,
+      headroom: 1.0,
+      startDate: "2023-05-02",
+      keywordsPerAdGroup: [28, 33],
+    },
+    {
+      name: "Search | Rain Jackets",
+      line: line("jackets"),
+      themes: line("jackets").themes,
+      status: "ENABLED",
+      bidding: { type: "TARGET_ROAS", targetRoas: 3 },
+      activeUntil: D,
+      volume: 0.9,
+      is: 0.37,
+      blis: 0.02,
+      headroom: 1.7,
+      startDate: "2022-09-01",
+      keywordsPerAdGroup: [28, 33],
+    },
+    {
+      name: "Search | Camp Kitchen",
+      line: line("kitchen"),
+      themes: line("kitchen").themes,
+      status: "ENABLED",
+      bidding: { type: "TARGET_CPA", targetCpaMicros: 24_000_000 },
+      activeUntil: D,
+      volume: 0.85,
+      is: 0.41,
+      blis: 0.02,
+      headroom: 1.8,
+      startDate: "2023-01-09",
+      keywordsPerAdGroup: [28, 33],
+    },
+    {
+      name: "Search | Competitors",
+      line: competitorLine,
+      themes: COMPETITOR_THEMES,
+      status: "ENABLED",
+      bidding: { type: "MANUAL_CPC" },
+      competitor: true,
+      activeUntil: D,
+      volume: 0.7,
+      is: 0.18,
+      blis: 0.02,
+      headroom: 1.5,
+      startDate: "2024-06-03",
+      keywordsPerAdGroup: [9, 12],
+    },
+    {
+      name: "Search | Trail Running",
+      line: line("running"),
+      themes: line("running").themes,
+      status: "PAUSED",
+      bidding: { type: "MAXIMIZE_CONVERSIONS" },
+      activeUntil: D - 21,
+      volume: 0.8,
+      is: 0.35,
+      blis: 0.02,
+      headroom: 1.6,
+      startDate: "2023-03-20",
+      keywordsPerAdGroup: [24, 28],
+    },
+    {
+      name: "Search | Ski & Snow",
+      line: line("snow"),
+      themes: line("snow").themes,
+      status: "PAUSED",
+      bidding: { type: "TARGET_CPA", targetCpaMicros: 45_000_000 },
+      activeUntil: Math.max(1, D - 62),
+      volume: 0.8,
+      is: 0.33,
+      blis: 0.02,
+      headroom: 1.6,
+      startDate: "2022-11-01",
+      keywordsPerAdGroup: [24, 28],
+    },
+    {
+      name: "Search | Summer Sale 2025",
+      line: summerLine,
+      themes: summerLine.themes,
+      status: "REMOVED",
+      bidding: { type: "MANUAL_CPC" },
+      activeUntil: Math.min(D, 12),
+      volume: 0.9,
+      is: 0.4,
+      blis: 0.02,
+      headroom: 1.5,
+      startDate: "2025-06-01",
+      keywordsPerAdGroup: [12, 16],
+    },
   ];
 
   const campaigns: CampaignPlan[] = [];
@@ -364,10 +525,30 @@ export function richOutdoorPlan(rng: Rng, D: number): AccountPlan {
       const ads: AdPlan[] = [];
       const n = adCount(rng);
       for (let i = 0; i < n; i++) {
-        ads.push(buildRsa(rng, copy, HEADLINE_TEMPLATES, DESCRIPTION_TEMPLATES, spec.line.path, theme.slug, url, spec.brand ? { pinBrand: "Northwind Outdoor Gear" } : {}));
+        ads.push(
+          buildRsa(
+            rng,
+            copy,
+            HEADLINE_TEMPLATES,
+            DESCRIPTION_TEMPLATES,
+            spec.line.path,
+            theme.slug,
+            url,
+            spec.brand ? { pinBrand: "Northwind Outdoor Gear" } : {},
+          ),
+        );
       }
       // The keyword context rides along so plants can add keywords drawn the same way.
-      const planned: PlannedGroup = { name: theme.name, status: "ENABLED", type: "SEARCH_STANDARD", cpcBidMicros: agBid, keywords, ads, activeUntil: spec.activeUntil, ctx };
+      const planned: PlannedGroup = {
+        name: theme.name,
+        status: "ENABLED",
+        type: "SEARCH_STANDARD",
+        cpcBidMicros: agBid,
+        keywords,
+        ads,
+        activeUntil: spec.activeUntil,
+        ctx,
+      };
       ags.push(planned);
     }
     adGroupsByCampaign.set(spec.name, ags);
@@ -386,7 +567,12 @@ export function richOutdoorPlan(rng: Rng, D: number): AccountPlan {
       tabletShare: rng.range(0.04, 0.07),
       geoTargetConstant: US,
       languageConstant: ENGLISH,
-      negatives: spec.brand ? [["jobs", "BROAD"], ["careers", "BROAD"]] : CAMPAIGN_NEGATIVES.slice(),
+      negatives: spec.brand
+        ? [
+            ["jobs", "BROAD"],
+            ["careers", "BROAD"],
+          ]
+        : CAMPAIGN_NEGATIVES.slice(),
       adGroups: () => ags,
     });
   }
@@ -512,7 +698,12 @@ function applyPlants(rng: Rng, D: number, byCampaign: Map<string, AdGroupPlan[]>
 
   // P2 — search terms that spend without converting, on busy broad keywords.
   const hosts: Array<[string, string, string, TermPlan[]]> = [
-    ["Search | Tents", "Family Tents", "family camping tent", [wasteTerm("free camping sites near me", 0.14), wasteTerm("how to set up a tent", 0.12), wasteTerm("free tent giveaway", 0.08)]],
+    [
+      "Search | Tents",
+      "Family Tents",
+      "family camping tent",
+      [wasteTerm("free camping sites near me", 0.14), wasteTerm("how to set up a tent", 0.12), wasteTerm("free tent giveaway", 0.08)],
+    ],
     ["Search | Hiking Boots", "Backpacking Boots", "boots", [wasteTerm("boot repair near me", 0.14), wasteTerm("cowboy boots", 0.12)]],
     ["Search | Climbing Gear", "Climbing Ropes", "climbing rope", [wasteTerm("used climbing rope", 0.14), wasteTerm("climbing rope swing", 0.1)]],
     ["Search | Sleeping Bags", "Synthetic Bags", "sleeping bag", [wasteTerm("dog sleeping bag", 0.13), wasteTerm("free sleeping bag", 0.08)]],
@@ -658,10 +849,28 @@ export function bakeryPlan(rng: Rng, D: number): AccountPlan {
     const manual = spec.bidding.type === "MANUAL_CPC";
     const agBid = micros(spec.line.cpc * 1.3);
     const ags: AdGroupPlan[] = spec.line.themes.map((theme) => {
-      const ctx: KeywordContext = { rng, line: spec.line, brand: spec.brand, volume: 0.22, cvrMult: 1, manualBid: manual ? agBid : undefined, activeUntil: D, D };
+      const ctx: KeywordContext = {
+        rng,
+        line: spec.line,
+        brand: spec.brand,
+        volume: 0.22,
+        cvrMult: 1,
+        manualBid: manual ? agBid : undefined,
+        activeUntil: D,
+        D,
+      };
       const keywords = buildKeywords(ctx, theme, rng.int(7, 10), seen, false);
       const copy: CopyContext = { label: theme.name, line: spec.line.name, price: 0 };
-      const ad = buildRsa(rng, copy, BAKERY_HEADLINES, BAKERY_DESCRIPTIONS, spec.line.path, theme.slug, `${base}/${spec.line.path}/${theme.slug}`, spec.brand ? { pinBrand: "Bäckerei Northwind" } : {});
+      const ad = buildRsa(
+        rng,
+        copy,
+        BAKERY_HEADLINES,
+        BAKERY_DESCRIPTIONS,
+        spec.line.path,
+        theme.slug,
+        `${base}/${spec.line.path}/${theme.slug}`,
+        spec.brand ? { pinBrand: "Bäckerei Northwind" } : {},
+      );
       return { name: theme.name, status: "ENABLED", type: "SEARCH_STANDARD", cpcBidMicros: agBid, keywords, ads: [ad], activeUntil: D };
     });
     return {
@@ -679,7 +888,12 @@ export function bakeryPlan(rng: Rng, D: number): AccountPlan {
       tabletShare: 0.05,
       geoTargetConstant: GERMANY,
       languageConstant: GERMAN,
-      negatives: spec.brand ? [] : [["rezept", "BROAD"], ["selber backen", "PHRASE"]],
+      negatives: spec.brand
+        ? []
+        : [
+            ["rezept", "BROAD"],
+            ["selber backen", "PHRASE"],
+          ],
       adGroups: () => ags,
     } satisfies CampaignPlan;
   });
@@ -763,7 +977,13 @@ export function scaledOutdoorPlan(rng: Rng, D: number, spec: ScaleSpec): Account
         negatives: CAMPAIGN_NEGATIVES.slice(0, 3),
       } as const;
       if (channel === "PERFORMANCE_MAX") {
-        yield { ...common, channel, negatives: [], adGroups: () => [], pmax: { lambda: 800, ctr: 0.012, cpc: 0.85, cvr: 0.028, aov: lineDef.aov, terms: lineDef.themes.map((t) => t.nouns[0]) } };
+        yield {
+          ...common,
+          channel,
+          negatives: [],
+          adGroups: () => [],
+          pmax: { lambda: 800, ctr: 0.012, cpc: 0.85, cvr: 0.028, aov: lineDef.aov, terms: lineDef.themes.map((t) => t.nouns[0]) },
+        };
         continue;
       }
       if (channel === "DISPLAY") {
@@ -772,7 +992,16 @@ export function scaledOutdoorPlan(rng: Rng, D: number, spec: ScaleSpec): Account
           channel,
           negatives: [],
           adGroups: () => [
-            { name: `Remarketing ${i + 1}`, status: "ENABLED", type: "DISPLAY_STANDARD", cpcBidMicros: 800_000, keywords: [], ads: [], display: { lambda: 800, ctr: 0.0045, cpc: 0.55, cvr: 0.012, aov: lineDef.aov }, activeUntil: D },
+            {
+              name: `Remarketing ${i + 1}`,
+              status: "ENABLED",
+              type: "DISPLAY_STANDARD",
+              cpcBidMicros: 800_000,
+              keywords: [],
+              ads: [],
+              display: { lambda: 800, ctr: 0.0045, cpc: 0.55, cvr: 0.012, aov: lineDef.aov },
+              activeUntil: D,
+            },
           ],
         };
         continue;
@@ -794,7 +1023,12 @@ export function scaledOutdoorPlan(rng: Rng, D: number, spec: ScaleSpec): Account
             for (let k = 0; k < count; k++) {
               const noun = texts[k % texts.length];
               const round = Math.floor(k / texts.length);
-              const mod = round === 0 ? "" : round % 2 === 1 ? PREFIX_MODIFIERS[(round >> 1) % PREFIX_MODIFIERS.length] : SUFFIX_MODIFIERS[((round >> 1) - 1 + SUFFIX_MODIFIERS.length) % SUFFIX_MODIFIERS.length];
+              const mod =
+                round === 0
+                  ? ""
+                  : round % 2 === 1
+                    ? PREFIX_MODIFIERS[(round >> 1) % PREFIX_MODIFIERS.length]
+                    : SUFFIX_MODIFIERS[((round >> 1) - 1 + SUFFIX_MODIFIERS.length) % SUFFIX_MODIFIERS.length];
               const text = internText(mod === "" ? noun : round % 2 === 1 ? `${mod} ${noun}` : `${noun} ${mod}`);
               const mt: MatchType = (["EXACT", "PHRASE", "BROAD"] as const)[(k + j) % 3];
               const kp = keywordPlan(ctx, text, mt, round === 0);
@@ -811,7 +1045,15 @@ export function scaledOutdoorPlan(rng: Rng, D: number, spec: ScaleSpec): Account
             const key = `${lineDef.key}/${theme.slug}`;
             let ad = adCache.get(key);
             if (!ad) {
-              const built = buildRsa(rng, { label: theme.name.length <= 22 ? theme.name : lineDef.name, line: lineDef.name, price: Math.round(lineDef.aov * 0.45) }, HEADLINE_TEMPLATES, DESCRIPTION_TEMPLATES, lineDef.path, theme.slug, `${base}/${lineDef.path}/${theme.slug}`);
+              const built = buildRsa(
+                rng,
+                { label: theme.name.length <= 22 ? theme.name : lineDef.name, line: lineDef.name, price: Math.round(lineDef.aov * 0.45) },
+                HEADLINE_TEMPLATES,
+                DESCRIPTION_TEMPLATES,
+                lineDef.path,
+                theme.slug,
+                `${base}/${lineDef.path}/${theme.slug}`,
+              );
               built.shared = true;
               Object.freeze(built.headlines);
               Object.freeze(built.descriptions);
@@ -820,7 +1062,15 @@ export function scaledOutdoorPlan(rng: Rng, D: number, spec: ScaleSpec): Account
               ad = built;
               adCache.set(key, ad);
             }
-            yield { name: `${theme.name} ${j + 1}`, status: "ENABLED", type: "SEARCH_STANDARD", cpcBidMicros: agBid, keywords, ads: [ad], activeUntil } satisfies AdGroupPlan;
+            yield {
+              name: `${theme.name} ${j + 1}`,
+              status: "ENABLED",
+              type: "SEARCH_STANDARD",
+              cpcBidMicros: agBid,
+              keywords,
+              ads: [ad],
+              activeUntil,
+            } satisfies AdGroupPlan;
           }
         },
       };

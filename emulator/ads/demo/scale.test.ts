@@ -21,7 +21,10 @@ describe("scale smoke test", () => {
 
   it("ORDER BY + LIMIT over all keywords stays fast", () => {
     const t = performance.now();
-    const r = ds.query(RICH, "SELECT ad_group_criterion.keyword.text, metrics.cost_micros FROM keyword_view WHERE segments.date DURING LAST_30_DAYS ORDER BY metrics.cost_micros DESC LIMIT 50").results as Row[];
+    const r = ds.query(
+      RICH,
+      "SELECT ad_group_criterion.keyword.text, metrics.cost_micros FROM keyword_view WHERE segments.date DURING LAST_30_DAYS ORDER BY metrics.cost_micros DESC LIMIT 50",
+    ).results as Row[];
     expect(performance.now() - t).toBeLessThan(3000);
     expect(r).toHaveLength(50);
     const costs = r.map((x) => Number(x.metrics.costMicros));

@@ -128,7 +128,11 @@ export function compileCondition(field: ResolvedField, cond: Condition): Predica
 
   const isContains = op === "CONTAINS ANY" || op === "CONTAINS ALL" || op === "CONTAINS NONE";
   if (isContains !== repeated) {
-    throw queryError("OPERATOR_FIELD_MISMATCH", `Error in WHERE clause: operator ${op} cannot be used with ${repeated ? "repeated" : "non-repeated"} field '${name}'.`, name);
+    throw queryError(
+      "OPERATOR_FIELD_MISMATCH",
+      `Error in WHERE clause: operator ${op} cannot be used with ${repeated ? "repeated" : "non-repeated"} field '${name}'.`,
+      name,
+    );
   }
   if (op === "DURING") {
     if (name !== "segments.date" && name !== "change_event.change_date_time") {
@@ -148,7 +152,8 @@ export function compileCondition(field: ResolvedField, cond: Condition): Predica
     }
     const v = cond.values[0];
     if (v.kind !== "string") {
-      if (op.includes("LIKE")) throw queryError("INVALID_VALUE_WITH_LIKE_OPERATOR", `Error in WHERE clause: LIKE needs a quoted pattern for '${name}'.`, describe(v));
+      if (op.includes("LIKE"))
+        throw queryError("INVALID_VALUE_WITH_LIKE_OPERATOR", `Error in WHERE clause: LIKE needs a quoted pattern for '${name}'.`, describe(v));
       throw queryError("INVALID_STRING_VALUE", `Error in WHERE clause: REGEXP_MATCH needs a quoted pattern for '${name}'.`, describe(v));
     }
     const re = op.includes("LIKE") ? likeToRegExp(v.value) : regexpFor(v.value, name);
@@ -202,7 +207,12 @@ export function compileCondition(field: ResolvedField, cond: Condition): Predica
  * literals work at day granularity (so `<= '2026-11-21'` keeps all of that
  * day); date-time literals compare the full timestamp.
  */
-export function changeDateTimePredicate(cond: Condition, pred: Predicate, todayDay: number, during: (lit: string, today: number) => [number, number]): Predicate {
+export function changeDateTimePredicate(
+  cond: Condition,
+  pred: Predicate,
+  todayDay: number,
+  during: (lit: string, today: number) => [number, number],
+): Predicate {
   if (cond.op === "DURING") {
     const v = cond.values[0];
     const [a, z] = during((v.kind === "number" ? v.raw : v.value).toUpperCase(), todayDay);

@@ -72,11 +72,7 @@ export class StoreDataSource implements StreamingAdsDataSource {
     return result;
   }
 
-  query(
-    customerId: string,
-    gaql: string,
-    opts: { pageSize?: number; pageToken?: string; returnTotalResultsCount?: boolean } = {},
-  ): QueryPage {
+  query(customerId: string, gaql: string, opts: { pageSize?: number; pageToken?: string; returnTotalResultsCount?: boolean } = {}): QueryPage {
     const pageSize = opts.pageSize ?? PAGE_SIZE;
     if (!Number.isSafeInteger(pageSize) || pageSize <= 0) {
       throw requestError("INVALID_PAGE_SIZE", "The page size is invalid.", "page_size");

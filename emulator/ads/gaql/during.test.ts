@@ -65,18 +65,24 @@ describe("DURING date literals (relative to the customer's today)", () => {
     const store = createDemoStore({ now: () => new Date("2026-11-22T03:00:00Z"), scale: { days: 14 } });
     const src = createAdsDataSource(store);
     const yesterday = (cid: string) =>
-      (src.query(cid, "SELECT customer.id, segments.date, metrics.impressions FROM customer WHERE segments.date DURING YESTERDAY").results as Row[]).map((r) => r.segments.date);
+      (src.query(cid, "SELECT customer.id, segments.date, metrics.impressions FROM customer WHERE segments.date DURING YESTERDAY").results as Row[]).map(
+        (r) => r.segments.date,
+      );
     expect(yesterday(RICH)).toEqual(["2026-11-20"]);
     expect(yesterday(SMALL)).toEqual(["2026-11-21"]);
   });
 
   it("validates date literals", () => {
     const ds = demoSource();
-    expect(failure(() => ds.query(RICH, "SELECT campaign.id FROM campaign WHERE segments.date >= '2026/11/01'")).errorCode).toEqual({ queryError: "INVALID_DATE_FORMAT" });
+    expect(failure(() => ds.query(RICH, "SELECT campaign.id FROM campaign WHERE segments.date >= '2026/11/01'")).errorCode).toEqual({
+      queryError: "INVALID_DATE_FORMAT",
+    });
     expect(failure(() => ds.query(RICH, "SELECT campaign.id FROM campaign WHERE segments.date BETWEEN 'x' AND 'y'")).errorCode).toEqual({
       queryError: "INVALID_VALUE_WITH_BETWEEN_OPERATOR",
     });
-    expect(failure(() => ds.query(RICH, "SELECT campaign.id FROM campaign WHERE segments.date = '2026-02-30'")).errorCode).toEqual({ queryError: "INVALID_DATE_FORMAT" });
+    expect(failure(() => ds.query(RICH, "SELECT campaign.id FROM campaign WHERE segments.date = '2026-02-30'")).errorCode).toEqual({
+      queryError: "INVALID_DATE_FORMAT",
+    });
   });
 
   it("requires a finite range when a date segment is selected", () => {

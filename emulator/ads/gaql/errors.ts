@@ -35,7 +35,5 @@ export function categoryError(category: string, code: string, message: string, t
 }
 
 export function requestError(code: string, message: string, field: string): GoogleAdsFailureError {
-  return new GoogleAdsFailureError([
-    { errorCode: { requestError: code }, message, location: { fieldPathElements: [{ fieldName: field }] } },
-  ]);
+  return new GoogleAdsFailureError([{ errorCode: { requestError: code }, message, location: { fieldPathElements: [{ fieldName: field }] } }]);
 }

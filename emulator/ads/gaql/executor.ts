@@ -279,11 +279,7 @@ export function executeQuery(store: AdsStore, customerId: string, gaql: string):
   const from = query.from.name;
   if (!(VIEW_RESOURCES as readonly string[]).includes(from)) {
     if (loadCatalogue().allRowResources.includes(from)) {
-      throw queryError(
-        "PROHIBITED_RESOURCE_TYPE_IN_FROM_CLAUSE",
-        `Error in FROM clause: resource '${from}' is not available in this emulator.`,
-        from,
-      );
+      throw queryError("PROHIBITED_RESOURCE_TYPE_IN_FROM_CLAUSE", `Error in FROM clause: resource '${from}' is not available in this emulator.`, from);
     }
     throw queryError("BAD_RESOURCE_TYPE_IN_FROM_CLAUSE", `Error in FROM clause: invalid resource name '${from}'.`, from);
   }
@@ -303,10 +299,8 @@ function validateChangeEventQuery(q: Query, today: number): void {
   let hi: number | undefined;
   for (const c of q.where) {
     if (c.field.name !== "change_event.change_date_time") continue;
-    const b = boundsOf(
-      { ...c, values: c.values.map((v) => (v.kind === "string" ? { ...v, value: v.value.slice(0, 10) } : v)) },
-      today,
-      (lit, t) => duringRange(lit as DuringLiteral, t),
+    const b = boundsOf({ ...c, values: c.values.map((v) => (v.kind === "string" ? { ...v, value: v.value.slice(0, 10) } : v)) }, today, (lit, t) =>
+      duringRange(lit as DuringLiteral, t),
     );
     if (b.lo !== undefined) lo = lo === undefined ? b.lo : Math.max(lo, b.lo);
     if (b.hi !== undefined) hi = hi === undefined ? b.hi : Math.min(hi, b.hi);
@@ -357,20 +351,36 @@ class Execution {
     if (badResources.length) {
       const list = badResources.map((r) => `'${upperResource(r)}'`).join(", ");
       if (clause === "WHERE") {
-        throw queryError("PROHIBITED_RESOURCE_TYPE_IN_WHERE_CLAUSE", `Cannot filter on fields from the following resources: ${list}, since the resource is incompatible with the resource in FROM clause.`, badResources[0]);
+        throw queryError(
+          "PROHIBITED_RESOURCE_TYPE_IN_WHERE_CLAUSE",
+          `Cannot filter on fields from the following resources: ${list}, since the resource is incompatible with the resource in FROM clause.`,
+          badResources[0],
+        );
       }
-      throw queryError("PROHIBITED_RESOURCE_TYPE_IN_SELECT_CLAUSE", `Cannot select fields from the following resources: ${list}, since the resource is incompatible with the resource in FROM clause.`, badResources[0]);
+      throw queryError(
+        "PROHIBITED_RESOURCE_TYPE_IN_SELECT_CLAUSE",
+        `Cannot select fields from the following resources: ${list}, since the resource is incompatible with the resource in FROM clause.`,
+        badResources[0],
+      );
     }
     const from = upperResource(view.resource);
     const badMetrics = out.filter((u) => u.category === "metric" && (view.metrics === null || (MODELED_METRICS.has(u.f.name) && !view.metrics.has(u.f.name))));
     if (badMetrics.length) {
       const list = badMetrics.map((u) => `'${u.f.name.slice("metrics.".length)}'(could not support requested resources: '${from}')`).join(", ");
-      throw queryError("PROHIBITED_METRIC_IN_SELECT_OR_WHERE_CLAUSE", `Cannot select or filter on the following metrics: ${list}, since metric is incompatible with the resource in the FROM clause or other selected segmenting resources.`, badMetrics[0].f.name);
+      throw queryError(
+        "PROHIBITED_METRIC_IN_SELECT_OR_WHERE_CLAUSE",
+        `Cannot select or filter on the following metrics: ${list}, since metric is incompatible with the resource in the FROM clause or other selected segmenting resources.`,
+        badMetrics[0].f.name,
+      );
     }
     const badSegments = out.filter((u) => u.category === "segment" && !view.segments.has(u.f.name));
     if (badSegments.length) {
       const list = badSegments.map((u) => `'${u.f.name}'(could not support requested resources: '${from}')`).join(", ");
-      throw queryError("PROHIBITED_SEGMENT_IN_SELECT_OR_WHERE_CLAUSE", `Cannot select or filter on the following segments: ${list}, since segment is incompatible with the resource in the FROM clause or other selected segmenting resources.`, badSegments[0].f.name);
+      throw queryError(
+        "PROHIBITED_SEGMENT_IN_SELECT_OR_WHERE_CLAUSE",
+        `Cannot select or filter on the following segments: ${list}, since segment is incompatible with the resource in the FROM clause or other selected segmenting resources.`,
+        badSegments[0].f.name,
+      );
     }
     return out;
   }
@@ -384,8 +394,14 @@ class Execution {
     const seenSel = new Set<string>();
     const selRefs = q.select.filter((r) => (seenSel.has(r.name) ? false : (seenSel.add(r.name), true)));
     this.select = this.resolve(selRefs, "SELECT");
-    const where = this.resolve(q.where.map((c) => c.field), "WHERE");
-    const order = this.resolve(q.orderBy.map((o) => o.field), "ORDER BY");
+    const where = this.resolve(
+      q.where.map((c) => c.field),
+      "WHERE",
+    );
+    const order = this.resolve(
+      q.orderBy.map((o) => o.field),
+      "ORDER BY",
+    );
     const selectedNames = new Set(this.select.map((u) => u.f.name));
 
     for (const o of order) {
@@ -429,7 +445,12 @@ class Execution {
         const acc = this.ctx.accessor(f.resource);
         const join = view.joins[f.resource];
         const path = f.json.slice(f.json.indexOf(".") + 1);
-        if (!acc) throw queryError("PROHIBITED_RESOURCE_TYPE_IN_WHERE_CLAUSE", `Cannot filter on fields from the following resources: '${upperResource(f.resource)}'.`, f.name);
+        if (!acc)
+          throw queryError(
+            "PROHIBITED_RESOURCE_TYPE_IN_WHERE_CLAUSE",
+            `Cannot filter on fields from the following resources: '${upperResource(f.resource)}'.`,
+            f.name,
+          );
         const get = path === "resourceName" ? (i: number) => acc.resourceName(i) : acc.field(path);
         attrConds.push({ join, get, pred });
       } else if (use.category === "metric") {
@@ -486,7 +507,8 @@ class Execution {
     this.consumption += total;
 
     const segmenting = selectedSegments.some((s) => !(view.rowSegments && s in view.rowSegments));
-    const needFacts = !!view.facts && (metricsUsed || segmenting || !!view.statsOnly || dayTests.length > 0 || deviceConds.length > 0 || networkConds.length > 0);
+    const needFacts =
+      !!view.facts && (metricsUsed || segmenting || !!view.statsOnly || dayTests.length > 0 || deviceConds.length > 0 || networkConds.length > 0);
 
     let rows: Rows;
     if (!needFacts) {
@@ -494,7 +516,16 @@ class Execution {
       for (let k = 0; k < ents.length; k++) rows.add(ents[k], -1, -1, -1);
     } else {
       const isUsed = [...this.select, ...where].some((u) => IMPRESSION_SHARE_METRICS.includes(u.f.name));
-      rows = this.aggregate(ents, selectedDaySegs, dayTests, selectedSegments.includes("segments.device"), deviceConds, selectedSegments.includes("segments.ad_network_type"), networkConds, isUsed);
+      rows = this.aggregate(
+        ents,
+        selectedDaySegs,
+        dayTests,
+        selectedSegments.includes("segments.device"),
+        deviceConds,
+        selectedSegments.includes("segments.ad_network_type"),
+        networkConds,
+        isUsed,
+      );
     }
 
     // ---- metric filters and zero-row suppression
@@ -706,7 +737,16 @@ class Execution {
     const days: number[] = [];
     for (let d = 0; d < this.D; d++) if (cols[0][d] > 0 || cols[1][d] > 0 || cols[2][d] > 0) days.push(d);
     const pick = (c: Float64Array) => Float64Array.from(days, (d) => c[d]);
-    const r: Rollup = { n: days.length, campaign, day: Int32Array.from(days), impr: pick(cols[0]), clicks: pick(cols[1]), cost: pick(cols[2]), conv: pick(cols[3]), value: pick(cols[4]) };
+    const r: Rollup = {
+      n: days.length,
+      campaign,
+      day: Int32Array.from(days),
+      impr: pick(cols[0]),
+      clicks: pick(cols[1]),
+      cost: pick(cols[2]),
+      conv: pick(cols[3]),
+      value: pick(cols[4]),
+    };
     byKey.set(cacheKey, r);
     return r;
   }
@@ -876,7 +916,18 @@ class Execution {
                 const di = devOut[x * 5];
                 if (di === 0 && devOut[x * 5 + 1] === 0 && devOut[x * 5 + 2] === 0 && devOut[x * 5 + 3] === 0) continue;
                 const f = impr > 0 ? di / impr : 0;
-                accumulate(rows, slot(k, ent, b, byDevice ? x : 0, net), di, devOut[x * 5 + 1], devOut[x * 5 + 2], devOut[x * 5 + 3], devOut[x * 5 + 4], elig * f, bl * f, rl * f);
+                accumulate(
+                  rows,
+                  slot(k, ent, b, byDevice ? x : 0, net),
+                  di,
+                  devOut[x * 5 + 1],
+                  devOut[x * 5 + 2],
+                  devOut[x * 5 + 3],
+                  devOut[x * 5 + 4],
+                  elig * f,
+                  bl * f,
+                  rl * f,
+                );
               }
             }
           }
@@ -903,7 +954,18 @@ class Execution {
   }
 }
 
-function accumulate(rows: Rows, s: number, impr: number, clicks: number, cost: number, conv: number, value: number, elig: number, bl: number, rl: number): void {
+function accumulate(
+  rows: Rows,
+  s: number,
+  impr: number,
+  clicks: number,
+  cost: number,
+  conv: number,
+  value: number,
+  elig: number,
+  bl: number,
+  rl: number,
+): void {
   rows.impr[s] += impr;
   rows.clicks[s] += clicks;
   rows.cost[s] += cost;

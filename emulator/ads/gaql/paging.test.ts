@@ -4,7 +4,8 @@ import { queryBatches, STREAM_BATCH_SIZE } from "./datasource";
 import { demoSource, failure, RICH, type Row } from "../test/helpers";
 
 const ds = demoSource();
-const KW = "SELECT ad_group_criterion.criterion_id, ad_group_criterion.keyword.text, metrics.clicks FROM keyword_view WHERE segments.date DURING LAST_30_DAYS ORDER BY metrics.clicks DESC, ad_group_criterion.criterion_id";
+const KW =
+  "SELECT ad_group_criterion.criterion_id, ad_group_criterion.keyword.text, metrics.clicks FROM keyword_view WHERE segments.date DURING LAST_30_DAYS ORDER BY metrics.clicks DESC, ad_group_criterion.criterion_id";
 const BIG = "SELECT ad_group_criterion.criterion_id, segments.date, metrics.impressions FROM keyword_view WHERE segments.date DURING LAST_30_DAYS";
 
 describe("search paging", () => {

@@ -37,7 +37,10 @@ describe("aggregation vs segmentation", () => {
       expect(sum(mine, (d) => d.metrics.clicks)).toBe(Number(a.metrics.clicks));
       for (const d of mine) expect(Number(d.metrics.clicks)).toBeLessThanOrEqual(Number(d.metrics.impressions));
     }
-    const mobile = sum(dev.filter((d) => d.segments.device === "MOBILE"), (d) => d.metrics.impressions);
+    const mobile = sum(
+      dev.filter((d) => d.segments.device === "MOBILE"),
+      (d) => d.metrics.impressions,
+    );
     expect(mobile / sum(dev, (d) => d.metrics.impressions)).toBeGreaterThan(0.45);
   });
 
@@ -48,9 +51,17 @@ describe("aggregation vs segmentation", () => {
     const camp = rows(`SELECT campaign.id, campaign.advertising_channel_type, metrics.clicks, metrics.cost_micros FROM campaign WHERE ${L30}`);
     const cust = rows(`SELECT customer.id, metrics.clicks, metrics.cost_micros FROM customer WHERE ${L30}`);
     const searchIds = new Set(camp.filter((c) => c.campaign.advertisingChannelType === "SEARCH").map((c) => c.campaign.id));
-    const searchCost = sum(camp.filter((c) => searchIds.has(c.campaign.id)), (c) => c.metrics.costMicros);
+    const searchCost = sum(
+      camp.filter((c) => searchIds.has(c.campaign.id)),
+      (c) => c.metrics.costMicros,
+    );
     expect(sum(kw, (r) => r.metrics.costMicros)).toBe(searchCost);
-    expect(sum(ag.filter((r) => searchIds.has(r.campaign.id)), (r) => r.metrics.costMicros)).toBe(searchCost);
+    expect(
+      sum(
+        ag.filter((r) => searchIds.has(r.campaign.id)),
+        (r) => r.metrics.costMicros,
+      ),
+    ).toBe(searchCost);
     // Ads split their ad group's rows exactly (display ad groups included).
     expect(sum(ads, (r) => r.metrics.clicks)).toBe(sum(ag, (r) => r.metrics.clicks));
     expect(sum(camp, (r) => r.metrics.costMicros)).toBe(Number(cust[0].metrics.costMicros));
@@ -78,7 +89,9 @@ describe("aggregation vs segmentation", () => {
   });
 
   it("derives ctr, average_cpc and cost_per_conversion from the sums", () => {
-    const [r] = rows(`SELECT customer.id, metrics.impressions, metrics.clicks, metrics.cost_micros, metrics.conversions, metrics.ctr, metrics.average_cpc, metrics.cost_per_conversion, metrics.conversions_from_interactions_rate FROM customer WHERE ${L30}`);
+    const [r] = rows(
+      `SELECT customer.id, metrics.impressions, metrics.clicks, metrics.cost_micros, metrics.conversions, metrics.ctr, metrics.average_cpc, metrics.cost_per_conversion, metrics.conversions_from_interactions_rate FROM customer WHERE ${L30}`,
+    );
     const m = r.metrics;
     expect(m.ctr).toBeCloseTo(Number(m.clicks) / Number(m.impressions), 12);
     expect(m.averageCpc).toBeCloseTo(Number(m.costMicros) / Number(m.clicks), 6);
@@ -87,14 +100,18 @@ describe("aggregation vs segmentation", () => {
   });
 
   it("impression-share metrics exist at campaign level and satisfy IS + lost ≈ 1", () => {
-    const r = rows(`SELECT campaign.name, metrics.search_impression_share, metrics.search_budget_lost_impression_share, metrics.search_rank_lost_impression_share FROM campaign WHERE campaign.advertising_channel_type = SEARCH AND campaign.status = ENABLED AND ${L30}`);
+    const r = rows(
+      `SELECT campaign.name, metrics.search_impression_share, metrics.search_budget_lost_impression_share, metrics.search_rank_lost_impression_share FROM campaign WHERE campaign.advertising_channel_type = SEARCH AND campaign.status = ENABLED AND ${L30}`,
+    );
     expect(r.length).toBeGreaterThan(5);
     for (const x of r) {
       const m = x.metrics;
       if (m.searchImpressionShare === 0.0999 || m.searchRankLostImpressionShare === 0.9001) continue;
       expect(m.searchImpressionShare + m.searchBudgetLostImpressionShare + m.searchRankLostImpressionShare).toBeCloseTo(1, 5);
     }
-    const daily = rows(`SELECT campaign.name, segments.date, metrics.search_budget_lost_impression_share FROM campaign WHERE campaign.name = 'Search | Climbing Gear' AND segments.date DURING LAST_14_DAYS`);
+    const daily = rows(
+      `SELECT campaign.name, segments.date, metrics.search_budget_lost_impression_share FROM campaign WHERE campaign.name = 'Search | Climbing Gear' AND segments.date DURING LAST_14_DAYS`,
+    );
     expect(daily).toHaveLength(14);
     // Display and Performance Max have no search impression share: the field is omitted.
     const display = rows(`SELECT campaign.name, metrics.search_impression_share FROM campaign WHERE campaign.advertising_channel_type = DISPLAY AND ${L30}`);
@@ -104,7 +121,9 @@ describe("aggregation vs segmentation", () => {
 
 describe("result shape", () => {
   it("always returns the FROM resource's resourceName and camelCases nested fields", () => {
-    const [r] = rows("SELECT ad_group_criterion.keyword.text, ad_group_criterion.quality_info.quality_score, metrics.clicks FROM keyword_view WHERE ad_group_criterion.quality_info.quality_score > 0 LIMIT 1");
+    const [r] = rows(
+      "SELECT ad_group_criterion.keyword.text, ad_group_criterion.quality_info.quality_score, metrics.clicks FROM keyword_view WHERE ad_group_criterion.quality_info.quality_score > 0 LIMIT 1",
+    );
     expect(r.keywordView.resourceName).toMatch(/^customers\/1112223334\/keywordViews\/\d+~\d+$/);
     expect(r.adGroupCriterion.resourceName).toMatch(/^customers\/1112223334\/adGroupCriteria\/\d+~\d+$/);
     expect(typeof r.adGroupCriterion.keyword.text).toBe("string");
@@ -173,7 +192,10 @@ describe("WHERE operators", () => {
   });
 
   it("REGEXP_MATCH / NOT REGEXP_MATCH use full-string RE2-style matching", () => {
-    expect(names("SELECT campaign.name FROM campaign WHERE campaign.name REGEXP_MATCH 'Search \\\\| (Tents|Backpacks)'")).toEqual(["Search | Tents", "Search | Backpacks"]);
+    expect(names("SELECT campaign.name FROM campaign WHERE campaign.name REGEXP_MATCH 'Search \\\\| (Tents|Backpacks)'")).toEqual([
+      "Search | Tents",
+      "Search | Backpacks",
+    ]);
     expect(names("SELECT campaign.name FROM campaign WHERE campaign.name REGEXP_MATCH '(?i).*BRAND.*'")).toEqual(["Brand | Northwind"]);
     expect(names("SELECT campaign.name FROM campaign WHERE campaign.name NOT REGEXP_MATCH '.*\\\\|.*'")).toEqual([]);
   });
@@ -182,10 +204,14 @@ describe("WHERE operators", () => {
     const urls = rows("SELECT ad_group_ad.ad.final_urls FROM ad_group_ad LIMIT 1")[0].adGroupAd.ad.finalUrls as string[];
     const any = rows(`SELECT ad_group_ad.ad.final_urls FROM ad_group_ad WHERE ad_group_ad.ad.final_urls CONTAINS ANY ('${urls[0]}', 'https://nope.example')`);
     expect(any.length).toBeGreaterThan(0);
-    expect(rows(`SELECT ad_group_ad.ad.id FROM ad_group_ad WHERE ad_group_ad.ad.final_urls CONTAINS ALL ('${urls[0]}', 'https://nope.example')`)).toHaveLength(0);
+    expect(rows(`SELECT ad_group_ad.ad.id FROM ad_group_ad WHERE ad_group_ad.ad.final_urls CONTAINS ALL ('${urls[0]}', 'https://nope.example')`)).toHaveLength(
+      0,
+    );
     const none = rows(`SELECT ad_group_ad.ad.id FROM ad_group_ad WHERE ad_group_ad.ad.final_urls CONTAINS NONE ('${urls[0]}')`);
     expect(none.length + any.length).toBe(rows("SELECT ad_group_ad.ad.id FROM ad_group_ad").length);
-    expect(failure(() => rows("SELECT campaign.id FROM campaign WHERE campaign.name CONTAINS ANY ('x')")).errorCode).toEqual({ queryError: "OPERATOR_FIELD_MISMATCH" });
+    expect(failure(() => rows("SELECT campaign.id FROM campaign WHERE campaign.name CONTAINS ANY ('x')")).errorCode).toEqual({
+      queryError: "OPERATOR_FIELD_MISMATCH",
+    });
   });
 
   it("IS NULL / IS NOT NULL on optional fields", () => {
@@ -197,7 +223,9 @@ describe("WHERE operators", () => {
   });
 
   it("BETWEEN on numbers", () => {
-    const r = rows("SELECT ad_group_criterion.quality_info.quality_score FROM ad_group_criterion WHERE ad_group_criterion.quality_info.quality_score BETWEEN 3 AND 5");
+    const r = rows(
+      "SELECT ad_group_criterion.quality_info.quality_score FROM ad_group_criterion WHERE ad_group_criterion.quality_info.quality_score BETWEEN 3 AND 5",
+    );
     expect(r.length).toBeGreaterThan(0);
     for (const x of r) expect(x.adGroupCriterion.qualityInfo.qualityScore).toBeGreaterThanOrEqual(3);
   });
@@ -205,7 +233,9 @@ describe("WHERE operators", () => {
   it("filters on attributed resources and segments", () => {
     const r = rows("SELECT ad_group.name, campaign.name FROM ad_group WHERE campaign.name = 'Search | Tents'");
     expect(r).toHaveLength(6);
-    const terms = rows("SELECT search_term_view.search_term, segments.search_term_match_type, metrics.clicks FROM search_term_view WHERE segments.search_term_match_type = NEAR_EXACT");
+    const terms = rows(
+      "SELECT search_term_view.search_term, segments.search_term_match_type, metrics.clicks FROM search_term_view WHERE segments.search_term_match_type = NEAR_EXACT",
+    );
     expect(terms.length).toBeGreaterThan(0);
     for (const t of terms) expect(t.segments.searchTermMatchType).toBe("NEAR_EXACT");
   });
@@ -214,25 +244,35 @@ describe("WHERE operators", () => {
     expect(failure(() => rows("SELECT campaign.id FROM campaign WHERE campaign.status = 'RUNNING'")).errorCode).toEqual({ queryError: "BAD_ENUM_CONSTANT" });
     expect(failure(() => rows("SELECT campaign.id FROM campaign WHERE campaign.name = 5")).errorCode).toEqual({ queryError: "INVALID_STRING_VALUE" });
     expect(failure(() => rows("SELECT campaign.id FROM campaign WHERE campaign.id = 'abc'")).errorCode).toEqual({ queryError: "BAD_VALUE" });
-    expect(failure(() => rows("SELECT campaign.id FROM campaign WHERE campaign.name LIKE Brand")).errorCode).toEqual({ queryError: "INVALID_VALUE_WITH_LIKE_OPERATOR" });
-    expect(failure(() => rows("SELECT campaign.id FROM campaign WHERE campaign.status > ENABLED")).errorCode).toEqual({ queryError: "OPERATOR_FIELD_MISMATCH" });
+    expect(failure(() => rows("SELECT campaign.id FROM campaign WHERE campaign.name LIKE Brand")).errorCode).toEqual({
+      queryError: "INVALID_VALUE_WITH_LIKE_OPERATOR",
+    });
+    expect(failure(() => rows("SELECT campaign.id FROM campaign WHERE campaign.status > ENABLED")).errorCode).toEqual({
+      queryError: "OPERATOR_FIELD_MISMATCH",
+    });
   });
 });
 
 describe("ORDER BY and LIMIT", () => {
   it("orders by metrics descending and limits", () => {
-    const r = rows("SELECT ad_group_criterion.keyword.text, metrics.cost_micros FROM keyword_view WHERE segments.date DURING LAST_30_DAYS ORDER BY metrics.cost_micros DESC LIMIT 25");
+    const r = rows(
+      "SELECT ad_group_criterion.keyword.text, metrics.cost_micros FROM keyword_view WHERE segments.date DURING LAST_30_DAYS ORDER BY metrics.cost_micros DESC LIMIT 25",
+    );
     expect(r).toHaveLength(25);
     const costs = r.map((x) => Number(x.metrics.costMicros));
     expect(costs).toEqual([...costs].sort((a, b) => b - a));
-    const full = rows("SELECT ad_group_criterion.keyword.text, metrics.cost_micros FROM keyword_view WHERE segments.date DURING LAST_30_DAYS ORDER BY metrics.cost_micros DESC");
+    const full = rows(
+      "SELECT ad_group_criterion.keyword.text, metrics.cost_micros FROM keyword_view WHERE segments.date DURING LAST_30_DAYS ORDER BY metrics.cost_micros DESC",
+    );
     expect(full.slice(0, 25)).toEqual(r);
   });
 
   it("orders by several keys", () => {
     const r = rows("SELECT campaign.status, campaign.name FROM campaign ORDER BY campaign.status ASC, campaign.name DESC");
     const keys = r.map((x) => `${x.campaign.status}|${x.campaign.name}`);
-    const sorted = [...r].sort((a, b) => (a.campaign.status < b.campaign.status ? -1 : a.campaign.status > b.campaign.status ? 1 : a.campaign.name < b.campaign.name ? 1 : -1));
+    const sorted = [...r].sort((a, b) =>
+      a.campaign.status < b.campaign.status ? -1 : a.campaign.status > b.campaign.status ? 1 : a.campaign.name < b.campaign.name ? 1 : -1,
+    );
     expect(keys).toEqual(sorted.map((x) => `${x.campaign.status}|${x.campaign.name}`));
   });
 
@@ -291,7 +331,9 @@ describe("field validation", () => {
 
   it("rejects unknown and unsupported FROM resources", () => {
     expect(failure(() => rows("SELECT foo.id FROM foo")).errorCode).toEqual({ queryError: "BAD_RESOURCE_TYPE_IN_FROM_CLAUSE" });
-    expect(failure(() => rows("SELECT bidding_strategy.id FROM bidding_strategy")).errorCode).toEqual({ queryError: "PROHIBITED_RESOURCE_TYPE_IN_FROM_CLAUSE" });
+    expect(failure(() => rows("SELECT bidding_strategy.id FROM bidding_strategy")).errorCode).toEqual({
+      queryError: "PROHIBITED_RESOURCE_TYPE_IN_FROM_CLAUSE",
+    });
   });
 
   it("refuses metrics on a manager account", () => {
@@ -301,7 +343,10 @@ describe("field validation", () => {
   });
 
   it("rejects ordering or filtering by message fields", () => {
-    expect(failure(() => rows("SELECT ad_group_ad.ad.responsive_search_ad.headlines FROM ad_group_ad ORDER BY ad_group_ad.ad.responsive_search_ad.headlines")).errorCode).toEqual({
+    expect(
+      failure(() => rows("SELECT ad_group_ad.ad.responsive_search_ad.headlines FROM ad_group_ad ORDER BY ad_group_ad.ad.responsive_search_ad.headlines"))
+        .errorCode,
+    ).toEqual({
       queryError: "PROHIBITED_FIELD_IN_ORDER_BY_CLAUSE",
     });
     expect(failure(() => rows("SELECT ad_group_ad.ad.id FROM ad_group_ad WHERE ad_group_ad.ad.responsive_search_ad.headlines IS NULL")).errorCode).toEqual({
@@ -312,18 +357,36 @@ describe("field validation", () => {
 
 describe("resources", () => {
   it("customer_client walks the manager tree, levels as int64 strings", () => {
-    const r = rows("SELECT customer_client.client_customer, customer_client.level, customer_client.manager, customer_client.descriptive_name, customer_client.currency_code, customer_client.time_zone, customer_client.id FROM customer_client WHERE customer_client.level <= 1", MANAGER);
+    const r = rows(
+      "SELECT customer_client.client_customer, customer_client.level, customer_client.manager, customer_client.descriptive_name, customer_client.currency_code, customer_client.time_zone, customer_client.id FROM customer_client WHERE customer_client.level <= 1",
+      MANAGER,
+    );
     expect(r.map((x) => x.customerClient)).toEqual([
       expect.objectContaining({ clientCustomer: "customers/1234567890", level: "0", manager: true, id: MANAGER }),
-      expect.objectContaining({ clientCustomer: "customers/1112223334", level: "1", manager: false, descriptiveName: "Northwind Outdoor Gear", currencyCode: "USD", timeZone: "America/New_York" }),
-      expect.objectContaining({ clientCustomer: "customers/5556667778", level: "1", descriptiveName: "Northwind Bakery Berlin", currencyCode: "EUR", timeZone: "Europe/Berlin" }),
+      expect.objectContaining({
+        clientCustomer: "customers/1112223334",
+        level: "1",
+        manager: false,
+        descriptiveName: "Northwind Outdoor Gear",
+        currencyCode: "USD",
+        timeZone: "America/New_York",
+      }),
+      expect.objectContaining({
+        clientCustomer: "customers/5556667778",
+        level: "1",
+        descriptiveName: "Northwind Bakery Berlin",
+        currencyCode: "EUR",
+        timeZone: "Europe/Berlin",
+      }),
     ]);
     expect(r[1].customerClient.resourceName).toBe("customers/1234567890/customerClients/1112223334");
     expect(rows("SELECT customer_client.id FROM customer_client", SMALL)).toHaveLength(1);
   });
 
   it("campaign_criterion lists negatives, locations and languages", () => {
-    const r = rows("SELECT campaign.name, campaign_criterion.type, campaign_criterion.negative, campaign_criterion.keyword.text, campaign_criterion.keyword.match_type FROM campaign_criterion WHERE campaign_criterion.type = KEYWORD AND campaign_criterion.negative = TRUE");
+    const r = rows(
+      "SELECT campaign.name, campaign_criterion.type, campaign_criterion.negative, campaign_criterion.keyword.text, campaign_criterion.keyword.match_type FROM campaign_criterion WHERE campaign_criterion.type = KEYWORD AND campaign_criterion.negative = TRUE",
+    );
     expect(r.length).toBeGreaterThan(20);
     expect(r[0].campaignCriterion.resourceName).toMatch(/^customers\/1112223334\/campaignCriteria\/\d+~\d+$/);
     const geo = rows("SELECT campaign_criterion.location.geo_target_constant FROM campaign_criterion WHERE campaign_criterion.type = LOCATION", SMALL);
@@ -343,14 +406,18 @@ describe("resources", () => {
     for (const [id, clicks] of a) expect(b.get(id)).toBe(clicks);
     // Performance Max terms only exist at campaign level.
     expect(b.size).toBe(a.size + 1);
-    const pmax = rows("SELECT campaign.name, campaign_search_term_view.search_term, segments.search_term_match_type, metrics.clicks FROM campaign_search_term_view WHERE campaign.advertising_channel_type = PERFORMANCE_MAX");
+    const pmax = rows(
+      "SELECT campaign.name, campaign_search_term_view.search_term, segments.search_term_match_type, metrics.clicks FROM campaign_search_term_view WHERE campaign.advertising_channel_type = PERFORMANCE_MAX",
+    );
     expect(pmax.length).toBeGreaterThan(10);
     expect(pmax[0].segments.searchTermMatchType).toBe("PERFORMANCE_MAX");
     expect(pmax[0].campaignSearchTermView.resourceName).toMatch(/^customers\/1112223334\/campaignSearchTermViews\/\d+~[A-Za-z0-9_-]+$/);
   });
 
   it("search terms carry the matching keyword as segments.keyword", () => {
-    const [t] = rows("SELECT search_term_view.search_term, search_term_view.status, search_term_view.ad_group, segments.keyword.info.text, segments.keyword.info.match_type, segments.keyword.ad_group_criterion, metrics.clicks FROM search_term_view ORDER BY metrics.clicks DESC LIMIT 1");
+    const [t] = rows(
+      "SELECT search_term_view.search_term, search_term_view.status, search_term_view.ad_group, segments.keyword.info.text, segments.keyword.info.match_type, segments.keyword.ad_group_criterion, metrics.clicks FROM search_term_view ORDER BY metrics.clicks DESC LIMIT 1",
+    );
     expect(t.searchTermView.resourceName).toMatch(/^customers\/1112223334\/searchTermViews\/\d+~\d+~[A-Za-z0-9_-]+$/);
     expect(Buffer.from(t.searchTermView.resourceName.split("~")[2], "base64url").toString("utf8")).toBe(t.searchTermView.searchTerm);
     expect(t.segments.keyword.adGroupCriterion).toMatch(/^customers\/1112223334\/adGroupCriteria\//);
@@ -358,7 +425,9 @@ describe("resources", () => {
   });
 
   it("ad_group_ad_asset_view links RSA assets with labels and metrics", () => {
-    const r = rows("SELECT ad_group_ad_asset_view.field_type, ad_group_ad_asset_view.performance_label, ad_group_ad_asset_view.enabled, asset.text_asset.text, ad_group_ad.ad.id, metrics.impressions FROM ad_group_ad_asset_view WHERE segments.date DURING LAST_30_DAYS");
+    const r = rows(
+      "SELECT ad_group_ad_asset_view.field_type, ad_group_ad_asset_view.performance_label, ad_group_ad_asset_view.enabled, asset.text_asset.text, ad_group_ad.ad.id, metrics.impressions FROM ad_group_ad_asset_view WHERE segments.date DURING LAST_30_DAYS",
+    );
     expect(r.length).toBeGreaterThan(500);
     expect(new Set(r.map((x) => x.adGroupAdAssetView.fieldType))).toEqual(new Set(["HEADLINE", "DESCRIPTION"]));
     const labels = new Set(r.map((x) => x.adGroupAdAssetView.performanceLabel));
@@ -368,14 +437,22 @@ describe("resources", () => {
 
   it("change_event enforces Google's window and LIMIT rules", () => {
     const q = "SELECT change_event.change_date_time, change_event.change_resource_type FROM change_event";
-    expect(failure(() => rows(`${q} WHERE change_event.change_date_time >= '2026-11-10' AND change_event.change_date_time <= '2026-11-22'`)).errorCode).toEqual({
-      changeEventError: "LIMIT_NOT_SPECIFIED",
+    expect(failure(() => rows(`${q} WHERE change_event.change_date_time >= '2026-11-10' AND change_event.change_date_time <= '2026-11-22'`)).errorCode).toEqual(
+      {
+        changeEventError: "LIMIT_NOT_SPECIFIED",
+      },
+    );
+    expect(failure(() => rows(`${q} WHERE change_event.change_date_time >= '2026-11-10' LIMIT 10`)).errorCode).toEqual({
+      changeEventError: "CHANGE_DATE_RANGE_INFINITE",
     });
-    expect(failure(() => rows(`${q} WHERE change_event.change_date_time >= '2026-11-10' LIMIT 10`)).errorCode).toEqual({ changeEventError: "CHANGE_DATE_RANGE_INFINITE" });
-    expect(failure(() => rows(`${q} WHERE change_event.change_date_time >= '2026-09-01' AND change_event.change_date_time <= '2026-11-22' LIMIT 10`)).errorCode).toEqual({
+    expect(
+      failure(() => rows(`${q} WHERE change_event.change_date_time >= '2026-09-01' AND change_event.change_date_time <= '2026-11-22' LIMIT 10`)).errorCode,
+    ).toEqual({
       changeEventError: "START_DATE_TOO_OLD",
     });
-    expect(failure(() => rows(`${q} WHERE change_event.change_date_time DURING LAST_7_DAYS LIMIT 20000`)).errorCode).toEqual({ changeEventError: "INVALID_LIMIT_CLAUSE" });
+    expect(failure(() => rows(`${q} WHERE change_event.change_date_time DURING LAST_7_DAYS LIMIT 20000`)).errorCode).toEqual({
+      changeEventError: "INVALID_LIMIT_CLAUSE",
+    });
     // The demo store seeds a few outside changes (see mutate/change-events.ts).
     const recent = rows(`${q} WHERE change_event.change_date_time DURING LAST_14_DAYS ORDER BY change_event.change_date_time DESC LIMIT 100`);
     const times = recent.map((r) => r.changeEvent.changeDateTime as string);
@@ -385,7 +462,11 @@ describe("resources", () => {
     // Date-only bounds are whole days; date-time bounds are exact.
     const day = times[0].slice(0, 10);
     expect(rows(`${q} WHERE change_event.change_date_time >= '${day}' AND change_event.change_date_time <= '${day}' LIMIT 10`).length).toBeGreaterThan(0);
-    expect(rows(`${q} WHERE change_event.change_date_time >= '${times[0]}' AND change_event.change_date_time <= '${day} 23:59:59.999999' LIMIT 10`)).toHaveLength(1);
-    expect(failure(() => rows("SELECT change_event.change_date_time, metrics.clicks FROM change_event LIMIT 1")).errorCode).toEqual({ changeEventError: "CHANGE_DATE_RANGE_INFINITE" });
+    expect(
+      rows(`${q} WHERE change_event.change_date_time >= '${times[0]}' AND change_event.change_date_time <= '${day} 23:59:59.999999' LIMIT 10`),
+    ).toHaveLength(1);
+    expect(failure(() => rows("SELECT change_event.change_date_time, metrics.clicks FROM change_event LIMIT 1")).errorCode).toEqual({
+      changeEventError: "CHANGE_DATE_RANGE_INFINITE",
+    });
   });
 });

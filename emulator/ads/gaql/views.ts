@@ -45,10 +45,7 @@ function walk(obj: unknown, parts: readonly string[]): unknown {
   return cur;
 }
 
-function objectAccessor<T extends { data: object }>(
-  rows: readonly T[],
-  overrides: Record<string, Getter> = {},
-): ResourceAccessor {
+function objectAccessor<T extends { data: object }>(rows: readonly T[], overrides: Record<string, Getter> = {}): ResourceAccessor {
   return {
     count: rows.length,
     resourceName: (i) => (rows[i].data as { resourceName: string }).resourceName,
@@ -265,10 +262,23 @@ export interface FactPart {
   rollupKey?: (i: number) => number;
 }
 
-export const DATE_SEGMENTS = ["segments.date", "segments.week", "segments.month", "segments.quarter", "segments.year", "segments.day_of_week", "segments.month_of_year"] as const;
+export const DATE_SEGMENTS = [
+  "segments.date",
+  "segments.week",
+  "segments.month",
+  "segments.quarter",
+  "segments.year",
+  "segments.day_of_week",
+  "segments.month_of_year",
+] as const;
 export const CORE_DATE_SEGMENTS = new Set(["segments.date", "segments.week", "segments.month", "segments.quarter", "segments.year"]);
 const COMMON_SEGMENTS = [...DATE_SEGMENTS, "segments.device", "segments.ad_network_type"];
-const TERM_SEGMENTS = ["segments.search_term_match_type", "segments.keyword.info.text", "segments.keyword.info.match_type", "segments.keyword.ad_group_criterion"];
+const TERM_SEGMENTS = [
+  "segments.search_term_match_type",
+  "segments.keyword.info.text",
+  "segments.keyword.info.match_type",
+  "segments.keyword.ad_group_criterion",
+];
 
 const BASE_METRICS = [
   "metrics.impressions",
@@ -293,7 +303,11 @@ const BASE_METRICS = [
   "metrics.interactions",
   "metrics.interaction_rate",
 ];
-export const IMPRESSION_SHARE_METRICS = ["metrics.search_impression_share", "metrics.search_budget_lost_impression_share", "metrics.search_rank_lost_impression_share"];
+export const IMPRESSION_SHARE_METRICS = [
+  "metrics.search_impression_share",
+  "metrics.search_budget_lost_impression_share",
+  "metrics.search_rank_lost_impression_share",
+];
 export const KEYWORD_ONLY_METRICS = [
   "metrics.historical_quality_score",
   "metrics.historical_creative_quality_score",
@@ -351,11 +365,7 @@ export function viewFor(ctx: AccountContext, resource: string): ViewDef | undefi
   const adCampaign = (a: number) => acct.adGroups[acct.ads[a].adGroupIdx].campaignIdx;
   const common = set(COMMON_SEGMENTS);
   // Ad groups have no stored facts: search ad groups sum their keywords, display ad groups read their own table.
-  const adGroupParts = (
-    groupOf: (i: number) => number,
-    split?: FactPart["split"],
-    share?: FactPart["share"],
-  ): FactPart[] => {
+  const adGroupParts = (groupOf: (i: number) => number, split?: FactPart["split"], share?: FactPart["share"]): FactPart[] => {
     const byGroup = acct.keywordsByAdGroup();
     const kwCampaignOf = (k: number) => acct.adGroups[acct.keywords.adGroupIdx[k]].campaignIdx;
     return [
@@ -448,7 +458,16 @@ export function viewFor(ctx: AccountContext, resource: string): ViewDef | undefi
         joins: { keyword_view: id, ad_group_criterion: id, ad_group: (i) => acct.keywords.adGroupIdx[i], campaign: kwCampaign, customer: zero },
         metrics: set([...BASE_METRICS, "metrics.search_impression_share", "metrics.search_rank_lost_impression_share", ...KEYWORD_ONLY_METRICS]),
         segments: common,
-        facts: [{ table: f.keyword, identity: true, sources: (i) => [i], campaignOf: kwCampaign, impressionShare: "keyword", qualityScore: (k) => acct.keywords.qualityScore[k] }],
+        facts: [
+          {
+            table: f.keyword,
+            identity: true,
+            sources: (i) => [i],
+            campaignOf: kwCampaign,
+            impressionShare: "keyword",
+            qualityScore: (k) => acct.keywords.qualityScore[k],
+          },
+        ],
       };
     case "ad_group_ad":
       return {
@@ -472,7 +491,11 @@ export function viewFor(ctx: AccountContext, resource: string): ViewDef | undefi
         },
         metrics: set(BASE_METRICS),
         segments: common,
-        facts: adGroupParts((i) => acct.ads[links[i].adIdx].adGroupIdx, (i) => adSplit(links[i].adIdx), (i) => links[i].servedShare),
+        facts: adGroupParts(
+          (i) => acct.ads[links[i].adIdx].adGroupIdx,
+          (i) => adSplit(links[i].adIdx),
+          (i) => links[i].servedShare,
+        ),
       };
     }
     case "asset":
@@ -512,7 +535,12 @@ export function viewFor(ctx: AccountContext, resource: string): ViewDef | undefi
       };
     }
     case "campaign_criterion":
-      return { resource, joins: { campaign_criterion: id, campaign: (i) => acct.campaignCriteria[i].campaignIdx, customer: zero }, metrics: null, segments: set([]) };
+      return {
+        resource,
+        joins: { campaign_criterion: id, campaign: (i) => acct.campaignCriteria[i].campaignIdx, customer: zero },
+        metrics: null,
+        segments: set([]),
+      };
     case "change_event":
       return {
         resource,

@@ -185,7 +185,12 @@ export function seedDemoChangeEvents(store: AdsStore, acct: Account, seed: numbe
   };
   const paused = pick((i) => STATUS_VALUES[kw.status[i]] === "PAUSED" && kw.negative[i] === 0);
   if (paused >= 0) {
-    events.push({ rec: kwEvent(paused, "UPDATE", { status: "ENABLED" }, { status: "PAUSED" }), clientType: "GOOGLE_ADS_WEB_CLIENT", userEmail: person(), daysAgo: rng.int(3, 10) });
+    events.push({
+      rec: kwEvent(paused, "UPDATE", { status: "ENABLED" }, { status: "PAUSED" }),
+      clientType: "GOOGLE_ADS_WEB_CLIENT",
+      userEmail: person(),
+      daysAgo: rng.int(3, 10),
+    });
   }
   const bid = pick((i) => !Number.isNaN(kw.cpcBid[i]) && kw.negative[i] === 0 && STATUS_VALUES[kw.status[i]] === "ENABLED");
   if (bid >= 0) {
@@ -202,12 +207,17 @@ export function seedDemoChangeEvents(store: AdsStore, acct: Account, seed: numbe
   if (neg >= 0) {
     const g = kw.adGroupIdx[neg];
     events.push({
-      rec: kwEvent(neg, "CREATE", {}, {
-        adGroup: acct.adGroups[g].data.resourceName,
-        status: "ENABLED",
-        negative: true,
-        keyword: { text: kw.text[neg], matchType: MATCH_TYPE_VALUES[kw.matchType[neg]] },
-      }),
+      rec: kwEvent(
+        neg,
+        "CREATE",
+        {},
+        {
+          adGroup: acct.adGroups[g].data.resourceName,
+          status: "ENABLED",
+          negative: true,
+          keyword: { text: kw.text[neg], matchType: MATCH_TYPE_VALUES[kw.matchType[neg]] },
+        },
+      ),
       clientType: "GOOGLE_ADS_WEB_CLIENT",
       userEmail: person(),
       daysAgo: rng.int(5, 20),

@@ -133,7 +133,12 @@ function snake(s: string): string {
   return s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
-function entry(code: Record<string, string>, message: string, path: PathElement[], trigger?: { stringValue?: string; int64Value?: string }): GoogleAdsErrorEntry {
+function entry(
+  code: Record<string, string>,
+  message: string,
+  path: PathElement[],
+  trigger?: { stringValue?: string; int64Value?: string },
+): GoogleAdsErrorEntry {
   return {
     errorCode: code,
     message,
@@ -157,7 +162,8 @@ const MSG = {
   EMPTY: "The specified field should have a least one non-whitespace character in it.",
   IMMUTABLE: "The field's value cannot be modified.",
   REMOVED: "The operation is not permitted on removed resources.",
-  PERMISSION: "User doesn't have permission to access customer. Note: If you're accessing a client customer, the manager's customer id must be set in the 'login-customer-id' header.",
+  PERMISSION:
+    "User doesn't have permission to access customer. Note: If you're accessing a client customer, the manager's customer id must be set in the 'login-customer-id' header.",
   ENUM: "Invalid enum value.",
 };
 
@@ -199,7 +205,10 @@ function enumValue<T extends string>(v: unknown, allowed: readonly string[], pat
 function settableStatus(v: unknown, path: PathElement[]): EntityStatus {
   const s = enumValue<EntityStatus>(v, STATUS_ENUM, path);
   // Removal is its own operation; an update or create cannot set REMOVED.
-  if (!STATUS_SETTABLE.includes(s)) fail({ operationAccessDeniedError: "CREATE_AS_REMOVED_NOT_PERMITTED" }, "Status REMOVED can only be set with a remove operation.", path, { stringValue: s });
+  if (!STATUS_SETTABLE.includes(s))
+    fail({ operationAccessDeniedError: "CREATE_AS_REMOVED_NOT_PERMITTED" }, "Status REMOVED can only be set with a remove operation.", path, {
+      stringValue: s,
+    });
   return s;
 }
 
@@ -246,7 +255,8 @@ function checkUrl(v: unknown, path: PathElement[]): string {
   } catch {
     fail({ adError: "URL_MALFORMED" }, "The URL is malformed.", path, { stringValue: s });
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") fail({ adError: "URL_INVALID_SCHEME" }, "The URL has an invalid scheme.", path, { stringValue: s });
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    fail({ adError: "URL_INVALID_SCHEME" }, "The URL has an invalid scheme.", path, { stringValue: s });
   if (!url.hostname.includes(".")) fail({ adError: "URL_NO_TOP_LEVEL_DOMAIN" }, "The URL has no top-level domain.", path, { stringValue: s });
   return s;
 }
@@ -321,8 +331,16 @@ class Plan {
     const first = m[3];
     if (first.startsWith("-")) {
       const real = this.tempIds.get(first);
-      if (real === null) fail({ newResourceCreationError: "TEMP_ID_RESOURCE_HAD_ERRORS" }, "The temporary ID refers to a resource that had errors.", path, { stringValue: name });
-      if (real === undefined || !real.includes(`/${collection === "adGroupCriteria" || collection === "adGroupAds" ? "adGroups" : collection === "campaignCriteria" ? "campaigns" : collection}/`)) {
+      if (real === null)
+        fail({ newResourceCreationError: "TEMP_ID_RESOURCE_HAD_ERRORS" }, "The temporary ID refers to a resource that had errors.", path, {
+          stringValue: name,
+        });
+      if (
+        real === undefined ||
+        !real.includes(
+          `/${collection === "adGroupCriteria" || collection === "adGroupAds" ? "adGroups" : collection === "campaignCriteria" ? "campaigns" : collection}/`,
+        )
+      ) {
         fail({ mutateError: "RESOURCE_NOT_FOUND" }, MSG.NOT_FOUND, path, { stringValue: name });
       }
       const realId = real.slice(real.lastIndexOf("/") + 1);
@@ -343,9 +361,7 @@ interface OpContext {
 }
 
 type ParsedOp =
-  | { type: "create"; res: Record<string, unknown> }
-  | { type: "update"; res: Record<string, unknown>; mask: string[] }
-  | { type: "remove"; name: unknown };
+  { type: "create"; res: Record<string, unknown> } | { type: "update"; res: Record<string, unknown>; mask: string[] } | { type: "remove"; name: unknown };
 
 function parseOperation(raw: unknown, at: PathElement[]): ParsedOp {
   if (!isObject(raw)) fail({ requestError: "OPERATION_REQUIRED" }, "Operation is required.", at);
@@ -353,7 +369,8 @@ function parseOperation(raw: unknown, at: PathElement[]): ParsedOp {
   const present = (["create", "update", "remove"] as const).filter((k) => op[k] !== undefined && op[k] !== null);
   if (present.length === 0) fail({ requestError: "OPERATION_REQUIRED" }, "Operation is required.", at);
   const type = present[0];
-  if (type !== "update" && op.updateMask !== undefined) fail({ fieldMaskError: "FIELD_MASK_NOT_ALLOWED" }, "The field mask is only allowed for update operations.", [...at, "updateMask"]);
+  if (type !== "update" && op.updateMask !== undefined)
+    fail({ fieldMaskError: "FIELD_MASK_NOT_ALLOWED" }, "The field mask is only allowed for update operations.", [...at, "updateMask"]);
   if (type === "remove") return { type, name: op.remove };
   if (!isObject(op[type])) fail({ fieldError: "INVALID_VALUE" }, "The operation must carry a resource.", [...at, type]);
   const res = op[type] as Record<string, unknown>;
@@ -371,7 +388,8 @@ function checkMask(info: KindInfo, mask: string[], at: PathElement[]): void {
   for (const p of mask) {
     const where: PathElement[] = [...at, "updateMask"];
     if (info.updatable.includes(p)) continue;
-    if (info.messages.includes(p)) fail({ fieldMaskError: "FIELD_HAS_SUBFIELDS" }, `The field mask contained a field with subfields: '${p}'.`, where, { stringValue: p });
+    if (info.messages.includes(p))
+      fail({ fieldMaskError: "FIELD_HAS_SUBFIELDS" }, `The field mask contained a field with subfields: '${p}'.`, where, { stringValue: p });
     if (info.immutable.includes(p)) fail({ fieldError: "IMMUTABLE_FIELD" }, MSG.IMMUTABLE, [...at, "update", ...p.split(".")], { stringValue: p });
     fail({ fieldMaskError: "FIELD_NOT_FOUND" }, `The field mask contained an invalid field: '${snake(p)}'.`, where, { stringValue: p });
   }
@@ -395,8 +413,15 @@ function planOperation(ctx: OpContext, raw: unknown): Planned {
     if (!m || m[2] !== info.collection) fail({ requestError: "RESOURCE_NAME_MALFORMED" }, MSG.MALFORMED, [...p, "resourceName"], { stringValue: name });
     if (m[1] !== plan.customerId) fail({ authorizationError: "USER_PERMISSION_DENIED" }, MSG.PERMISSION, [...p, "resourceName"], { stringValue: name });
     const last = m[3].split("~").pop() as string;
-    if (!/^-\d+$/.test(last)) fail({ newResourceCreationError: "CANNOT_SET_ID_FOR_CREATE" }, "Cannot set the id of a new resource; use a negative temporary id.", [...p, "resourceName"], { stringValue: name });
-    if (plan.tempIds.has(last)) fail({ newResourceCreationError: "DUPLICATE_TEMP_IDS" }, "Temporary ids must be unique in a request.", [...p, "resourceName"], { stringValue: name });
+    if (!/^-\d+$/.test(last))
+      fail(
+        { newResourceCreationError: "CANNOT_SET_ID_FOR_CREATE" },
+        "Cannot set the id of a new resource; use a negative temporary id.",
+        [...p, "resourceName"],
+        { stringValue: name },
+      );
+    if (plan.tempIds.has(last))
+      fail({ newResourceCreationError: "DUPLICATE_TEMP_IDS" }, "Temporary ids must be unique in a request.", [...p, "resourceName"], { stringValue: name });
     tempId = last;
   }
   try {
@@ -409,19 +434,28 @@ function planOperation(ctx: OpContext, raw: unknown): Planned {
   }
 }
 
-function change(ctx: OpContext, rec: Omit<ChangeRecord, "campaignIdx" | "adGroupIdx" | "resourceType">, parents: { campaign?: string; adGroup?: string }): void {
+function change(
+  ctx: OpContext,
+  rec: Omit<ChangeRecord, "campaignIdx" | "adGroupIdx" | "resourceType">,
+  parents: { campaign?: string; adGroup?: string },
+): void {
   const { plan } = ctx;
   const acct = plan.acct;
   const adGroupIdx = parents.adGroup ? acct.indexOf(`adGroups/${parents.adGroup.split("/").pop()}`) : -1;
   let campaignIdx = parents.campaign ? acct.indexOf(`campaigns/${parents.campaign.split("/").pop()}`) : -1;
   if (campaignIdx < 0 && adGroupIdx >= 0) campaignIdx = acct.adGroups[adGroupIdx].campaignIdx;
-  recordChange(plan.store, acct, { ...rec, resourceType: KINDS[ctx.kind].changeType, campaignIdx, adGroupIdx }, {
-    clientType: "GOOGLE_ADS_API",
-    userEmail: ctx.origin.userEmail,
-    epochMicros: ctx.origin.epochMicros,
-    commandIndex: 0,
-    mutateIndex: ctx.origin.mutateIndex,
-  });
+  recordChange(
+    plan.store,
+    acct,
+    { ...rec, resourceType: KINDS[ctx.kind].changeType, campaignIdx, adGroupIdx },
+    {
+      clientType: "GOOGLE_ADS_API",
+      userEmail: ctx.origin.userEmail,
+      epochMicros: ctx.origin.epochMicros,
+      commandIndex: 0,
+      mutateIndex: ctx.origin.mutateIndex,
+    },
+  );
 }
 
 function parentsOf(kind: Kind, data: Record<string, unknown>, resourceName: string): { campaign?: string; adGroup?: string } {
@@ -446,7 +480,8 @@ function planRemove(ctx: OpContext, rawName: unknown): Planned {
   const path: PathElement[] = [...at, "remove"];
   const { name, data } = plan.ref(rawName, info.collection, path, "target");
   if (data.status === "REMOVED") {
-    if (kind === "adGroupAd") fail({ adGroupAdError: "CANNOT_OPERATE_ON_REMOVED_ADGROUPAD" }, "Cannot operate on a removed ad group ad.", path, { stringValue: name });
+    if (kind === "adGroupAd")
+      fail({ adGroupAdError: "CANNOT_OPERATE_ON_REMOVED_ADGROUPAD" }, "Cannot operate on a removed ad group ad.", path, { stringValue: name });
     fail({ operationAccessDeniedError: "OPERATION_NOT_PERMITTED_FOR_REMOVED_RESOURCE" }, MSG.REMOVED, path, { stringValue: name });
   }
   if (kind === "campaignBudget") {
@@ -465,7 +500,11 @@ function planRemove(ctx: OpContext, rawName: unknown): Planned {
     remove: true,
     apply: () => {
       plan.store.update(name, { status: "REMOVED" });
-      change(ctx, { resourceName: name, operation: "REMOVE", oldFields: { status: oldStatus }, newFields: { status: "REMOVED" }, changedFields: ["status"] }, parentsOf(kind, data, name));
+      change(
+        ctx,
+        { resourceName: name, operation: "REMOVE", oldFields: { status: oldStatus }, newFields: { status: "REMOVED" }, changedFields: ["status"] },
+        parentsOf(kind, data, name),
+      );
     },
   };
 }
@@ -476,7 +515,8 @@ function planUpdate(ctx: OpContext, res: Record<string, unknown>, mask: string[]
   const p: PathElement[] = [...at, "update"];
   const { name, data } = plan.ref(res.resourceName, info.collection, [...p, "resourceName"], "target");
   if (data.status === "REMOVED") {
-    if (kind === "adGroupAd") fail({ adGroupAdError: "CANNOT_OPERATE_ON_REMOVED_ADGROUPAD" }, "Cannot operate on a removed ad group ad.", p, { stringValue: name });
+    if (kind === "adGroupAd")
+      fail({ adGroupAdError: "CANNOT_OPERATE_ON_REMOVED_ADGROUPAD" }, "Cannot operate on a removed ad group ad.", p, { stringValue: name });
     fail({ operationAccessDeniedError: "OPERATION_NOT_PERMITTED_FOR_REMOVED_RESOURCE" }, MSG.REMOVED, p, { stringValue: name });
   }
   if (kind === "adGroupCriterion" && data.negative === true) {
@@ -526,13 +566,16 @@ function planUpdate(ctx: OpContext, res: Record<string, unknown>, mask: string[]
 /** A bid target: positive, and whole cents of the currency like every bid (Google's BiddingError). */
 function targetCpa(v: unknown, path: PathElement[]): number {
   const n = positiveMicros(v, path);
-  if (n % 10_000 !== 0) fail({ biddingError: "BID_TOO_MANY_FRACTIONAL_DIGITS" }, "Bid has too many fractional digit precision.", path, { int64Value: String(n) });
+  if (n % 10_000 !== 0)
+    fail({ biddingError: "BID_TOO_MANY_FRACTIONAL_DIGITS" }, "Bid has too many fractional digit precision.", path, { int64Value: String(n) });
   return n;
 }
 
 function campaignTargetCpa(plan: Plan, campaign: unknown): number | undefined {
   const c = typeof campaign === "string" ? plan.view(campaign) : undefined;
-  const t = (c?.targetCpa as { targetCpaMicros?: number } | undefined)?.targetCpaMicros ?? (c?.maximizeConversions as { targetCpaMicros?: number } | undefined)?.targetCpaMicros;
+  const t =
+    (c?.targetCpa as { targetCpaMicros?: number } | undefined)?.targetCpaMicros ??
+    (c?.maximizeConversions as { targetCpaMicros?: number } | undefined)?.targetCpaMicros;
   return t || undefined;
 }
 
@@ -540,7 +583,10 @@ function budgetAmount(v: unknown, path: PathElement[]): number {
   const n = int64(v, path);
   if (n < 0) fail({ campaignBudgetError: "NEGATIVE_MONEY_AMOUNT" }, "The budget amount must not be negative.", path, { int64Value: String(n) });
   if (n === 0) fail({ rangeError: "TOO_LOW" }, "Too low.", path, { int64Value: String(n) });
-  if (n % 10_000 !== 0) fail({ campaignBudgetError: "NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT" }, "The budget amount must be a multiple of the minimum currency unit.", path, { int64Value: String(n) });
+  if (n % 10_000 !== 0)
+    fail({ campaignBudgetError: "NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT" }, "The budget amount must be a multiple of the minimum currency unit.", path, {
+      int64Value: String(n),
+    });
   if (n > 1_000_000_000_000_000) fail({ campaignBudgetError: "MONEY_AMOUNT_TOO_LARGE" }, "The budget amount is too large.", path, { int64Value: String(n) });
   return n;
 }
@@ -569,7 +615,8 @@ function checkName(ctx: OpContext, v: unknown, path: PathElement[], self: string
     if (!o || o.status === "REMOVED" || o.name !== name) continue;
     if (kind === "adGroup" && o.campaign !== scope.campaign) continue;
     if (kind === "campaign") fail({ campaignError: "DUPLICATE_CAMPAIGN_NAME" }, "A campaign with this name already exists.", path, { stringValue: name });
-    if (kind === "adGroup") fail({ adGroupError: "DUPLICATE_ADGROUP_NAME" }, "An ad group with this name already exists in the campaign.", path, { stringValue: name });
+    if (kind === "adGroup")
+      fail({ adGroupError: "DUPLICATE_ADGROUP_NAME" }, "An ad group with this name already exists in the campaign.", path, { stringValue: name });
     if (kind === "campaignBudget") fail({ campaignBudgetError: "DUPLICATE_NAME" }, "A budget with this name already exists.", path, { stringValue: name });
   }
   return name;
@@ -577,7 +624,8 @@ function checkName(ctx: OpContext, v: unknown, path: PathElement[], self: string
 
 function activeParent(plan: Plan, raw: unknown, collection: string, path: PathElement[]): { name: string; data: Record<string, unknown> } {
   const parent = plan.ref(raw, collection, path, "reference");
-  if (parent.data.status === "REMOVED") fail({ operationAccessDeniedError: "OPERATION_NOT_PERMITTED_FOR_REMOVED_RESOURCE" }, MSG.REMOVED, path, { stringValue: parent.name });
+  if (parent.data.status === "REMOVED")
+    fail({ operationAccessDeniedError: "OPERATION_NOT_PERMITTED_FOR_REMOVED_RESOURCE" }, MSG.REMOVED, path, { stringValue: parent.name });
   return parent;
 }
 
@@ -596,8 +644,12 @@ function planCreate(ctx: OpContext, res: Record<string, unknown>, p: PathElement
       const name = checkName(ctx, res.name, at("name"), undefined, {});
       if (res.amountMicros === undefined) fail({ fieldError: "REQUIRED" }, MSG.REQUIRED, at("amountMicros"));
       const amountMicros = budgetAmount(res.amountMicros, at("amountMicros"));
-      const deliveryMethod = res.deliveryMethod === undefined ? "STANDARD" : enumValue<"STANDARD" | "ACCELERATED">(res.deliveryMethod, ["STANDARD", "ACCELERATED"], at("deliveryMethod"));
-      if (deliveryMethod === "ACCELERATED") fail({ campaignBudgetError: "CANNOT_USE_ACCELERATED_DELIVERY_MODE" }, "Accelerated delivery is no longer available.", at("deliveryMethod"));
+      const deliveryMethod =
+        res.deliveryMethod === undefined
+          ? "STANDARD"
+          : enumValue<"STANDARD" | "ACCELERATED">(res.deliveryMethod, ["STANDARD", "ACCELERATED"], at("deliveryMethod"));
+      if (deliveryMethod === "ACCELERATED")
+        fail({ campaignBudgetError: "CANNOT_USE_ACCELERATED_DELIVERY_MODE" }, "Accelerated delivery is no longer available.", at("deliveryMethod"));
       const id = store.allocateId();
       resourceName = `${base}/campaignBudgets/${id}`;
       const data = {
@@ -627,7 +679,11 @@ function planCreate(ctx: OpContext, res: Record<string, unknown>, p: PathElement
       const channel = enumValue<"SEARCH" | "DISPLAY">(res.advertisingChannelType, ["SEARCH", "DISPLAY"], at("advertisingChannelType"));
       const status = res.status === undefined ? "ENABLED" : settableStatus(res.status, at("status"));
       if (res.containsEuPoliticalAdvertising === undefined) {
-        fail({ mutateError: "EU_POLITICAL_ADVERTISING_DECLARATION_REQUIRED" }, "The campaign must declare whether it contains EU political advertising.", at("containsEuPoliticalAdvertising"));
+        fail(
+          { mutateError: "EU_POLITICAL_ADVERTISING_DECLARATION_REQUIRED" },
+          "The campaign must declare whether it contains EU political advertising.",
+          at("containsEuPoliticalAdvertising"),
+        );
       }
       const eu = enumValue<CampaignData["containsEuPoliticalAdvertising"]>(
         res.containsEuPoliticalAdvertising,
@@ -677,8 +733,15 @@ function planCreate(ctx: OpContext, res: Record<string, unknown>, p: PathElement
       const name = checkName(ctx, res.name, at("name"), undefined, { campaign: campaign.name });
       const status = res.status === undefined ? "ENABLED" : settableStatus(res.status, at("status"));
       const defaultType = campaign.data.advertisingChannelType === "DISPLAY" ? "DISPLAY_STANDARD" : "SEARCH_STANDARD";
-      const type = res.type === undefined ? defaultType : enumValue<"SEARCH_STANDARD" | "DISPLAY_STANDARD">(res.type, ["SEARCH_STANDARD", "DISPLAY_STANDARD"], at("type"));
-      if (type !== defaultType) fail({ adGroupError: "AD_GROUP_TYPE_NOT_VALID_FOR_ADVERTISING_CHANNEL_TYPE" }, "The ad group type is not valid for the campaign's channel type.", at("type"), { stringValue: type });
+      const type =
+        res.type === undefined ? defaultType : enumValue<"SEARCH_STANDARD" | "DISPLAY_STANDARD">(res.type, ["SEARCH_STANDARD", "DISPLAY_STANDARD"], at("type"));
+      if (type !== defaultType)
+        fail(
+          { adGroupError: "AD_GROUP_TYPE_NOT_VALID_FOR_ADVERTISING_CHANNEL_TYPE" },
+          "The ad group type is not valid for the campaign's channel type.",
+          at("type"),
+          { stringValue: type },
+        );
       const cpcBidMicros = res.cpcBidMicros === undefined ? undefined : positiveMicros(res.cpcBidMicros, at("cpcBidMicros"));
       const id = store.allocateId();
       resourceName = `${base}/adGroups/${id}`;
@@ -737,7 +800,15 @@ function planCreate(ctx: OpContext, res: Record<string, unknown>, p: PathElement
       const criterionId = store.allocateId();
       const campaignId = campaign.name.split("/").pop();
       resourceName = `${base}/campaignCriteria/${campaignId}~${criterionId}`;
-      const data = { resourceName, campaign: campaign.name, criterionId, type: "KEYWORD" as const, negative: true, status: "ENABLED" as const, keyword: { text, matchType } };
+      const data = {
+        resourceName,
+        campaign: campaign.name,
+        criterionId,
+        type: "KEYWORD" as const,
+        negative: true,
+        status: "ENABLED" as const,
+        keyword: { text, matchType },
+      };
       snapshot = data;
       parents = { campaign: campaign.name };
       apply = () => {
@@ -760,8 +831,10 @@ function planCreate(ctx: OpContext, res: Record<string, unknown>, p: PathElement
       const assets = (field: "headlines" | "descriptions", min: number, max: number, maxLen: number, pins: string[]): AdTextAsset[] => {
         const list = Array.isArray(rsa[field]) ? (rsa[field] as unknown[]) : [];
         const where = at("ad", "responsiveSearchAd", field);
-        if (list.length < min) fail({ collectionSizeError: "TOO_FEW" }, `Too few ${field}: at least ${min} are required.`, where, { int64Value: String(list.length) });
-        if (list.length > max) fail({ collectionSizeError: "TOO_MANY" }, `Too many ${field}: at most ${max} are allowed.`, where, { int64Value: String(list.length) });
+        if (list.length < min)
+          fail({ collectionSizeError: "TOO_FEW" }, `Too few ${field}: at least ${min} are required.`, where, { int64Value: String(list.length) });
+        if (list.length > max)
+          fail({ collectionSizeError: "TOO_MANY" }, `Too many ${field}: at most ${max} are allowed.`, where, { int64Value: String(list.length) });
         return list.map((h, i) => {
           const ip: PathElement[] = [...at("ad", "responsiveSearchAd"), [field, i]];
           if (!isObject(h)) fail({ fieldError: "REQUIRED" }, MSG.REQUIRED, ip);
@@ -774,7 +847,8 @@ function planCreate(ctx: OpContext, res: Record<string, unknown>, p: PathElement
       const descriptions = assets("descriptions", 2, 4, 90, PIN_DESCRIPTION);
       const path1 = rsa.path1 === undefined || rsa.path1 === "" ? undefined : textLength(rsa.path1, 15, at("ad", "responsiveSearchAd", "path1"), adTextWidth);
       const path2 = rsa.path2 === undefined || rsa.path2 === "" ? undefined : textLength(rsa.path2, 15, at("ad", "responsiveSearchAd", "path2"), adTextWidth);
-      if (path2 !== undefined && path1 === undefined) fail({ adError: "CANNOT_SET_PATH2_WITHOUT_PATH1" }, "path2 cannot be set without path1.", at("ad", "responsiveSearchAd", "path2"));
+      if (path2 !== undefined && path1 === undefined)
+        fail({ adError: "CANNOT_SET_PATH2_WITHOUT_PATH1" }, "path2 cannot be set without path1.", at("ad", "responsiveSearchAd", "path2"));
       const adId = store.allocateId();
       const agId = adGroup.name.split("/").pop();
       resourceName = `${base}/adGroupAds/${agId}~${adId}`;
@@ -872,12 +946,20 @@ export function createMutateHandler(store: AdsStore, options: MutateHandlerOptio
     const ops = Array.isArray(body[listKey]) ? (body[listKey] as unknown[]) : [];
     if (ops.length === 0) {
       throw new GoogleAdsFailureError([
-        { errorCode: { requestError: "OPERATION_REQUIRED" }, message: "At least one operation is required.", location: { fieldPathElements: [{ fieldName: snake(listKey) }] } },
+        {
+          errorCode: { requestError: "OPERATION_REQUIRED" },
+          message: "At least one operation is required.",
+          location: { fieldPathElements: [{ fieldName: snake(listKey) }] },
+        },
       ]);
     }
     if (ops.length > MAX_OPERATIONS) {
       throw new GoogleAdsFailureError([
-        { errorCode: { requestError: "TOO_MANY_MUTATE_OPERATIONS" }, message: `Too many operations: at most ${MAX_OPERATIONS} per request.`, trigger: { int64Value: String(ops.length) } },
+        {
+          errorCode: { requestError: "TOO_MANY_MUTATE_OPERATIONS" },
+          message: `Too many operations: at most ${MAX_OPERATIONS} per request.`,
+          trigger: { int64Value: String(ops.length) },
+        },
       ]);
     }
     const partialFailure = body.partialFailure === true;

@@ -44,7 +44,9 @@ async function first(query: string): Promise<Json> {
 }
 
 const enabledAdGroup = () =>
-  first("SELECT ad_group.resource_name, ad_group.id, campaign.resource_name FROM ad_group WHERE ad_group.status = 'ENABLED' AND campaign.advertising_channel_type = 'SEARCH' ORDER BY ad_group.id LIMIT 1");
+  first(
+    "SELECT ad_group.resource_name, ad_group.id, campaign.resource_name FROM ad_group WHERE ad_group.status = 'ENABLED' AND campaign.advertising_channel_type = 'SEARCH' ORDER BY ad_group.id LIMIT 1",
+  );
 
 const rsa = (adGroup: string, over: Json = {}) => ({
   adGroup,
@@ -68,7 +70,9 @@ function errorOf(r: { status: number; json: Json }) {
 
 describe("per-service mutate", () => {
   it("updates campaign status and name; GAQL sees it at once and a change_event is written", async () => {
-    const c = await first("SELECT campaign.id, campaign.resource_name, campaign.name, campaign.status FROM campaign WHERE campaign.status = 'ENABLED' ORDER BY campaign.id LIMIT 1");
+    const c = await first(
+      "SELECT campaign.id, campaign.resource_name, campaign.name, campaign.status FROM campaign WHERE campaign.status = 'ENABLED' ORDER BY campaign.id LIMIT 1",
+    );
     const rn = c.campaign.resourceName as string;
     const events = store.account(RICH)!.changeEvents.length;
     const r = await mutate("campaigns", {
@@ -112,7 +116,9 @@ describe("per-service mutate", () => {
   it("updates ad group status, bid and name", async () => {
     const g = await enabledAdGroup();
     const rn = g.adGroup.resourceName;
-    const r = await mutate("adGroups", { operations: [{ update: { resourceName: rn, status: "PAUSED", cpcBidMicros: "1230000", name: "Renamed group" }, updateMask: "status,cpcBidMicros,name" }] });
+    const r = await mutate("adGroups", {
+      operations: [{ update: { resourceName: rn, status: "PAUSED", cpcBidMicros: "1230000", name: "Renamed group" }, updateMask: "status,cpcBidMicros,name" }],
+    });
     expect(r.status, r.text).toBe(200);
     const after = await first(`SELECT ad_group.status, ad_group.cpc_bid_micros, ad_group.name FROM ad_group WHERE ad_group.resource_name = '${rn}'`);
     expect(after.adGroup).toMatchObject({ status: "PAUSED", cpcBidMicros: "1230000", name: "Renamed group" });
@@ -140,11 +146,17 @@ describe("per-service mutate", () => {
     const crit = await first(
       `SELECT ad_group_criterion.keyword.text, ad_group_criterion.keyword.match_type, ad_group_criterion.cpc_bid_micros, ad_group_criterion.status FROM ad_group_criterion WHERE ad_group_criterion.resource_name = '${kw}'`,
     );
-    expect(crit.adGroupCriterion).toMatchObject({ keyword: { text: "waterproof hiking boots", matchType: "PHRASE" }, cpcBidMicros: "1500000", status: "ENABLED" });
+    expect(crit.adGroupCriterion).toMatchObject({
+      keyword: { text: "waterproof hiking boots", matchType: "PHRASE" },
+      cpcBidMicros: "1500000",
+      status: "ENABLED",
+    });
     const negRow = await first(`SELECT ad_group_criterion.negative FROM ad_group_criterion WHERE ad_group_criterion.resource_name = '${neg}'`);
     expect(negRow.adGroupCriterion.negative).toBe(true);
 
-    const up = await mutate("adGroupCriteria", { operations: [{ update: { resourceName: kw, status: "PAUSED", cpcBidMicros: "2000000" }, updateMask: "status,cpc_bid_micros" }] });
+    const up = await mutate("adGroupCriteria", {
+      operations: [{ update: { resourceName: kw, status: "PAUSED", cpcBidMicros: "2000000" }, updateMask: "status,cpc_bid_micros" }],
+    });
     expect(up.status, up.text).toBe(200);
     const rm = await mutate("adGroupCriteria", { operations: [{ remove: neg }] });
     expect(rm.status, rm.text).toBe(200);
@@ -161,16 +173,24 @@ describe("per-service mutate", () => {
   });
 
   it("creates and removes campaign-level negative keywords", async () => {
-    const c = await first("SELECT campaign.resource_name, campaign.id FROM campaign WHERE campaign.advertising_channel_type = 'SEARCH' ORDER BY campaign.id LIMIT 1");
-    const r = await mutate("campaignCriteria", { operations: [{ create: { campaign: c.campaign.resourceName, negative: true, keyword: { text: "cheap", matchType: "EXACT" } } }] });
+    const c = await first(
+      "SELECT campaign.resource_name, campaign.id FROM campaign WHERE campaign.advertising_channel_type = 'SEARCH' ORDER BY campaign.id LIMIT 1",
+    );
+    const r = await mutate("campaignCriteria", {
+      operations: [{ create: { campaign: c.campaign.resourceName, negative: true, keyword: { text: "cheap", matchType: "EXACT" } } }],
+    });
     expect(r.status, r.text).toBe(200);
     const rn = r.json.results[0].resourceName as string;
     expect(rn).toMatch(new RegExp(`^customers/${RICH}/campaignCriteria/${c.campaign.id}~\\d+$`));
-    const row = await first(`SELECT campaign_criterion.keyword.text, campaign_criterion.negative, campaign_criterion.status FROM campaign_criterion WHERE campaign_criterion.resource_name = '${rn}'`);
+    const row = await first(
+      `SELECT campaign_criterion.keyword.text, campaign_criterion.negative, campaign_criterion.status FROM campaign_criterion WHERE campaign_criterion.resource_name = '${rn}'`,
+    );
     expect(row.campaignCriterion).toMatchObject({ keyword: { text: "cheap" }, negative: true, status: "ENABLED" });
     const rm = await mutate("campaignCriteria", { operations: [{ remove: rn }] });
     expect(rm.status, rm.text).toBe(200);
-    const positive = await mutate("campaignCriteria", { operations: [{ create: { campaign: c.campaign.resourceName, keyword: { text: "tents", matchType: "EXACT" } } }] });
+    const positive = await mutate("campaignCriteria", {
+      operations: [{ create: { campaign: c.campaign.resourceName, keyword: { text: "tents", matchType: "EXACT" } } }],
+    });
     expect(errorOf(positive)[0].errorCode).toEqual({ criterionError: "CANNOT_ADD_CRITERIA_TYPE" });
   });
 
@@ -220,38 +240,193 @@ describe("validation error codes", () => {
   });
 
   const cases: Array<[string, () => [string, Json], Json, string[]]> = [
-    ["unknown budget", () => ["campaignBudgets", { update: { resourceName: `customers/${RICH}/campaignBudgets/1`, amountMicros: "0" }, updateMask: "amountMicros" }], { mutateError: "RESOURCE_NOT_FOUND" }, ["operations", "update", "resource_name"]],
-    ["negative bid", () => ["adGroups", { update: { resourceName: ag, cpcBidMicros: "-5" }, updateMask: "cpc_bid_micros" }], { rangeError: "TOO_LOW" }, ["operations", "update", "cpc_bid_micros"]],
-    ["keyword bid 0", () => ["adGroupCriteria", { update: { resourceName: keyword, cpcBidMicros: 0 }, updateMask: "cpcBidMicros" }], { rangeError: "TOO_LOW" }, ["operations", "update", "cpc_bid_micros"]],
-    ["keyword too long", () => ["adGroupCriteria", { create: { adGroup: ag, keyword: { text: "x".repeat(81), matchType: "EXACT" } } }], { criterionError: "KEYWORD_TEXT_TOO_LONG" }, ["operations", "create", "keyword", "text"]],
-    ["keyword 11 words", () => ["adGroupCriteria", { create: { adGroup: ag, keyword: { text: "a b c d e f g h i j k", matchType: "BROAD" } } }], { criterionError: "KEYWORD_HAS_TOO_MANY_WORDS" }, ["operations", "create", "keyword", "text"]],
-    ["keyword invalid chars", () => ["adGroupCriteria", { create: { adGroup: ag, keyword: { text: "tents!!", matchType: "BROAD" } } }], { criterionError: "KEYWORD_HAS_INVALID_CHARS" }, ["operations", "create", "keyword", "text"]],
-    ["keyword no match type", () => ["adGroupCriteria", { create: { adGroup: ag, keyword: { text: "tents" } } }], { fieldError: "REQUIRED" }, ["operations", "create", "keyword", "match_type"]],
-    ["keyword bad enum", () => ["adGroupCriteria", { create: { adGroup: ag, keyword: { text: "tents", matchType: "FUZZY" } } }], { requestError: "INVALID_ENUM_VALUE" }, ["operations", "create", "keyword", "match_type"]],
-    ["keyword without ad group", () => ["adGroupCriteria", { create: { keyword: { text: "tents", matchType: "EXACT" } } }], { fieldError: "REQUIRED" }, ["operations", "create", "ad_group"]],
-    ["unknown ad group", () => ["adGroupCriteria", { create: { adGroup: `customers/${RICH}/adGroups/999`, keyword: { text: "tents", matchType: "EXACT" } } }], { mutateError: "RESOURCE_NOT_FOUND" }, ["operations", "create", "ad_group"]],
-    ["other customer's resource", () => ["adGroups", { update: { resourceName: `customers/${SMALL}/adGroups/1`, status: "PAUSED" }, updateMask: "status" }], { authorizationError: "USER_PERMISSION_DENIED" }, ["operations", "update", "resource_name"]],
-    ["malformed name", () => ["campaigns", { update: { resourceName: "campaigns/12", status: "PAUSED" }, updateMask: "status" }], { requestError: "RESOURCE_NAME_MALFORMED" }, ["operations", "update", "resource_name"]],
-    ["missing mask", () => ["campaigns", { update: { resourceName: campaign, status: "PAUSED" } }], { fieldMaskError: "FIELD_MASK_MISSING" }, ["operations", "update_mask"]],
-    ["unknown mask path", () => ["campaigns", { update: { resourceName: campaign, status: "PAUSED" }, updateMask: "statuz" }], { fieldMaskError: "FIELD_NOT_FOUND" }, ["operations", "update_mask"]],
-    ["mask with subfields", () => ["adGroupCriteria", { update: { resourceName: keyword }, updateMask: "keyword" }], { fieldMaskError: "FIELD_HAS_SUBFIELDS" }, ["operations", "update_mask"]],
-    ["immutable path", () => ["adGroupCriteria", { update: { resourceName: keyword, keyword: { text: "x" } }, updateMask: "keyword.text" }], { fieldError: "IMMUTABLE_FIELD" }, ["operations", "update", "keyword", "text"]],
-    ["status REMOVED via update", () => ["campaigns", { update: { resourceName: campaign, status: "REMOVED" }, updateMask: "status" }], { operationAccessDeniedError: "CREATE_AS_REMOVED_NOT_PERMITTED" }, ["operations", "update", "status"]],
+    [
+      "unknown budget",
+      () => ["campaignBudgets", { update: { resourceName: `customers/${RICH}/campaignBudgets/1`, amountMicros: "0" }, updateMask: "amountMicros" }],
+      { mutateError: "RESOURCE_NOT_FOUND" },
+      ["operations", "update", "resource_name"],
+    ],
+    [
+      "negative bid",
+      () => ["adGroups", { update: { resourceName: ag, cpcBidMicros: "-5" }, updateMask: "cpc_bid_micros" }],
+      { rangeError: "TOO_LOW" },
+      ["operations", "update", "cpc_bid_micros"],
+    ],
+    [
+      "keyword bid 0",
+      () => ["adGroupCriteria", { update: { resourceName: keyword, cpcBidMicros: 0 }, updateMask: "cpcBidMicros" }],
+      { rangeError: "TOO_LOW" },
+      ["operations", "update", "cpc_bid_micros"],
+    ],
+    [
+      "keyword too long",
+      () => ["adGroupCriteria", { create: { adGroup: ag, keyword: { text: "x".repeat(81), matchType: "EXACT" } } }],
+      { criterionError: "KEYWORD_TEXT_TOO_LONG" },
+      ["operations", "create", "keyword", "text"],
+    ],
+    [
+      "keyword 11 words",
+      () => ["adGroupCriteria", { create: { adGroup: ag, keyword: { text: "a b c d e f g h i j k", matchType: "BROAD" } } }],
+      { criterionError: "KEYWORD_HAS_TOO_MANY_WORDS" },
+      ["operations", "create", "keyword", "text"],
+    ],
+    [
+      "keyword invalid chars",
+      () => ["adGroupCriteria", { create: { adGroup: ag, keyword: { text: "tents!!", matchType: "BROAD" } } }],
+      { criterionError: "KEYWORD_HAS_INVALID_CHARS" },
+      ["operations", "create", "keyword", "text"],
+    ],
+    [
+      "keyword no match type",
+      () => ["adGroupCriteria", { create: { adGroup: ag, keyword: { text: "tents" } } }],
+      { fieldError: "REQUIRED" },
+      ["operations", "create", "keyword", "match_type"],
+    ],
+    [
+      "keyword bad enum",
+      () => ["adGroupCriteria", { create: { adGroup: ag, keyword: { text: "tents", matchType: "FUZZY" } } }],
+      { requestError: "INVALID_ENUM_VALUE" },
+      ["operations", "create", "keyword", "match_type"],
+    ],
+    [
+      "keyword without ad group",
+      () => ["adGroupCriteria", { create: { keyword: { text: "tents", matchType: "EXACT" } } }],
+      { fieldError: "REQUIRED" },
+      ["operations", "create", "ad_group"],
+    ],
+    [
+      "unknown ad group",
+      () => ["adGroupCriteria", { create: { adGroup: `customers/${RICH}/adGroups/999`, keyword: { text: "tents", matchType: "EXACT" } } }],
+      { mutateError: "RESOURCE_NOT_FOUND" },
+      ["operations", "create", "ad_group"],
+    ],
+    [
+      "other customer's resource",
+      () => ["adGroups", { update: { resourceName: `customers/${SMALL}/adGroups/1`, status: "PAUSED" }, updateMask: "status" }],
+      { authorizationError: "USER_PERMISSION_DENIED" },
+      ["operations", "update", "resource_name"],
+    ],
+    [
+      "malformed name",
+      () => ["campaigns", { update: { resourceName: "campaigns/12", status: "PAUSED" }, updateMask: "status" }],
+      { requestError: "RESOURCE_NAME_MALFORMED" },
+      ["operations", "update", "resource_name"],
+    ],
+    [
+      "missing mask",
+      () => ["campaigns", { update: { resourceName: campaign, status: "PAUSED" } }],
+      { fieldMaskError: "FIELD_MASK_MISSING" },
+      ["operations", "update_mask"],
+    ],
+    [
+      "unknown mask path",
+      () => ["campaigns", { update: { resourceName: campaign, status: "PAUSED" }, updateMask: "statuz" }],
+      { fieldMaskError: "FIELD_NOT_FOUND" },
+      ["operations", "update_mask"],
+    ],
+    [
+      "mask with subfields",
+      () => ["adGroupCriteria", { update: { resourceName: keyword }, updateMask: "keyword" }],
+      { fieldMaskError: "FIELD_HAS_SUBFIELDS" },
+      ["operations", "update_mask"],
+    ],
+    [
+      "immutable path",
+      () => ["adGroupCriteria", { update: { resourceName: keyword, keyword: { text: "x" } }, updateMask: "keyword.text" }],
+      { fieldError: "IMMUTABLE_FIELD" },
+      ["operations", "update", "keyword", "text"],
+    ],
+    [
+      "status REMOVED via update",
+      () => ["campaigns", { update: { resourceName: campaign, status: "REMOVED" }, updateMask: "status" }],
+      { operationAccessDeniedError: "CREATE_AS_REMOVED_NOT_PERMITTED" },
+      ["operations", "update", "status"],
+    ],
     ["no operation", () => ["campaigns", {}], { requestError: "OPERATION_REQUIRED" }, ["operations"]],
-    ["headline 31 chars", () => ["adGroupAds", { create: rsa(ag, { headlines: [{ text: "h".repeat(31) }, { text: "b" }, { text: "c" }] }) }], { stringLengthError: "TOO_LONG" }, ["operations", "create", "ad", "responsive_search_ad", "headlines", "text"]],
-    ["headline of 16 double-width characters (32 wide)", () => ["adGroupAds", { create: rsa(ag, { headlines: [{ text: "日本製の軽量防水ハイキングブーツ" }, { text: "b" }, { text: "c" }] }) }], { stringLengthError: "TOO_LONG" }, ["operations", "create", "ad", "responsive_search_ad", "headlines", "text"]],
-    ["keyword insertion whose default is 31 wide", () => ["adGroupAds", { create: rsa(ag, { headlines: [{ text: `{KeyWord:${"h".repeat(31)}}` }, { text: "b" }, { text: "c" }] }) }], { stringLengthError: "TOO_LONG" }, ["operations", "create", "ad", "responsive_search_ad", "headlines", "text"]],
-    ["description 91 chars", () => ["adGroupAds", { create: rsa(ag, { descriptions: [{ text: "d".repeat(91) }, { text: "b" }] }) }], { stringLengthError: "TOO_LONG" }, ["operations", "create", "ad", "responsive_search_ad", "descriptions", "text"]],
-    ["path1 16 chars", () => ["adGroupAds", { create: rsa(ag, { path1: "p".repeat(16) }) }], { stringLengthError: "TOO_LONG" }, ["operations", "create", "ad", "responsive_search_ad", "path1"]],
-    ["path2 without path1", () => ["adGroupAds", { create: rsa(ag, { path1: "" }) }], { adError: "CANNOT_SET_PATH2_WITHOUT_PATH1" }, ["operations", "create", "ad", "responsive_search_ad", "path2"]],
-    ["2 headlines", () => ["adGroupAds", { create: rsa(ag, { headlines: [{ text: "a" }, { text: "b" }] }) }], { collectionSizeError: "TOO_FEW" }, ["operations", "create", "ad", "responsive_search_ad", "headlines"]],
-    ["16 headlines", () => ["adGroupAds", { create: rsa(ag, { headlines: Array.from({ length: 16 }, (_, i) => ({ text: `H${i}` })) }) }], { collectionSizeError: "TOO_MANY" }, ["operations", "create", "ad", "responsive_search_ad", "headlines"]],
-    ["1 description", () => ["adGroupAds", { create: rsa(ag, { descriptions: [{ text: "a" }] }) }], { collectionSizeError: "TOO_FEW" }, ["operations", "create", "ad", "responsive_search_ad", "descriptions"]],
-    ["5 descriptions", () => ["adGroupAds", { create: rsa(ag, { descriptions: Array.from({ length: 5 }, (_, i) => ({ text: `D${i}` })) }) }], { collectionSizeError: "TOO_MANY" }, ["operations", "create", "ad", "responsive_search_ad", "descriptions"]],
-    ["headline pinned as description", () => ["adGroupAds", { create: rsa(ag, { headlines: [{ text: "a", pinnedField: "DESCRIPTION_1" }, { text: "b" }, { text: "c" }] }) }], { requestError: "INVALID_ENUM_VALUE" }, ["operations", "create", "ad", "responsive_search_ad", "headlines", "pinned_field"]],
-    ["no final url", () => ["adGroupAds", { create: { ...rsa(ag), ad: { responsiveSearchAd: rsa(ag).ad.responsiveSearchAd } } }], { fieldError: "REQUIRED" }, ["operations", "create", "ad", "final_urls"]],
-    ["ftp final url", () => ["adGroupAds", { create: { ...rsa(ag), ad: { ...rsa(ag).ad, finalUrls: ["ftp://example.com"] } } }], { adError: "URL_INVALID_SCHEME" }, ["operations", "create", "ad", "final_urls"]],
-    ["positive id on create", () => ["campaignBudgets", { create: { resourceName: `customers/${RICH}/campaignBudgets/5`, name: "B", amountMicros: "1000000" } }], { newResourceCreationError: "CANNOT_SET_ID_FOR_CREATE" }, ["operations", "create", "resource_name"]],
+    [
+      "headline 31 chars",
+      () => ["adGroupAds", { create: rsa(ag, { headlines: [{ text: "h".repeat(31) }, { text: "b" }, { text: "c" }] }) }],
+      { stringLengthError: "TOO_LONG" },
+      ["operations", "create", "ad", "responsive_search_ad", "headlines", "text"],
+    ],
+    [
+      "headline of 16 double-width characters (32 wide)",
+      () => ["adGroupAds", { create: rsa(ag, { headlines: [{ text: "日本製の軽量防水ハイキングブーツ" }, { text: "b" }, { text: "c" }] }) }],
+      { stringLengthError: "TOO_LONG" },
+      ["operations", "create", "ad", "responsive_search_ad", "headlines", "text"],
+    ],
+    [
+      "keyword insertion whose default is 31 wide",
+      () => ["adGroupAds", { create: rsa(ag, { headlines: [{ text: `{KeyWord:${"h".repeat(31)}}` }, { text: "b" }, { text: "c" }] }) }],
+      { stringLengthError: "TOO_LONG" },
+      ["operations", "create", "ad", "responsive_search_ad", "headlines", "text"],
+    ],
+    [
+      "description 91 chars",
+      () => ["adGroupAds", { create: rsa(ag, { descriptions: [{ text: "d".repeat(91) }, { text: "b" }] }) }],
+      { stringLengthError: "TOO_LONG" },
+      ["operations", "create", "ad", "responsive_search_ad", "descriptions", "text"],
+    ],
+    [
+      "path1 16 chars",
+      () => ["adGroupAds", { create: rsa(ag, { path1: "p".repeat(16) }) }],
+      { stringLengthError: "TOO_LONG" },
+      ["operations", "create", "ad", "responsive_search_ad", "path1"],
+    ],
+    [
+      "path2 without path1",
+      () => ["adGroupAds", { create: rsa(ag, { path1: "" }) }],
+      { adError: "CANNOT_SET_PATH2_WITHOUT_PATH1" },
+      ["operations", "create", "ad", "responsive_search_ad", "path2"],
+    ],
+    [
+      "2 headlines",
+      () => ["adGroupAds", { create: rsa(ag, { headlines: [{ text: "a" }, { text: "b" }] }) }],
+      { collectionSizeError: "TOO_FEW" },
+      ["operations", "create", "ad", "responsive_search_ad", "headlines"],
+    ],
+    [
+      "16 headlines",
+      () => ["adGroupAds", { create: rsa(ag, { headlines: Array.from({ length: 16 }, (_, i) => ({ text: `H${i}` })) }) }],
+      { collectionSizeError: "TOO_MANY" },
+      ["operations", "create", "ad", "responsive_search_ad", "headlines"],
+    ],
+    [
+      "1 description",
+      () => ["adGroupAds", { create: rsa(ag, { descriptions: [{ text: "a" }] }) }],
+      { collectionSizeError: "TOO_FEW" },
+      ["operations", "create", "ad", "responsive_search_ad", "descriptions"],
+    ],
+    [
+      "5 descriptions",
+      () => ["adGroupAds", { create: rsa(ag, { descriptions: Array.from({ length: 5 }, (_, i) => ({ text: `D${i}` })) }) }],
+      { collectionSizeError: "TOO_MANY" },
+      ["operations", "create", "ad", "responsive_search_ad", "descriptions"],
+    ],
+    [
+      "headline pinned as description",
+      () => ["adGroupAds", { create: rsa(ag, { headlines: [{ text: "a", pinnedField: "DESCRIPTION_1" }, { text: "b" }, { text: "c" }] }) }],
+      { requestError: "INVALID_ENUM_VALUE" },
+      ["operations", "create", "ad", "responsive_search_ad", "headlines", "pinned_field"],
+    ],
+    [
+      "no final url",
+      () => ["adGroupAds", { create: { ...rsa(ag), ad: { responsiveSearchAd: rsa(ag).ad.responsiveSearchAd } } }],
+      { fieldError: "REQUIRED" },
+      ["operations", "create", "ad", "final_urls"],
+    ],
+    [
+      "ftp final url",
+      () => ["adGroupAds", { create: { ...rsa(ag), ad: { ...rsa(ag).ad, finalUrls: ["ftp://example.com"] } } }],
+      { adError: "URL_INVALID_SCHEME" },
+      ["operations", "create", "ad", "final_urls"],
+    ],
+    [
+      "positive id on create",
+      () => ["campaignBudgets", { create: { resourceName: `customers/${RICH}/campaignBudgets/5`, name: "B", amountMicros: "1000000" } }],
+      { newResourceCreationError: "CANNOT_SET_ID_FOR_CREATE" },
+      ["operations", "create", "resource_name"],
+    ],
   ];
 
   it.each(cases)("%s", async (_name, build, code, path) => {
@@ -276,13 +451,18 @@ describe("validation error codes", () => {
       const r = await mutate("campaignBudgets", { operations: [{ update: { resourceName: rn, amountMicros: amount }, updateMask: "amount_micros" }] });
       codes.push(errorOf(r)[0].errorCode);
     }
-    expect(codes).toEqual([{ rangeError: "TOO_LOW" }, { campaignBudgetError: "NEGATIVE_MONEY_AMOUNT" }, { campaignBudgetError: "NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT" }]);
+    expect(codes).toEqual([
+      { rangeError: "TOO_LOW" },
+      { campaignBudgetError: "NEGATIVE_MONEY_AMOUNT" },
+      { campaignBudgetError: "NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT" },
+    ]);
   });
 
   it("ad group target CPA: set, validateOnly, Google's value rules, cleared by a masked absent field", async () => {
     // Camp Stoves (plant P7) overrides its TARGET_CPA campaign's $24 with $95.
     const rn = `customers/${RICH}/adGroups/140000000277`;
-    const read = async () => (await first(`SELECT ad_group.target_cpa_micros, ad_group.effective_target_cpa_micros FROM ad_group WHERE ad_group.resource_name = '${rn}'`)).adGroup;
+    const read = async () =>
+      (await first(`SELECT ad_group.target_cpa_micros, ad_group.effective_target_cpa_micros FROM ad_group WHERE ad_group.resource_name = '${rn}'`)).adGroup;
     expect(await read()).toMatchObject({ targetCpaMicros: "95000000", effectiveTargetCpaMicros: "95000000" });
     const codes = [];
     for (const v of ["-1000000", "0", "80755000"]) {
@@ -291,7 +471,10 @@ describe("validation error codes", () => {
     }
     expect(codes).toEqual([{ rangeError: "TOO_LOW" }, { rangeError: "TOO_LOW" }, { biddingError: "BID_TOO_MANY_FRACTIONAL_DIGITS" }]);
     const events = store.account(RICH)!.changeEvents.length;
-    const dry = await mutate("adGroups", { validateOnly: true, operations: [{ update: { resourceName: rn, targetCpaMicros: "80750000" }, updateMask: "target_cpa_micros" }] });
+    const dry = await mutate("adGroups", {
+      validateOnly: true,
+      operations: [{ update: { resourceName: rn, targetCpaMicros: "80750000" }, updateMask: "target_cpa_micros" }],
+    });
     expect(dry.status, dry.text).toBe(200);
     expect((await read()).targetCpaMicros).toBe("95000000");
     const set = await mutate("adGroups", { operations: [{ update: { resourceName: rn, targetCpaMicros: "80750000" }, updateMask: "target_cpa_micros" }] });
@@ -310,13 +493,19 @@ describe("validation error codes", () => {
   });
 
   it("duplicate names", async () => {
-    const [a, b] = await search("SELECT campaign.id, campaign.resource_name, campaign.name FROM campaign WHERE campaign.status != 'REMOVED' ORDER BY campaign.id LIMIT 2");
+    const [a, b] = await search(
+      "SELECT campaign.id, campaign.resource_name, campaign.name FROM campaign WHERE campaign.status != 'REMOVED' ORDER BY campaign.id LIMIT 2",
+    );
     const r = await mutate("campaigns", { operations: [{ update: { resourceName: b.campaign.resourceName, name: a.campaign.name }, updateMask: "name" }] });
     expect(errorOf(r)[0].errorCode).toEqual({ campaignError: "DUPLICATE_CAMPAIGN_NAME" });
   });
 
   it("manager accounts cannot be mutated", async () => {
-    const r = await mutate("campaigns", { operations: [{ update: { resourceName: `customers/${MANAGER}/campaigns/1`, status: "PAUSED" }, updateMask: "status" }] }, MANAGER);
+    const r = await mutate(
+      "campaigns",
+      { operations: [{ update: { resourceName: `customers/${MANAGER}/campaigns/1`, status: "PAUSED" }, updateMask: "status" }] },
+      MANAGER,
+    );
     expect(errorOf(r)[0].errorCode).toEqual({ requestError: "CANNOT_BE_EXECUTED_BY_MANAGER_ACCOUNT" });
   });
 });
@@ -326,14 +515,22 @@ describe("request modes", () => {
     const g = await enabledAdGroup();
     const before = store.version;
     const events = store.account(RICH)!.changeEvents.length;
-    const ok = await mutate("adGroupCriteria", { validateOnly: true, operations: [{ create: { adGroup: g.adGroup.resourceName, keyword: { text: "validate only kw", matchType: "EXACT" } } }] });
+    const ok = await mutate("adGroupCriteria", {
+      validateOnly: true,
+      operations: [{ create: { adGroup: g.adGroup.resourceName, keyword: { text: "validate only kw", matchType: "EXACT" } } }],
+    });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.json).toEqual({});
-    const bad = await mutate("adGroupCriteria", { validateOnly: true, operations: [{ create: { adGroup: g.adGroup.resourceName, keyword: { text: "x".repeat(90), matchType: "EXACT" } } }] });
+    const bad = await mutate("adGroupCriteria", {
+      validateOnly: true,
+      operations: [{ create: { adGroup: g.adGroup.resourceName, keyword: { text: "x".repeat(90), matchType: "EXACT" } } }],
+    });
     expect(bad.status).toBe(400);
     expect(store.version).toBe(before);
     expect(store.account(RICH)!.changeEvents.length).toBe(events);
-    expect(await search("SELECT ad_group_criterion.resource_name FROM ad_group_criterion WHERE ad_group_criterion.keyword.text = 'validate only kw'")).toEqual([]);
+    expect(await search("SELECT ad_group_criterion.resource_name FROM ad_group_criterion WHERE ad_group_criterion.keyword.text = 'validate only kw'")).toEqual(
+      [],
+    );
   });
 
   it("without partialFailure one bad operation fails the request and changes nothing", async () => {
@@ -378,7 +575,9 @@ describe("request modes", () => {
       [{ criterionError: "KEYWORD_TEXT_TOO_LONG" }, { fieldName: "operations", index: 1 }],
       [{ mutateError: "RESOURCE_NOT_FOUND" }, { fieldName: "operations", index: 2 }],
     ]);
-    expect(await search("SELECT ad_group_criterion.resource_name FROM ad_group_criterion WHERE ad_group_criterion.keyword.text = 'partial good'")).toHaveLength(1);
+    expect(await search("SELECT ad_group_criterion.resource_name FROM ad_group_criterion WHERE ad_group_criterion.keyword.text = 'partial good'")).toHaveLength(
+      1,
+    );
   });
 
   it("partialFailure with validateOnly returns only the failure", async () => {
@@ -410,7 +609,17 @@ describe("googleAds:mutate", () => {
     const c = `customers/${RICH}`;
     const r = await mutate("googleAds", {
       mutateOperations: [
-        { campaignBudgetOperation: { create: { resourceName: `${c}/campaignBudgets/-1`, name: "Temp-id budget", amountMicros: "50000000", deliveryMethod: "STANDARD", explicitlyShared: false } } },
+        {
+          campaignBudgetOperation: {
+            create: {
+              resourceName: `${c}/campaignBudgets/-1`,
+              name: "Temp-id budget",
+              amountMicros: "50000000",
+              deliveryMethod: "STANDARD",
+              explicitlyShared: false,
+            },
+          },
+        },
         {
           campaignOperation: {
             create: {
@@ -425,8 +634,23 @@ describe("googleAds:mutate", () => {
             },
           },
         },
-        { adGroupOperation: { create: { resourceName: `${c}/adGroups/-3`, name: "Core", campaign: `${c}/campaigns/-2`, status: "ENABLED", type: "SEARCH_STANDARD", cpcBidMicros: "1000000" } } },
-        { adGroupCriterionOperation: { create: { adGroup: `${c}/adGroups/-3`, status: "ENABLED", keyword: { text: "running shoes", matchType: "PHRASE" }, cpcBidMicros: "1200000" } } },
+        {
+          adGroupOperation: {
+            create: {
+              resourceName: `${c}/adGroups/-3`,
+              name: "Core",
+              campaign: `${c}/campaigns/-2`,
+              status: "ENABLED",
+              type: "SEARCH_STANDARD",
+              cpcBidMicros: "1000000",
+            },
+          },
+        },
+        {
+          adGroupCriterionOperation: {
+            create: { adGroup: `${c}/adGroups/-3`, status: "ENABLED", keyword: { text: "running shoes", matchType: "PHRASE" }, cpcBidMicros: "1200000" },
+          },
+        },
         { ad_group_ad_operation: { create: rsa(`${c}/adGroups/-3`) } },
       ],
     });
@@ -436,7 +660,9 @@ describe("googleAds:mutate", () => {
     const campaignRn = res[1].campaignResult.resourceName as string;
     const agRn = res[2].adGroupResult.resourceName as string;
     expect(campaignRn).toMatch(/campaigns\/\d+$/);
-    const row = await first(`SELECT campaign.name, campaign.status, campaign_budget.amount_micros, metrics.clicks, metrics.cost_micros FROM campaign WHERE campaign.resource_name = '${campaignRn}'`);
+    const row = await first(
+      `SELECT campaign.name, campaign.status, campaign_budget.amount_micros, metrics.clicks, metrics.cost_micros FROM campaign WHERE campaign.resource_name = '${campaignRn}'`,
+    );
     expect(row.campaign).toMatchObject({ name: "Search – Temp ids", status: "PAUSED" });
     expect(row.campaignBudget.amountMicros).toBe("50000000");
     expect(row.metrics.clicks ?? "0").toBe("0");
@@ -490,7 +716,10 @@ describe("googleAds:mutate", () => {
     expect(bad.status).toBe(400);
     const errs = errorOf(bad);
     expect(errs.map((e) => e.errorCode)).toEqual([{ adGroupError: "MISSING_ADGROUP_NAME" }, { newResourceCreationError: "TEMP_ID_RESOURCE_HAD_ERRORS" }]);
-    expect(errs[1].location.fieldPathElements.slice(0, 2)).toEqual([{ fieldName: "mutate_operations", index: 1 }, { fieldName: "ad_group_criterion_operation" }]);
+    expect(errs[1].location.fieldPathElements.slice(0, 2)).toEqual([
+      { fieldName: "mutate_operations", index: 1 },
+      { fieldName: "ad_group_criterion_operation" },
+    ]);
     expect(store.version).toBe(before);
 
     const dup = await mutate("googleAds", {
@@ -522,7 +751,9 @@ describe("change_event", () => {
   it("the demo store carries deterministic outside changes from the last 30 days", async () => {
     const rows = await search(Q("change_event.change_date_time >= '2026-10-24' AND change_event.change_date_time <= '2026-11-22 00:00:00'"));
     const outside = rows.filter((r) => r.changeEvent.clientType !== "GOOGLE_ADS_API");
-    expect(new Set(outside.map((r) => r.changeEvent.clientType))).toEqual(new Set(["GOOGLE_ADS_WEB_CLIENT", "GOOGLE_ADS_SCRIPTS", "GOOGLE_ADS_RECOMMENDATIONS"]));
+    expect(new Set(outside.map((r) => r.changeEvent.clientType))).toEqual(
+      new Set(["GOOGLE_ADS_WEB_CLIENT", "GOOGLE_ADS_SCRIPTS", "GOOGLE_ADS_RECOMMENDATIONS"]),
+    );
     for (const r of outside) {
       expect(r.changeEvent.changeDateTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/);
       expect(r.changeEvent.resourceName).toMatch(new RegExp(`^customers/${RICH}/changeEvents/\\d+~0~0$`));
@@ -532,7 +763,12 @@ describe("change_event", () => {
     const fresh = createDemoStore({ today: TODAY });
     const seeded = fresh.account(RICH)!.changeEvents.map((e) => e.data);
     expect(seeded.length).toBeGreaterThanOrEqual(5);
-    expect(store.account(RICH)!.changeEvents.slice(0, seeded.length).map((e) => e.data)).toEqual(seeded);
+    expect(
+      store
+        .account(RICH)!
+        .changeEvents.slice(0, seeded.length)
+        .map((e) => e.data),
+    ).toEqual(seeded);
     expect(fresh.account(SMALL)!.changeEvents.length).toBeGreaterThan(0);
   });
 
@@ -546,7 +782,9 @@ describe("change_event", () => {
     expect(create.changeEvent.changedFields).toContain("keyword.text");
     expect(create.changeEvent.adGroup).toMatch(/adGroups\/\d+$/);
     expect(create.changeEvent.campaign).toMatch(/campaigns\/\d+$/);
-    const limited = await search(Q("change_event.change_date_time >= '2026-11-22 00:00:00' AND change_event.change_date_time <= '2026-11-22 23:59:59'", "LIMIT 2"));
+    const limited = await search(
+      Q("change_event.change_date_time >= '2026-11-22 00:00:00' AND change_event.change_date_time <= '2026-11-22 23:59:59'", "LIMIT 2"),
+    );
     expect(limited).toHaveLength(2);
 
     const noLimit = await ads(running.baseUrl, `customers/${RICH}/googleAds:search`, token, {

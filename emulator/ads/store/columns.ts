@@ -2,34 +2,15 @@
 // (keywords and search terms). A JS object per row costs ~150 bytes; typed
 // columns cost ~30, and full scans over them stay cache-friendly.
 
-import type {
-  AdGroupCriterionData,
-  EntityStatus,
-  MatchType,
-  QualityBucket,
-  SearchTermMatchType,
-  SearchTermStatus,
-} from "./types";
+import type { AdGroupCriterionData, EntityStatus, MatchType, QualityBucket, SearchTermMatchType, SearchTermStatus } from "./types";
 
 export const STATUS_VALUES: readonly EntityStatus[] = ["ENABLED", "PAUSED", "REMOVED"];
 export const MATCH_TYPE_VALUES: readonly MatchType[] = ["EXACT", "PHRASE", "BROAD"];
 /** Index 0 means "not set" for the quality columns. */
-export const QUALITY_BUCKET_VALUES: readonly (QualityBucket | undefined)[] = [
-  undefined,
-  "BELOW_AVERAGE",
-  "AVERAGE",
-  "ABOVE_AVERAGE",
-];
+export const QUALITY_BUCKET_VALUES: readonly (QualityBucket | undefined)[] = [undefined, "BELOW_AVERAGE", "AVERAGE", "ABOVE_AVERAGE"];
 export const SERVING_STATUS_VALUES = ["ELIGIBLE", "RARELY_SERVED"] as const;
 export const SEARCH_TERM_STATUS_VALUES: readonly SearchTermStatus[] = ["NONE", "ADDED", "EXCLUDED", "ADDED_EXCLUDED"];
-export const SEARCH_TERM_MATCH_VALUES: readonly SearchTermMatchType[] = [
-  "EXACT",
-  "NEAR_EXACT",
-  "PHRASE",
-  "NEAR_PHRASE",
-  "BROAD",
-  "PERFORMANCE_MAX",
-];
+export const SEARCH_TERM_MATCH_VALUES: readonly SearchTermMatchType[] = ["EXACT", "NEAR_EXACT", "PHRASE", "NEAR_PHRASE", "BROAD", "PERFORMANCE_MAX"];
 
 type Typed = Float64Array | Int32Array | Uint8Array;
 
@@ -222,13 +203,7 @@ export class SearchTermTable {
   }
 
   bytes(): number {
-    return (
-      this.campaignIdx.byteLength +
-      this.adGroupIdx.byteLength +
-      this.keywordIdx.byteLength +
-      this.matchType.byteLength +
-      this.status.byteLength
-    );
+    return this.campaignIdx.byteLength + this.adGroupIdx.byteLength + this.keywordIdx.byteLength + this.matchType.byteLength + this.status.byteLength;
   }
 }
 

@@ -132,17 +132,7 @@ export class FactBuilder {
     while (this.offsets.length <= e) this.offsets.push(this.n);
   }
 
-  push(
-    day: number,
-    impressions: number,
-    clicks: number,
-    cost: number,
-    conv: number,
-    value: number,
-    eligible = 0,
-    budgetLost = 0,
-    rankLost = 0,
-  ): void {
+  push(day: number, impressions: number, clicks: number, cost: number, conv: number, value: number, eligible = 0, budgetLost = 0, rankLost = 0): void {
     if (this.n === this.cap) this.grow();
     const i = this.n++;
     this.day[i] = day;

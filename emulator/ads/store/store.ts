@@ -229,11 +229,7 @@ export class Account {
   }
 }
 
-export type DeepPartial<T> = T extends (infer U)[]
-  ? U[]
-  : T extends object
-    ? { [K in keyof T]?: DeepPartial<T[K]> }
-    : T;
+export type DeepPartial<T> = T extends (infer U)[] ? U[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
 export interface StoreOptions {
   /** Fixed "today" (YYYY-MM-DD) for every account; when absent the clock and each account's time zone decide. */

@@ -7,13 +7,7 @@
 
 export type EntityStatus = "ENABLED" | "PAUSED" | "REMOVED";
 export type ChannelType = "SEARCH" | "DISPLAY" | "PERFORMANCE_MAX";
-export type BiddingStrategyType =
-  | "MANUAL_CPC"
-  | "MAXIMIZE_CONVERSIONS"
-  | "MAXIMIZE_CONVERSION_VALUE"
-  | "TARGET_CPA"
-  | "TARGET_ROAS"
-  | "TARGET_SPEND";
+export type BiddingStrategyType = "MANUAL_CPC" | "MAXIMIZE_CONVERSIONS" | "MAXIMIZE_CONVERSION_VALUE" | "TARGET_CPA" | "TARGET_ROAS" | "TARGET_SPEND";
 export type MatchType = "EXACT" | "PHRASE" | "BROAD";
 export type QualityBucket = "BELOW_AVERAGE" | "AVERAGE" | "ABOVE_AVERAGE";
 export type AdStrength = "PENDING" | "NO_ADS" | "POOR" | "AVERAGE" | "GOOD" | "EXCELLENT";

@@ -64,7 +64,7 @@ describe(`staging and switch-over (${testDialect})`, () => {
     const daily = Array.from({ length: 2_500 }, (_, i) => [
       "1112223334",
       String(17_000_000_000 + (i % 50)),
-      `2026-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + Math.floor(i / 50) % 28).padStart(2, "0")}`,
+      `2026-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + (Math.floor(i / 50) % 28)).padStart(2, "0")}`,
       i * 1_000,
       i,
       9_007_199_254_740_000 + i,

@@ -5,14 +5,7 @@ import { NotFoundError } from "../../domain-errors.server";
 import { requireOwnAccount } from "../context.server";
 import { normalizeCustomerId, type AdsClient } from "../client.server";
 import { runSyncJob } from "./job.server";
-import {
-  FAILURE_COOLDOWN_MS,
-  getSyncState,
-  iso,
-  STALE_RUNNING_MS,
-  SyncAccessError,
-  type SyncState,
-} from "./state.server";
+import { FAILURE_COOLDOWN_MS, getSyncState, iso, STALE_RUNNING_MS, SyncAccessError, type SyncState } from "./state.server";
 import { STEPS, SYNC_STEP_COUNT } from "./streams.server";
 import { errorMessage, log } from "../../log.server";
 import { stopWorker, syncInWorker } from "./worker-host.server";
@@ -85,11 +78,7 @@ export async function ensureFresh(userId: string, customerId: string, opts: Sync
   }
   const state = await getSyncState(cid, db, now());
   if (state.status === "running" || state.fresh) return state;
-  if (
-    state.status === "failed" &&
-    state.finishedAt !== null &&
-    now().getTime() - Date.parse(state.finishedAt) < FAILURE_COOLDOWN_MS
-  ) {
+  if (state.status === "failed" && state.finishedAt !== null && now().getTime() - Date.parse(state.finishedAt) < FAILURE_COOLDOWN_MS) {
     return state;
   }
   const run = inflight.get(cid) ?? launch(userId, cid, opts);
@@ -192,7 +181,13 @@ async function markFailed(db: DB, customerId: string, runId: string, at: string,
     last_error: reason,
     current_step: null,
   };
-  await db.updateTable("ads_sync_state").set(values).where("customer_id", "=", customerId).where("run_id", "=", runId).where("status", "=", "running").execute();
+  await db
+    .updateTable("ads_sync_state")
+    .set(values)
+    .where("customer_id", "=", customerId)
+    .where("run_id", "=", runId)
+    .where("status", "=", "running")
+    .execute();
 }
 
 /**

@@ -162,9 +162,7 @@ export const STEPS = [
         startDateTime: z.string().optional(),
         endDateTime: z.string().optional(),
       }),
-      campaignBudget: z
-        .object({ amountMicros: Micros.optional(), period: Enum.optional(), explicitlyShared: z.boolean().optional() })
-        .optional(),
+      campaignBudget: z.object({ amountMicros: Micros.optional(), period: Enum.optional(), explicitlyShared: z.boolean().optional() }).optional(),
     }),
     toRow: ({ campaign: c, campaignBudget: b }, customerId) => ({
       customer_id: customerId,

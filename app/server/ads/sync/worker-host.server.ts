@@ -86,10 +86,11 @@ export function syncInWorker(input: Omit<JobInput, "config">, onStep: () => Prom
 /** Runs the recommendations engine for one account in the worker. */
 export function optimizeInWorker(input: Omit<OptimizeInput, "config">): Promise<OptimizeSummary> {
   return new Promise<OptimizeSummary>((resolve, reject) => {
-    post(
-      { acks: false, resolve: (summary) => (summary ? resolve(summary) : reject(new Error("the engine run returned no summary"))), reject },
-      (jobId) => ({ type: "optimize", jobId, input: { ...input, config: getConfig() } }),
-    );
+    post({ acks: false, resolve: (summary) => (summary ? resolve(summary) : reject(new Error("the engine run returned no summary"))), reject }, (jobId) => ({
+      type: "optimize",
+      jobId,
+      input: { ...input, config: getConfig() },
+    }));
   });
 }
 

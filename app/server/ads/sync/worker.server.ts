@@ -32,16 +32,16 @@ export interface OptimizeInput {
 
 export type OptimizeSummary = RunSummary;
 
-export type ToWorker = { type: "run"; jobId: number; input: JobInput } | { type: "optimize"; jobId: number; input: OptimizeInput } | { type: "ack"; jobId: number };
+export type ToWorker =
+  { type: "run"; jobId: number; input: JobInput } | { type: "optimize"; jobId: number; input: OptimizeInput } | { type: "ack"; jobId: number };
 export type FromWorker =
-  | { type: "step"; jobId: number }
-  | { type: "done"; jobId: number; summary?: OptimizeSummary }
-  | { type: "error"; jobId: number; message: string };
+  { type: "step"; jobId: number } | { type: "done"; jobId: number; summary?: OptimizeSummary } | { type: "error"; jobId: number; message: string };
 
 const port = parentPort!;
 const acks = new Map<number, () => void>();
 const post = (message: FromWorker) => port.postMessage(message);
-const failure = (jobId: number) => (error: unknown) => post({ type: "error", jobId, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+const failure = (jobId: number) => (error: unknown) =>
+  post({ type: "error", jobId, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
 
 port.on("message", (message: ToWorker) => {
   if (message.type === "ack") {

@@ -86,11 +86,7 @@ export async function up(db: Kysely<unknown>) {
   )
     .addPrimaryKeyConstraint("ads_ad_group_daily_pk", ["customer_id", "ad_group_id", "date"])
     .execute();
-  await db.schema
-    .createIndex("ads_ad_group_daily_campaign_idx")
-    .on("ads_ad_group_daily")
-    .columns(["customer_id", "campaign_id", "date"])
-    .execute();
+  await db.schema.createIndex("ads_ad_group_daily_campaign_idx").on("ads_ad_group_daily").columns(["customer_id", "campaign_id", "date"]).execute();
 
   // Ad group criteria of type KEYWORD, positive and negative.
   await db.schema
@@ -128,11 +124,7 @@ export async function up(db: Kysely<unknown>) {
     .addColumn("search_rank_lost_impression_share", "double precision")
     .addPrimaryKeyConstraint("ads_keyword_daily_pk", ["customer_id", "ad_group_id", "criterion_id", "date"])
     .execute();
-  await db.schema
-    .createIndex("ads_keyword_daily_campaign_idx")
-    .on("ads_keyword_daily")
-    .columns(["customer_id", "campaign_id", "date"])
-    .execute();
+  await db.schema.createIndex("ads_keyword_daily_campaign_idx").on("ads_keyword_daily").columns(["customer_id", "campaign_id", "date"]).execute();
 
   await db.schema
     .createTable("ads_campaign_negative_keywords")
@@ -212,11 +204,7 @@ export async function up(db: Kysely<unknown>) {
       .addColumn("keyword_match_type", "text")
       .addColumn("date", "text", (c) => c.notNull()),
   ).execute();
-  await db.schema
-    .createIndex("ads_search_term_daily_campaign_idx")
-    .on("ads_search_term_daily")
-    .columns(["customer_id", "campaign_id", "date"])
-    .execute();
+  await db.schema.createIndex("ads_search_term_daily_campaign_idx").on("ads_search_term_daily").columns(["customer_id", "campaign_id", "date"]).execute();
 
   await db.schema
     .createTable("ads_sync_state")

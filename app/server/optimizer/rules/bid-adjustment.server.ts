@@ -1,4 +1,16 @@
-import { apiMoney, evidenceBase, isLive, isYoung, judgedWindow, pct, round2, targetLabel, testAgainstTarget, totalsFigures, type Context } from "../context.server";
+import {
+  apiMoney,
+  evidenceBase,
+  isLive,
+  isYoung,
+  judgedWindow,
+  pct,
+  round2,
+  targetLabel,
+  testAgainstTarget,
+  totalsFigures,
+  type Context,
+} from "../context.server";
 import { addTotals, BID_REST_DAYS, EMPTY_TOTALS, type Totals } from "../data.server";
 import type { Finding, ResourceRef } from "../types.server";
 import { adGroupRef, campaignRef, costPerTargetConversion, isManualCpc, keywordId, keywordLabel, keywordRef, LIKELY } from "./shared.server";
@@ -137,7 +149,10 @@ export function bidAdjustments(ctx: Context, skipKeywords: Set<string> = new Set
           result: `${Math.round(confidence * 1000) / 10} % (${confidence >= 0.95 ? "Strong" : "Likely"})`,
           confidence,
         },
-        notes: [`Moves are capped at ±${Math.round(MAX_BID_STEP * 100)} % and never within ${BID_REST_DAYS} days of the last change to this bid (ours or in Google Ads).`, `Estimated rate ${pct(test.posteriorRate)}.`],
+        notes: [
+          `Moves are capped at ±${Math.round(MAX_BID_STEP * 100)} % and never within ${BID_REST_DAYS} days of the last change to this bid (ours or in Google Ads).`,
+          `Estimated rate ${pct(test.posteriorRate)}.`,
+        ],
       },
       actions: [{ type: "bid", kind: s.kind, items: [{ id: s.id, cpc: next }] }],
       links: [],
@@ -193,7 +208,11 @@ function adGroupTargetOverrides(ctx: Context): Finding[] {
           { name: "proposedTargetCpa", label: "Suggested target CPA (one step)", value: next, unit: "money" },
         ],
         target: { ...target, label: targetLabel(target, ctx.money) },
-        test: { name: "Beta-binomial: P(conversion rate < break-even at the campaign's target)", result: `${Math.round(test.qBelow * 1000) / 10} %`, confidence: test.qBelow },
+        test: {
+          name: "Beta-binomial: P(conversion rate < break-even at the campaign's target)",
+          result: `${Math.round(test.qBelow * 1000) / 10} %`,
+          confidence: test.qBelow,
+        },
         notes: [
           `One step to ${ctx.money(next)}: practitioners move targets 10–15 % a week; Google says larger moves do not reset learning. Repeat after ${BID_REST_DAYS} days if the CPA stays above the campaign's target.`,
           `Moves are capped at ±${Math.round(MAX_BID_STEP * 100)} % and never within ${BID_REST_DAYS} days of the last change to this ad group (ours or in Google Ads).`,

@@ -1,4 +1,16 @@
-import { apiMoney, evidenceBase, isLive, isYoung, judgedWindow, pct, round2, targetLabel, testAgainstTarget, totalsFigures, type Context } from "../context.server";
+import {
+  apiMoney,
+  evidenceBase,
+  isLive,
+  isYoung,
+  judgedWindow,
+  pct,
+  round2,
+  targetLabel,
+  testAgainstTarget,
+  totalsFigures,
+  type Context,
+} from "../context.server";
 import type { Finding } from "../types.server";
 import { campaignRef, LIKELY } from "./shared.server";
 
@@ -58,13 +70,22 @@ export function budgetLimited(ctx: Context): Finding[] {
           ...totalsFigures(t),
           { name: "searchImpressionShare", label: "Search impression share (14 days)", value: round2(is * 100), unit: "percent" },
           { name: "budgetLostImpressionShare", label: "Lost to budget (14 days)", value: round2(blis * 100), unit: "percent" },
-          { name: "rankLostImpressionShare", label: "Lost to rank (14 days)", value: c.rankLostIs === null ? null : round2(c.rankLostIs * 100), unit: "percent" },
+          {
+            name: "rankLostImpressionShare",
+            label: "Lost to rank (14 days)",
+            value: c.rankLostIs === null ? null : round2(c.rankLostIs * 100),
+            unit: "percent",
+          },
           { name: "dailyBudget", label: "Daily budget", value: budget, unit: "money" },
           { name: "newDailyBudget", label: "Proposed daily budget", value: newBudget, unit: "money" },
           { name: "extraMonthlyCost", label: "Extra spend a month", value: extraCost, unit: "money" },
         ],
         target: { ...target, label: targetLabel(target, ctx.money) },
-        test: { name: "Beta-binomial: P(conversion rate > break-even) over the last 30 judged days", result: `${Math.round(confidence * 1000) / 10} %`, confidence },
+        test: {
+          name: "Beta-binomial: P(conversion rate > break-even) over the last 30 judged days",
+          result: `${Math.round(confidence * 1000) / 10} %`,
+          confidence,
+        },
         notes: [
           `Capped at +${Math.round(MAX_BUDGET_STEP * 100)} % a move; the full capture would need ×${round2((is + blis) / is)}.`,
           ...(c.budgetShared ? ["This budget is shared: raising it raises what every campaign on it may spend."] : []),

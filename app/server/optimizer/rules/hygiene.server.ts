@@ -60,7 +60,9 @@ export function lowQualityScores(ctx: Context, wasted: Map<string, Finding>): Fi
           weak.includes("expected click-through rate") ? "Expected CTR: rewrite the ads' headlines around this keyword." : "",
           weak.includes("ad relevance") ? "Ad relevance: move the keyword to a tighter ad group or use it in the headlines." : "",
           weak.includes("landing page experience") ? "Landing page: check the final URL's speed and relevance." : "",
-          alsoWasted ? "It also spends without converting: the action is that recommendation's pause." : "Nothing is changed automatically: quality score is fixed by the ads and the landing page.",
+          alsoWasted
+            ? "It also spends without converting: the action is that recommendation's pause."
+            : "Nothing is changed automatically: quality score is fixed by the ads and the landing page.",
         ].filter(Boolean),
       },
       actions: alsoWasted ? alsoWasted.actions : [],
@@ -84,13 +86,19 @@ export function weakAds(ctx: Context): Finding[] {
     const uplift = a.adStrength === "POOR" ? 0.15 : 0.07;
     const adGroup = ctx.adGroups.get(a.adGroupId)?.name ?? a.adGroupId;
     const first = a.headlines[0]?.text ?? a.adId;
-    const why = [weakStrength ? `ad strength ${formatEnum(a.adStrength).toLowerCase()}` : "", mostlyLow ? `${low} of ${labelled.length} assets rated low` : ""].filter(Boolean).join(", ");
+    const why = [weakStrength ? `ad strength ${formatEnum(a.adStrength).toLowerCase()}` : "", mostlyLow ? `${low} of ${labelled.length} assets rated low` : ""]
+      .filter(Boolean)
+      .join(", ");
     const adId = `${a.adGroupId}~${a.adId}`;
     out.push({
       key: `weak_ad:${adId}`,
       type: "weak_ad",
       title: `Rewrite the ad “${first}” in ${adGroup}: ${why}`,
-      resources: [{ kind: "ad", id: adId, name: first, resourceName: `customers/${ctx.data.customerId}/adGroupAds/${adId}` }, adGroupRef(ctx, a.adGroupId), campaignRef(ctx, a.campaignId)],
+      resources: [
+        { kind: "ad", id: adId, name: first, resourceName: `customers/${ctx.data.customerId}/adGroupAds/${adId}` },
+        adGroupRef(ctx, a.adGroupId),
+        campaignRef(ctx, a.campaignId),
+      ],
       confidence: 1,
       impact: {
         kind: "conversions_gained",
@@ -98,7 +106,10 @@ export function weakAds(ctx: Context): Finding[] {
         riskConversions: null,
         assumption: `Google's figure: Poor → Excellent ad strength ≈ +15 % conversions (+${Math.round(uplift * 100)} % assumed here); ad strength measures inputs, not results.`,
       },
-      sortAmount: a.m.last30.conversions * uplift * (costPerTargetConversion(ctx, ctx.targetOf(a.campaignId) ?? { metric: "cpa", value: 0, source: "assumed target" }, a.campaignId) ?? 0),
+      sortAmount:
+        a.m.last30.conversions *
+        uplift *
+        (costPerTargetConversion(ctx, ctx.targetOf(a.campaignId) ?? { metric: "cpa", value: 0, source: "assumed target" }, a.campaignId) ?? 0),
       evidence: {
         ...evidenceBase(ctx, range.from, range.to),
         summary: `${a.headlines.length} headlines and ${a.descriptions.length} descriptions; ${why}.`,
@@ -107,7 +118,16 @@ export function weakAds(ctx: Context): Finding[] {
           { name: "headlines", label: "Headlines", value: a.headlines.length, unit: "count" },
           { name: "descriptions", label: "Descriptions", value: a.descriptions.length, unit: "count" },
           { name: "lowAssets", label: "Assets rated low", value: low, unit: "count" },
-          { name: "lowAssetTexts", label: "Low assets", value: assets.filter((x) => x.assetPerformanceLabel === "LOW").map((x) => x.text).join(" · ") || null, unit: "text" },
+          {
+            name: "lowAssetTexts",
+            label: "Low assets",
+            value:
+              assets
+                .filter((x) => x.assetPerformanceLabel === "LOW")
+                .map((x) => x.text)
+                .join(" · ") || null,
+            unit: "text",
+          },
           ...totalsFigures(a.m.last30),
         ],
         target: null,
@@ -143,7 +163,10 @@ export function duplicateKeywords(ctx: Context): Finding[] {
     const prior = ctx.campaigns.get(list[0].campaignId);
     const priorRate = prior && prior.m.all.clicks > 0 ? prior.m.all.conversions / prior.m.all.clicks : 0.02;
     const score = (k: KeywordRow) => ratePosterior(k.m.all.clicks, k.m.all.conversions, priorRate).mean;
-    const ranked = [...list].sort((a, b) => score(b) - score(a) || (b.qualityScore ?? 0) - (a.qualityScore ?? 0) || b.m.all.clicks - a.m.all.clicks || keywordId(a).localeCompare(keywordId(b)));
+    const ranked = [...list].sort(
+      (a, b) =>
+        score(b) - score(a) || (b.qualityScore ?? 0) - (a.qualityScore ?? 0) || b.m.all.clicks - a.m.all.clicks || keywordId(a).localeCompare(keywordId(b)),
+    );
     const [winner, ...losers] = ranked;
     const loserCost = losers.reduce((s, k) => addTotals(s, k.m.last30), EMPTY_TOTALS);
     const winnerCpa = winner.m.all.conversions > 0 ? winner.m.all.cost / winner.m.all.conversions : null;
@@ -173,7 +196,11 @@ export function duplicateKeywords(ctx: Context): Finding[] {
           { name: `keyword${i}.qualityScore`, label: "Quality score", value: k.qualityScore, unit: "count" as const },
         ]),
         target: null,
-        test: { name: "Kept: highest estimated conversion rate, then quality score, then clicks", result: `${names(winner)} (${pct(score(winner))})`, confidence: null },
+        test: {
+          name: "Kept: highest estimated conversion rate, then quality score, then clicks",
+          result: `${names(winner)} (${pct(score(winner))})`,
+          confidence: null,
+        },
         notes: ["Layering the same text across match types is intentional and never flagged."],
       },
       actions: [{ type: "status", kind: "keyword", ids: losers.map(keywordId), status: "PAUSED" }],
@@ -217,7 +244,11 @@ export function pausedConverting(ctx: Context): Finding[] {
       evidence: {
         ...evidenceBase(ctx, range.from, range.to),
         summary: `While live it brought ${round2(t.conversions)} conversions at ${ctx.money(cpa)} each, below target; its last day with traffic was ${k.m.lastDate ?? "unknown"}.`,
-        figures: [...totalsFigures(t), { name: "cpa", label: "CPA", value: round2(cpa), unit: "money" }, { name: "lastActive", label: "Last day with traffic", value: k.m.lastDate, unit: "text" }],
+        figures: [
+          ...totalsFigures(t),
+          { name: "cpa", label: "CPA", value: round2(cpa), unit: "money" },
+          { name: "lastActive", label: "Last day with traffic", value: k.m.lastDate, unit: "text" },
+        ],
         target: { ...target, label: targetLabel(target, ctx.money) },
         test: { name: "Beta-binomial: P(conversion rate > break-even)", result: `${Math.round(confidence * 1000) / 10} %`, confidence },
         notes: [],
@@ -246,9 +277,7 @@ export function blockedKeywords(ctx: Context): Finding[] {
       const negativeIsRight = keptTotals.conversions === 0 && costUnit !== null && keptTotals.cost >= costUnit;
       const negId = `${n.parentId}~${n.criterionId}`;
       const where = n.level === "campaign" ? `campaign ${ctx.campaigns.get(n.parentId)?.name}` : `ad group ${ctx.adGroups.get(n.parentId)?.name}`;
-      const action: Action = negativeIsRight
-        ? { type: "remove_keywords", ids: [keywordId(k)] }
-        : { type: "remove_negatives", level: n.level, ids: [negId] };
+      const action: Action = negativeIsRight ? { type: "remove_keywords", ids: [keywordId(k)] } : { type: "remove_negatives", level: n.level, ids: [negId] };
       out.push({
         key: `blocked_keyword:${keywordId(k)}:${n.level}:${negId}`,
         type: "blocked_keyword",
@@ -287,8 +316,16 @@ export function blockedKeywords(ctx: Context): Finding[] {
             { name: "excludedTermsConversions", label: "Their conversions before", value: round2(keptTotals.conversions), unit: "count" },
           ],
           target: target ? { ...target, label: targetLabel(target, ctx.money) } : null,
-          test: { name: "Negative-keyword matching (broad: all words; phrase: in order; exact: the same query)", result: "Blocks the keyword's own query", confidence: null },
-          notes: [negativeIsRight ? "The searches this negative keeps out spent without converting: keep the negative, drop the keyword." : "Nothing suggests the negative is needed for these searches: remove it."],
+          test: {
+            name: "Negative-keyword matching (broad: all words; phrase: in order; exact: the same query)",
+            result: "Blocks the keyword's own query",
+            confidence: null,
+          },
+          notes: [
+            negativeIsRight
+              ? "The searches this negative keeps out spent without converting: keep the negative, drop the keyword."
+              : "Nothing suggests the negative is needed for these searches: remove it.",
+          ],
         },
         actions: [action],
         links: [],
@@ -297,4 +334,3 @@ export function blockedKeywords(ctx: Context): Finding[] {
   }
   return out;
 }
-

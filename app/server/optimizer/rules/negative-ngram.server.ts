@@ -13,9 +13,7 @@ import { isValidKeywordText, judgeableTerms } from "./search-terms.server";
 // it failed, unless that would block a keyword or a converting term there.
 
 /** Single words too common to mean anything on their own (Opteo ignores stop words for single words). */
-const STOP_WORDS = new Set(
-  "a an and are as at be by for from how i in is it me my near of on or the to what when where which who with you your".split(" "),
-);
+const STOP_WORDS = new Set("a an and are as at be by for from how i in is it me my near of on or the to what when where which who with you your".split(" "));
 const MIN_TERMS = 2;
 const MIN_CLICKS = 30;
 
@@ -93,7 +91,10 @@ export function negativeNgrams(ctx: Context, terms = judgeableTerms(ctx)): Findi
     1 - STRONG,
   );
   // Shorter grams first: once "free" is excluded, "free tent" adds nothing in the same place.
-  const order = tested.map((c, i) => ({ c, ok: pass[i] && c.q >= STRONG })).filter((x) => x.ok).map((x) => x.c);
+  const order = tested
+    .map((c, i) => ({ c, ok: pass[i] && c.q >= STRONG }))
+    .filter((x) => x.ok)
+    .map((x) => x.c);
   order.sort((a, b) => a.g.gram.split(" ").length - b.g.gram.split(" ").length || b.g.t.cost - a.g.t.cost || a.g.gram.localeCompare(b.g.gram));
   const emitted: Array<{ gram: string; parents: Set<string> }> = [];
   const out: Finding[] = [];
@@ -118,15 +119,26 @@ export function negativeNgrams(ctx: Context, terms = judgeableTerms(ctx)): Findi
     const rows = c.rows.filter((r) => safe.includes(level === "campaign" ? r.campaignId : r.adGroupId));
     const t = rows.reduce((s, r) => addTotals(s, r.m.all), EMPTY_TOTALS);
     const last30 = rows.reduce((s, r) => addTotals(s, r.m.last30), EMPTY_TOTALS);
-    const examples = [...rows].sort((a, b) => b.m.all.cost - a.m.all.cost).slice(0, 5).map((r) => r.term);
+    const examples = [...rows]
+      .sort((a, b) => b.m.all.cost - a.m.all.cost)
+      .slice(0, 5)
+      .map((r) => r.term);
     const target = ctx.targetOf(c.mainCampaign)!;
     const actions: Action[] = safe.map((p) => ({ type: "add_negatives", level, parentId: p, keywords: [{ text: c.g.gram, matchType: "PHRASE" }] }));
-    const where = level === "ad_group" ? `ad group ${ctx.adGroups.get(safe[0])?.name}` : safe.length === 1 ? `campaign ${ctx.campaigns.get(safe[0])?.name}` : `${safe.length} campaigns`;
+    const where =
+      level === "ad_group"
+        ? `ad group ${ctx.adGroups.get(safe[0])?.name}`
+        : safe.length === 1
+          ? `campaign ${ctx.campaigns.get(safe[0])?.name}`
+          : `${safe.length} campaigns`;
     out.push({
       key: `negative_ngram:${c.g.gram}`,
       type: "negative_ngram",
       title: `Exclude the phrase “${c.g.gram}” in ${where}: ${rows.length} search terms, ${ctx.money(t.cost)}, no conversions`,
-      resources: [{ kind: "search_term", id: c.g.gram, name: c.g.gram }, ...(level === "ad_group" ? safe.map((id) => adGroupRef(ctx, id)) : safe.map((id) => campaignRef(ctx, id)))],
+      resources: [
+        { kind: "search_term", id: c.g.gram, name: c.g.gram },
+        ...(level === "ad_group" ? safe.map((id) => adGroupRef(ctx, id)) : safe.map((id) => campaignRef(ctx, id))),
+      ],
       confidence: c.q,
       impact: {
         kind: "cost_saved",
@@ -145,7 +157,11 @@ export function negativeNgrams(ctx: Context, terms = judgeableTerms(ctx)): Findi
           { name: "examples", label: "Example terms", value: examples.join(" · "), unit: "text" },
         ],
         target: { ...target, label: targetLabel(target, ctx.money) },
-        test: { name: "Beta-binomial on the n-gram's clicks: P(conversion rate < break-even); Benjamini–Hochberg across all tested n-grams", result: `${Math.round(c.q * 1000) / 10} % (Strong)`, confidence: c.q },
+        test: {
+          name: "Beta-binomial on the n-gram's clicks: P(conversion rate < break-even); Benjamini–Hochberg across all tested n-grams",
+          result: `${Math.round(c.q * 1000) / 10} % (Strong)`,
+          confidence: c.q,
+        },
         notes: [
           "Checked in every scope: the phrase blocks no enabled keyword and no search term that converted.",
           ...(skipped.length ? [`Left out where it would do harm — ${skipped.join("; ")}.`] : []),

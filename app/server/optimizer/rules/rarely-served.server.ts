@@ -56,14 +56,20 @@ export function rarelyServed(ctx: Context): Finding[] {
           {
             name: "keywords",
             label: "Keywords",
-            value: list.slice(0, NAMED).map((k) => keywordLabel(k)).join(" · ") + (list.length > NAMED ? ` and ${list.length - NAMED} more` : ""),
+            value:
+              list
+                .slice(0, NAMED)
+                .map((k) => keywordLabel(k))
+                .join(" · ") + (list.length > NAMED ? ` and ${list.length - NAMED} more` : ""),
             unit: "text",
           },
         ],
         target: null,
         test: { name: "Google's serving status (ad_group_criterion.system_serving_status = RARELY_SERVED)", result: "Rarely served", confidence: null },
         notes: [
-          narrow > 0 ? `${narrow} of them are exact or phrase match: a broader match type (or a broader keyword already in the ad group) reaches the searches they were meant for.` : "",
+          narrow > 0
+            ? `${narrow} of them are exact or phrase match: a broader match type (or a broader keyword already in the ad group) reaches the searches they were meant for.`
+            : "",
           "Or remove them: Google pauses keywords with no impressions for 13 months on its own.",
           "Nothing is changed automatically.",
         ].filter(Boolean),

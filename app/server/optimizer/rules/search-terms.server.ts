@@ -1,5 +1,17 @@
 import { KEYWORD_INVALID_CHARS, KEYWORD_MAX_CHARS, KEYWORD_MAX_WORDS, keywordWordCount } from "~/lib/ad-limits";
-import { apiMoney, evidenceBase, isLive, isYoung, judgedWindow, pct, round2, targetLabel, testAgainstTarget, totalsFigures, type Context } from "../context.server";
+import {
+  apiMoney,
+  evidenceBase,
+  isLive,
+  isYoung,
+  judgedWindow,
+  pct,
+  round2,
+  targetLabel,
+  testAgainstTarget,
+  totalsFigures,
+  type Context,
+} from "../context.server";
 import { addTotals, EMPTY_TOTALS, type SearchTermRow, type Totals } from "../data.server";
 import { normalizeKeyword } from "../negatives.server";
 import { alreadyExcluded, negativeProblem } from "../safety.server";
@@ -16,11 +28,7 @@ export function isValidKeywordText(text: string): boolean {
 /** Terms the engine may judge: live Search ad groups, not already excluded, not a keyword already. */
 export function judgeableTerms(ctx: Context): SearchTermRow[] {
   return ctx.data.searchTerms.filter(
-    (t) =>
-      t.status === "NONE" &&
-      isLive(ctx, t.campaignId, t.adGroupId) &&
-      !isYoung(ctx, t.m.firstDate, t.campaignId) &&
-      !alreadyExcluded(ctx, t),
+    (t) => t.status === "NONE" && isLive(ctx, t.campaignId, t.adGroupId) && !isYoung(ctx, t.m.firstDate, t.campaignId) && !alreadyExcluded(ctx, t),
   );
 }
 
@@ -93,7 +101,8 @@ export function wastedSearchTerms(ctx: Context, terms = judgeableTerms(ctx)): Fi
         kind: "cost_saved",
         monthly: round2(g.last30.cost),
         riskConversions: round2(g.last30.clicks * c.rate),
-        assumption: "The term's last 30 days of spend stops (exact negative: only this exact query is excluded). Single terms repeat rarely; the n-gram recommendations recover more.",
+        assumption:
+          "The term's last 30 days of spend stops (exact negative: only this exact query is excluded). Single terms repeat rarely; the n-gram recommendations recover more.",
       },
       sortAmount: g.last30.cost,
       evidence: {
@@ -106,7 +115,11 @@ export function wastedSearchTerms(ctx: Context, terms = judgeableTerms(ctx)): Fi
           { name: "adGroups", label: "Ad groups it showed in", value: adGroupIds.length, unit: "count" },
         ],
         target: { ...target, label: targetLabel(target, ctx.money) },
-        test: { name: "Beta-binomial: P(conversion rate < break-even); Benjamini–Hochberg across all tested terms", result: `${Math.round(c.q * 1000) / 10} % (${c.q >= STRONG ? "Strong" : "Likely"})`, confidence: c.q },
+        test: {
+          name: "Beta-binomial: P(conversion rate < break-even); Benjamini–Hochberg across all tested terms",
+          result: `${Math.round(c.q * 1000) / 10} % (${c.q >= STRONG ? "Strong" : "Likely"})`,
+          confidence: c.q,
+        },
         notes: ["Checked: the negative blocks no enabled keyword and no search term that converted."],
       },
       actions: [{ type: "add_negatives", level, parentId, keywords: [{ text: g.term, matchType: "EXACT" }] }],
@@ -150,7 +163,8 @@ export function harvestSearchTerms(ctx: Context, terms = judgeableTerms(ctx)): F
         kind: "conversions_gained",
         monthly,
         riskConversions: null,
-        assumption: "These conversions already come through a broader keyword; its own exact keyword gives control over its bid and ad. Mostly re-routed, not new: ordered as if a quarter were new.",
+        assumption:
+          "These conversions already come through a broader keyword; its own exact keyword gives control over its bid and ad. Mostly re-routed, not new: ordered as if a quarter were new.",
       },
       sortAmount: monthly * costUnit * 0.25,
       evidence: {

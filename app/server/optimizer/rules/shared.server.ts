@@ -13,15 +13,30 @@ export function keywordLabel(k: { text: string; matchType: string }): string {
 }
 
 export function keywordRef(ctx: Context, k: KeywordRow): ResourceRef {
-  return { kind: "keyword", id: keywordId(k), name: `${k.text} (${formatEnum(k.matchType).toLowerCase()})`, resourceName: `customers/${ctx.data.customerId}/adGroupCriteria/${keywordId(k)}` };
+  return {
+    kind: "keyword",
+    id: keywordId(k),
+    name: `${k.text} (${formatEnum(k.matchType).toLowerCase()})`,
+    resourceName: `customers/${ctx.data.customerId}/adGroupCriteria/${keywordId(k)}`,
+  };
 }
 
 export function adGroupRef(ctx: Context, adGroupId: string): ResourceRef {
-  return { kind: "ad_group", id: adGroupId, name: ctx.adGroups.get(adGroupId)?.name ?? adGroupId, resourceName: `customers/${ctx.data.customerId}/adGroups/${adGroupId}` };
+  return {
+    kind: "ad_group",
+    id: adGroupId,
+    name: ctx.adGroups.get(adGroupId)?.name ?? adGroupId,
+    resourceName: `customers/${ctx.data.customerId}/adGroups/${adGroupId}`,
+  };
 }
 
 export function campaignRef(ctx: Context, campaignId: string): ResourceRef {
-  return { kind: "campaign", id: campaignId, name: ctx.campaigns.get(campaignId)?.name ?? campaignId, resourceName: `customers/${ctx.data.customerId}/campaigns/${campaignId}` };
+  return {
+    kind: "campaign",
+    id: campaignId,
+    name: ctx.campaigns.get(campaignId)?.name ?? campaignId,
+    resourceName: `customers/${ctx.data.customerId}/campaigns/${campaignId}`,
+  };
 }
 
 /**

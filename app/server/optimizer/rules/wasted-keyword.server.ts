@@ -1,4 +1,18 @@
-import { apiMoney, breakEvenRate, evidenceBase, isLive, isYoung, judgedWindow, meetsTarget, pct, round2, targetLabel, testAgainstTarget, totalsFigures, type Context } from "../context.server";
+import {
+  apiMoney,
+  breakEvenRate,
+  evidenceBase,
+  isLive,
+  isYoung,
+  judgedWindow,
+  meetsTarget,
+  pct,
+  round2,
+  targetLabel,
+  testAgainstTarget,
+  totalsFigures,
+  type Context,
+} from "../context.server";
 import type { KeywordRow, Totals } from "../data.server";
 import { convertsAtTarget } from "../safety.server";
 import { benjaminiHochberg } from "../stats.server";
@@ -76,7 +90,13 @@ export function wastedKeywords(ctx: Context): Finding[] {
       resources: [keywordRef(ctx, k), adGroupRef(ctx, k.adGroupId), campaignRef(ctx, k.campaignId)],
       confidence: c.q,
       impact: pause
-        ? { kind: "cost_saved", monthly: round2(last30.cost), riskConversions: risk, assumption: "The last 30 days' spend stops; it may be re-spent by other keywords. The risk is the conversions it would have brought at its estimated rate." }
+        ? {
+            kind: "cost_saved",
+            monthly: round2(last30.cost),
+            riskConversions: risk,
+            assumption:
+              "The last 30 days' spend stops; it may be re-spent by other keywords. The risk is the conversions it would have brought at its estimated rate.",
+          }
         : {
             kind: "cost_saved",
             monthly: round2(last30.cost * BID_CUT),
