@@ -15,7 +15,7 @@ import { connectDemoUser } from "../tests/support/emulator-harness";
 import { getAccountSummary, getDailySeries, listCampaigns } from "../app/server/ads/reports.server";
 import { syncAccount } from "../app/server/ads/sync.server";
 import { runOptimizer } from "../app/server/optimizer/run.server";
-import { createDb, migrateToLatest, setDbForTests } from "../app/server/db/db.server";
+import { createDb, getDb, migrateToLatest, setDbForTests } from "../app/server/db/db.server";
 import { parseConfig, setConfigForTests } from "../app/server/env.server";
 
 export const RICH = "1112223334";
@@ -69,6 +69,12 @@ export interface WorkerResult {
   reads: TimingStats[];
   /** The recommendations engine run on demand over the synced account (the sync already ran it once). */
   engine: { ms: number; recommendations: number; extraRssMb: number; phases: { loadMs: number; rulesMs: number; storeMs: number } } | null;
+  /**
+   * The same run again with the sync's stored window totals set aside, so the
+   * engine aggregates the daily rows itself (the code before them), and
+   * whether both runs stored the same recommendations and score.
+   */
+  engineAggregating: { ms: number; phases: { loadMs: number; rulesMs: number; storeMs: number }; identical: boolean } | null;
 }
 
 /**
@@ -87,6 +93,28 @@ async function timeEngine(): Promise<NonNullable<WorkerResult["engine"]>> {
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
   return { ms, recommendations: summary.recommendations, extraRssMb: (peak - before) / 2 ** 20, phases: summary.phases };
+}
+
+/** What the engine stored for the account: every recommendation row and the score, as one string. */
+async function storedResults(): Promise<string> {
+  const recs = await getDb().selectFrom("recommendations").selectAll().where("customer_id", "=", RICH).orderBy("key").execute();
+  const run = await getDb().selectFrom("optimizer_runs").select("score_json").where("customer_id", "=", RICH).executeTakeFirst();
+  return JSON.stringify({ recs, score: run?.score_json ?? null });
+}
+
+async function timeEngineAggregating(): Promise<NonNullable<WorkerResult["engineAggregating"]>> {
+  const withTotals = await storedResults();
+  const state = getDb().updateTable("ads_sync_state").where("customer_id", "=", RICH);
+  const marker = await getDb().selectFrom("ads_sync_state").select("window_totals_for").where("customer_id", "=", RICH).executeTakeFirstOrThrow();
+  await state.set({ window_totals_for: null }).execute();
+  try {
+    const t = performance.now();
+    const summary = await runOptimizer(RICH, { now: NOW });
+    const ms = performance.now() - t;
+    return { ms, phases: summary.phases, identical: (await storedResults()) === withTotals };
+  } finally {
+    await state.set({ window_totals_for: marker.window_totals_for }).execute();
+  }
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -200,8 +228,10 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
       reads.push(await time("getDailySeries 30 days", n, () => getDailySeries(RICH, range)));
     }
     const engine = !input.listCalls && state.status === "ok" ? await timeEngine() : null;
+    const engineAggregating = engine ? await timeEngineAggregating() : null;
     return {
       engine,
+      engineAggregating,
       dialect: input.dialect,
       status: state.status,
       lastError: state.lastError,

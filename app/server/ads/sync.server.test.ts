@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_MANAGER_CUSTOMER_ID, DEMO_RICH_CUSTOMER_ID, DEMO_SMALL_CUSTOMER_ID, generationReports } from "../../../emulator/ads";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { getConnection } from "../auth/google-connection.server";
+import { loadAccountData } from "../optimizer/data.server";
 import { adsClientFor, getAccount } from "./accounts.server";
 import { Double, Int64, Micros, parseRows, type AdsClient } from "./client.server";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
@@ -60,7 +61,18 @@ async function snapshot(customerId: string) {
     .select(sql<number>`COALESCE(SUM(cost_micros), 0)`.as("cost"))
     .where("customer_id", "=", customerId)
     .executeTakeFirstOrThrow();
-  return { counts, keywordCost: Number(cost.cost) };
+  // The engine's stored window totals (0035) and the data window they were made for.
+  const totals = await ctx.db
+    .selectFrom("ads_window_totals")
+    .select([sql<number>`COUNT(*)`.as("n"), sql<number>`COALESCE(SUM(all_cost_micros), 0)`.as("cost"), sql<number>`COALESCE(SUM(l30_clicks), 0)`.as("clicks")])
+    .where("customer_id", "=", customerId)
+    .executeTakeFirstOrThrow();
+  const marker = await ctx.db.selectFrom("ads_sync_state").select("window_totals_for").where("customer_id", "=", customerId).executeTakeFirst();
+  return {
+    counts,
+    keywordCost: Number(cost.cost),
+    totals: { rows: Number(totals.n), allCost: Number(totals.cost), last30Clicks: Number(totals.clicks), for: marker?.window_totals_for ?? null },
+  };
 }
 
 const Totals = z.object({
@@ -290,6 +302,23 @@ describe("a full sync of the rich demo account", () => {
     expect(rental.length).toBeGreaterThan(5);
     expect(rental.every((r) => r.match_type === "PHRASE")).toBe(true);
   });
+
+  it("stores the engine's window totals with the data: the engine reads exactly what aggregating the daily rows gives", async () => {
+    const stored = await snapshot(RICH);
+    expect(stored.totals.for).toBe(`${FIRST_DAY}/${LAST_DAY}`);
+    expect(stored.totals.rows).toBeGreaterThan(1_000);
+    expect(stored.totals.allCost).toBeGreaterThan(0);
+    const fromTotals = await loadAccountData(ctx.db, RICH, "USD", NOW);
+    // Without the marker the engine aggregates the daily rows itself (an account synced before 0035).
+    await ctx.db.updateTable("ads_sync_state").set({ window_totals_for: null }).where("customer_id", "=", RICH).execute();
+    try {
+      const aggregated = await loadAccountData(ctx.db, RICH, "USD", NOW);
+      expect(fromTotals).not.toBeNull();
+      expect(fromTotals).toStrictEqual(aggregated);
+    } finally {
+      await ctx.db.updateTable("ads_sync_state").set({ window_totals_for: stored.totals.for }).where("customer_id", "=", RICH).execute();
+    }
+  }, 60_000);
 
   it("keeps the previous data and says which step failed when Google fails midway", async () => {
     const before = await snapshot(RICH);

@@ -224,6 +224,42 @@ export interface AdsSyncStateTable {
   /** JSON {table: rows}. */
   row_counts: string | null;
   updated_at: string;
+  /** "data_from/data_to" the ads_window_totals rows were computed for (0035). */
+  window_totals_for: string | null;
+}
+
+/** One entity's metric totals over the engine's four windows (0035_window_totals). */
+export interface AdsWindowTotalsTable {
+  customer_id: string;
+  entity: "campaign" | "ad_group" | "keyword" | "search_term" | "ad";
+  campaign_id: string | null;
+  ad_group_id: string | null;
+  item_id: string | null;
+  status: string | null;
+  keyword_criterion_id: string | null;
+  keyword_text: string | null;
+  first_date: string | null;
+  last_date: string | null;
+  w30_impressions: number | null;
+  w30_clicks: number | null;
+  w30_cost_micros: number | null;
+  w30_conversions: number | null;
+  w30_conversions_value: number | null;
+  w60_impressions: number | null;
+  w60_clicks: number | null;
+  w60_cost_micros: number | null;
+  w60_conversions: number | null;
+  w60_conversions_value: number | null;
+  all_impressions: number | null;
+  all_clicks: number | null;
+  all_cost_micros: number | null;
+  all_conversions: number | null;
+  all_conversions_value: number | null;
+  l30_impressions: number | null;
+  l30_clicks: number | null;
+  l30_cost_micros: number | null;
+  l30_conversions: number | null;
+  l30_conversions_value: number | null;
 }
 
 // ---- Change sets (0004_change_sets)
@@ -397,6 +433,7 @@ export interface Database {
   ads_ad_assets: AdsAdAssetsTable;
   ads_search_term_daily: AdsSearchTermDailyTable;
   ads_sync_state: AdsSyncStateTable;
+  ads_window_totals: AdsWindowTotalsTable;
   change_sets: ChangeSetsTable;
   changes: ChangesTable;
   history_imports: HistoryImportsTable;

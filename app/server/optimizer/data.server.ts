@@ -1,11 +1,12 @@
-import { sql, type AliasedRawBuilder } from "kysely";
+import { sql } from "kysely";
 import { addDays } from "~/lib/dates";
-import { METRIC_COLUMNS } from "../ads/metric-sql.server";
 import type { DB } from "../db/db.server";
+import { aggregateTotals, storedTotals, totalsMarker, type Entity } from "./window-totals.server";
 
-// What the engine reads: the account's synced tables, aggregated in SQL into
-// per-entity totals over a few windows (one pass per table), never the daily
-// rows themselves — a 100,000-keyword account has ~450,000 keyword-days.
+// What the engine reads: the account's synced tables and per-entity totals over
+// a few windows, never the daily rows themselves — a 100,000-keyword account
+// has ~450,000 keyword-days. The totals are the ones the sync stored with the
+// data (window-totals.server.ts), or aggregated here when there are none.
 
 /** Days at the end of the data the engine never judges: conversions keep arriving for days (research §0.5). */
 export const LAG_DAYS = 3;
@@ -157,28 +158,6 @@ export function makePeriod(dataFrom: string, dataTo: string, syncedAt: string | 
   };
 }
 
-const WINDOWS = ["w30", "w60", "all", "l30"] as const;
-
-/** SUM(CASE …) columns for every metric × window, plus first/last traffic day. */
-function windowColumns(p: Period): AliasedRawBuilder<unknown, string>[] {
-  const bounds: Record<(typeof WINDOWS)[number], [string, string]> = {
-    w30: [p.from30, p.evalTo],
-    w60: [p.from60, p.evalTo],
-    all: [p.dataFrom, p.evalTo],
-    l30: [p.last30From, p.dataTo],
-  };
-  const cols: AliasedRawBuilder<unknown, string>[] = [];
-  for (const w of WINDOWS) {
-    const [from, to] = bounds[w];
-    for (const m of METRIC_COLUMNS) {
-      cols.push(sql`SUM(CASE WHEN date BETWEEN ${from} AND ${to} THEN ${sql.ref(m)} ELSE 0 END)`.as(`${w}_${m}`));
-    }
-  }
-  cols.push(sql`MIN(CASE WHEN impressions > 0 THEN date END)`.as("first_date"));
-  cols.push(sql`MAX(CASE WHEN impressions > 0 THEN date END)`.as("last_date"));
-  return cols;
-}
-
 type Agg = Record<string, unknown>;
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
 
@@ -240,11 +219,13 @@ export async function loadAccountData(db: DB, customerId: string, currencyCode: 
   const state = await db.selectFrom("ads_sync_state").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
   if (!state?.data_from || !state.data_to) return null;
   const period = makePeriod(state.data_from, state.data_to, state.last_success_at);
-  const cols = windowColumns(period);
+  // Totals stored by the sync for exactly this data window, else the same aggregation run now.
+  const stored = state.window_totals_for === totalsMarker(period);
+  const totals = (entity: Entity) => (stored ? storedTotals(db, entity, customerId) : aggregateTotals(db, entity, customerId, period));
 
   const [campaigns, campaignAgg, isAgg, adGroups, adGroupAgg, keywords, keywordAgg, campaignNegatives, termAgg, ads, adAgg, targets] = await Promise.all([
     db.selectFrom("ads_campaigns").selectAll().where("customer_id", "=", customerId).execute(),
-    db.selectFrom("ads_campaign_daily").select("campaign_id").select(cols).where("customer_id", "=", customerId).groupBy("campaign_id").execute(),
+    totals("campaign"),
     db
       .selectFrom("ads_campaign_daily")
       .select([
@@ -258,7 +239,7 @@ export async function loadAccountData(db: DB, customerId: string, currencyCode: 
       .groupBy("campaign_id")
       .execute(),
     db.selectFrom("ads_ad_groups").selectAll().where("customer_id", "=", customerId).execute(),
-    db.selectFrom("ads_ad_group_daily").select("ad_group_id").select(cols).where("customer_id", "=", customerId).groupBy("ad_group_id").execute(),
+    totals("ad_group"),
     // 100,000 rows on a big account: only the columns the rules read.
     db
       .selectFrom("ads_keywords")
@@ -280,52 +261,34 @@ export async function loadAccountData(db: DB, customerId: string, currencyCode: 
       ])
       .where("customer_id", "=", customerId)
       .execute(),
-    db
-      .selectFrom("ads_keyword_daily")
-      .select(["ad_group_id", "criterion_id"])
-      .select(cols)
-      .where("customer_id", "=", customerId)
-      .groupBy(["ad_group_id", "criterion_id"])
-      .execute(),
+    totals("keyword"),
     db.selectFrom("ads_campaign_negative_keywords").selectAll().where("customer_id", "=", customerId).execute(),
-    db
-      .selectFrom("ads_search_term_daily")
-      .select(["campaign_id", "ad_group_id", "search_term", "status", "keyword_criterion_id", "keyword_text"])
-      .select(cols)
-      .where("customer_id", "=", customerId)
-      .groupBy(["campaign_id", "ad_group_id", "search_term", "status", "keyword_criterion_id", "keyword_text"])
-      .execute(),
+    totals("search_term"),
     db.selectFrom("ads_ads").selectAll().where("customer_id", "=", customerId).execute(),
-    db
-      .selectFrom("ads_ad_daily")
-      .select(["ad_group_id", "ad_id"])
-      .select(cols)
-      .where("customer_id", "=", customerId)
-      .groupBy(["ad_group_id", "ad_id"])
-      .execute(),
+    totals("ad"),
     db.selectFrom("account_targets").selectAll().where("customer_id", "=", customerId).executeTakeFirst(),
   ]);
 
-  const campaignM = new Map(campaignAgg.map((r) => [r.campaign_id, windowsOf(r as Agg)]));
+  const campaignM = new Map(campaignAgg.map((r) => [r.campaign_id!, windowsOf(r)]));
   const isM = new Map(isAgg.map((r) => [r.campaign_id, r]));
-  const agM = new Map(adGroupAgg.map((r) => [r.ad_group_id, windowsOf(r as Agg)]));
-  const kwM = new Map(keywordAgg.map((r) => [`${r.ad_group_id}~${r.criterion_id}`, windowsOf(r as Agg)]));
-  const adM = new Map(adAgg.map((r) => [`${r.ad_group_id}~${r.ad_id}`, windowsOf(r as Agg)]));
+  const agM = new Map(adGroupAgg.map((r) => [r.ad_group_id!, windowsOf(r)]));
+  const kwM = new Map(keywordAgg.map((r) => [`${r.ad_group_id}~${r.item_id}`, windowsOf(r)]));
+  const adM = new Map(adAgg.map((r) => [`${r.ad_group_id}~${r.item_id}`, windowsOf(r)]));
   const nullable = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
   const terms = new Map<string, SearchTermRow & { topClicks: number }>();
   for (const r of termAgg) {
-    const key = `${r.campaign_id}|${r.ad_group_id}|${r.search_term}`;
-    const m = windowsOf(r as Agg);
+    const key = `${r.campaign_id}|${r.ad_group_id}|${r.item_id}`;
+    const m = windowsOf(r);
     const prev = terms.get(key);
     if (!prev) {
       terms.set(key, {
-        campaignId: r.campaign_id,
-        adGroupId: r.ad_group_id,
-        term: r.search_term,
-        status: r.status,
-        keywordCriterionId: r.keyword_criterion_id,
-        keywordText: r.keyword_text,
+        campaignId: r.campaign_id!,
+        adGroupId: r.ad_group_id!,
+        term: r.item_id!,
+        status: r.status!,
+        keywordCriterionId: r.keyword_criterion_id ?? null,
+        keywordText: r.keyword_text ?? null,
         m,
         topClicks: m.all.clicks,
       });
@@ -333,11 +296,11 @@ export async function loadAccountData(db: DB, customerId: string, currencyCode: 
     }
     prev.m = addWindows(prev.m, m);
     // A term the advertiser acted on stays acted on, whichever row says so.
-    if (prev.status === "NONE" && r.status !== "NONE") prev.status = r.status;
+    if (prev.status === "NONE" && r.status !== "NONE") prev.status = r.status!;
     if (m.all.clicks > prev.topClicks) {
       prev.topClicks = m.all.clicks;
-      prev.keywordCriterionId = r.keyword_criterion_id;
-      prev.keywordText = r.keyword_text;
+      prev.keywordCriterionId = r.keyword_criterion_id ?? null;
+      prev.keywordText = r.keyword_text ?? null;
     }
   }
 

@@ -92,4 +92,27 @@ describe(`staging and switch-over (${testDialect})`, () => {
     const key = (r: unknown[]) => `${r[1]} ${r[2]}`;
     expect(storedDaily.map((r) => DAILY_COLUMNS.map((c) => r[c]))).toEqual([...daily].sort((a, b) => (key(a) < key(b) ? -1 : 1)));
   });
+
+  it("rolls the whole switch-over back when what is derived from the new rows fails: previous rows stay", async () => {
+    const before = await ctx.db.selectFrom("ads_ads").select(AD_COLUMNS).orderBy("ad_id").execute();
+    expect(before.length).toBeGreaterThan(0);
+    const failed = ctx.db.connection().execute(async (conn) => {
+      const stager = await createStager(conn, testDialect, ["ads_ads"]);
+      await stager.append("ads_ads", AD_COLUMNS, [["1112223334", "10", "999", "7", null, "ENABLED", null, null, "[]", "[]", null, null, "[]"]]);
+      return switchOver(
+        conn,
+        ["ads_ads"],
+        "1112223334",
+        async () => true,
+        async (trx) => {
+          // The rows are in at this point, inside the transaction…
+          expect(await trx.selectFrom("ads_ads").select("ad_id").where("customer_id", "=", "1112223334").execute()).toEqual([{ ad_id: "999" }]);
+          throw new Error("totals failed");
+        },
+      );
+    });
+    await expect(failed).rejects.toThrow("totals failed");
+    // …and out again after the failure.
+    expect(await ctx.db.selectFrom("ads_ads").select(AD_COLUMNS).orderBy("ad_id").execute()).toEqual(before);
+  });
 });

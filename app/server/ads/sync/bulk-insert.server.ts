@@ -147,13 +147,15 @@ function arrayLiteral(rows: unknown[][], c: number, numeric: boolean): string {
 
 /**
  * In one transaction: `claim` (false aborts: the sync lost its claim), then,
- * per table, delete the account's rows and copy the staged ones in.
+ * per table, delete the account's rows and copy the staged ones in, then
+ * `derive` (what is computed from the new rows, switched in with them).
  */
 export async function switchOver(
   conn: Kysely<Database>,
   tables: readonly string[],
   customerId: string,
   claim: (trx: Kysely<Database>) => Promise<boolean>,
+  derive?: (trx: Kysely<Database>) => Promise<void>,
 ): Promise<boolean> {
   return conn.transaction().execute(async (trx) => {
     if (!(await claim(trx))) return false;
@@ -162,6 +164,7 @@ export async function switchOver(
       // The staging table was made from this one (same columns, same order).
       await sql.raw(`INSERT INTO ${quote(table)} SELECT * FROM ${quote(stageName(table))}`).execute(trx);
     }
+    await derive?.(trx);
     return true;
   });
 }

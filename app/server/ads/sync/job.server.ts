@@ -6,7 +6,9 @@ import { DomainError, NotFoundError } from "../../domain-errors.server";
 import { createDb } from "../../db/db.server";
 import type { AdsSyncStateTable, Database } from "../../db/schema";
 import { getConfig } from "../../env.server";
+import { makePeriod } from "../../optimizer/data.server";
 import { runOptimizerAfterSync } from "../../optimizer/run.server";
+import { totalsMarker, writeWindowTotals } from "../../optimizer/window-totals.server";
 import { requireAdsContext } from "../context.server";
 import { AdsClientError, AdsResponseError, type AdsClient } from "../client.server";
 import { createStager, switchOver, type Dialect } from "./bulk-insert.server";
@@ -112,29 +114,38 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
     currentLabel = SAVE_LABEL;
     const rowCounts = stager.counts();
     const finishedAt = iso(clock());
-    const switched = await switchOver(conn, SYNCED_TABLES, customerId, async (trx) => {
-      // Checked first, inside the transaction: a run that was declared dead and
-      // replaced must not overwrite the newer run's data.
-      const done = await trx
-        .updateTable("ads_sync_state")
-        .set({
-          status: "ok",
-          finished_at: finishedAt,
-          heartbeat_at: finishedAt,
-          last_success_at: finishedAt,
-          last_error: null,
-          progress_done: SYNC_STEP_COUNT,
-          current_step: null,
-          data_from: range.from,
-          data_to: range.to,
-          row_counts: JSON.stringify(rowCounts),
-          updated_at: finishedAt,
-        })
-        .where("customer_id", "=", customerId)
-        .where("run_id", "=", runId)
-        .executeTakeFirst();
-      return Number(done.numUpdatedRows) === 1;
-    });
+    const period = makePeriod(range.from, range.to, finishedAt);
+    const switched = await switchOver(
+      conn,
+      SYNCED_TABLES,
+      customerId,
+      async (trx) => {
+        // Checked first, inside the transaction: a run that was declared dead and
+        // replaced must not overwrite the newer run's data.
+        const done = await trx
+          .updateTable("ads_sync_state")
+          .set({
+            status: "ok",
+            finished_at: finishedAt,
+            heartbeat_at: finishedAt,
+            last_success_at: finishedAt,
+            last_error: null,
+            progress_done: SYNC_STEP_COUNT,
+            current_step: null,
+            data_from: range.from,
+            data_to: range.to,
+            row_counts: JSON.stringify(rowCounts),
+            window_totals_for: totalsMarker(period),
+            updated_at: finishedAt,
+          })
+          .where("customer_id", "=", customerId)
+          .where("run_id", "=", runId)
+          .executeTakeFirst();
+        return Number(done.numUpdatedRows) === 1;
+      },
+      // The engine's window totals, from the rows just switched in (ADR 010, amendment).
+      (trx) => writeWindowTotals(trx, customerId, period),
+    );
     if (!switched) throw new SupersededError();
     await refreshPlannerStatistics(conn, dialect);
     return true;

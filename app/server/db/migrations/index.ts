@@ -7,6 +7,7 @@ import * as m0010 from "./0010_one_open_revert";
 import * as m0011 from "./0011_email_verified";
 import * as m0050 from "./0050_chats";
 import * as m0030 from "./0030_recommendations";
+import * as m0035 from "./0035_window_totals";
 import * as m0060 from "./0060_user_preferences";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   "0011_email_verified": m0011,
   "0050_chats": m0050,
   "0030_recommendations": m0030,
+  "0035_window_totals": m0035,
   "0060_user_preferences": m0060,
 };
