@@ -243,21 +243,14 @@ async function targetCpaDrafts(db: DB, customerId: string, input: z.output<typeo
   const before = row.target_cpa_micros === null ? null : Number(row.target_cpa_micros);
   const rn = resourceName(customerId, "ad_group", input.adGroupId);
   const label = `Target CPA of ad group “${row.name}”`;
+  const item = (targetCpaMicros: number | null, op: DraftChange["op"]): DraftChange[] => [
+    { kind: "ad_group", operation: "update", resourceName: rn, label, before: { targetCpaMicros: before }, after: { targetCpaMicros }, op },
+  ];
   if (input.targetCpa === null) {
     if (before === null)
       throw new InvalidError("This ad group has no target CPA of its own to clear", { targetCpa: "This ad group has no target CPA of its own to clear" });
     // Masked but absent is how Google clears a field: the campaign's target applies again.
-    return [
-      {
-        kind: "ad_group",
-        operation: "update",
-        resourceName: rn,
-        label,
-        before: { targetCpaMicros: before },
-        after: { targetCpaMicros: null },
-        op: { update: { resourceName: rn }, updateMask: "targetCpaMicros" },
-      },
-    ];
+    return item(null, { update: { resourceName: rn }, updateMask: "targetCpaMicros" });
   }
   // Google ignores an ad group's target unless its campaign bids to a target CPA.
   const bidsToCpa = row.bidding_strategy_type === "TARGET_CPA" || (row.bidding_strategy_type === "MAXIMIZE_CONVERSIONS" && !!row.campaign_target);
@@ -266,17 +259,7 @@ async function targetCpaDrafts(db: DB, customerId: string, input: z.output<typeo
     throw new InvalidError(msg, { targetCpa: msg });
   }
   const targetCpaMicros = toMicros(input.targetCpa);
-  return [
-    {
-      kind: "ad_group",
-      operation: "update",
-      resourceName: rn,
-      label,
-      before: { targetCpaMicros: before },
-      after: { targetCpaMicros },
-      op: update(rn, { targetCpaMicros }),
-    },
-  ];
+  return item(targetCpaMicros, update(rn, { targetCpaMicros }));
 }
 
 async function adGroupName(db: DB, customerId: string, id: string, field: string) {
