@@ -19,6 +19,7 @@ import { connectionCloseWhileDraining, drainServer } from "./app/server/lifecycl
 import { bodyLimit, bodyWasRefused } from "./app/server/http/body-limit.server";
 import { noStoreForData } from "./app/server/http/no-store.server";
 import { requestLog } from "./app/server/http/request-log.server";
+import { fairAdmission } from "./app/server/http/admission.server";
 import { errorMessage, log } from "./app/server/log.server";
 
 type BootResult = Awaited<ReturnType<typeof import("./app/server/boot.server").boot>>;
@@ -68,6 +69,7 @@ async function main() {
 
   server.use(connectionCloseWhileDraining);
   server.use(requestLog());
+  server.use(fairAdmission());
   server.use((_req, res, next) => {
     for (const [name, value] of Object.entries(app.securityHeaders)) res.setHeader(name, value);
     next();

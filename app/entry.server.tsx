@@ -1,7 +1,4 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
-import type { RenderToPipeableStreamOptions } from "react-dom/server";
+import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
@@ -41,11 +38,26 @@ export default function handleRequest(
   }
 
   return new Promise((resolve, reject) => {
-    let shellRendered = false;
-    const userAgent = request.headers.get("user-agent");
-    const readyOption: keyof RenderToPipeableStreamOptions = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
-
-    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+    let settled = false;
+    const chunks: Buffer[] = [];
+    const timeoutId = setTimeout(() => abort(), streamTimeout + 1000);
+    // The whole document is rendered before the first byte goes out (no Suspense
+    // boundaries stream anything): one buffer makes one write and one compression
+    // pass, where piping sent dozens of chunks that each waited for the event loop
+    // under load (ADR 016).
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk);
+        callback();
+      },
+      final(callback) {
+        clearTimeout(timeoutId);
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        settled = true;
+        resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+        callback();
+      },
+    });
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
@@ -53,26 +65,16 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [readyOption]() {
-          shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
-          });
-          const stream = createReadableStreamFromReadable(body);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+        onAllReady() {
+          pipe(sink);
         },
         onShellError(error: unknown) {
-          reject(error);
+          clearTimeout(timeoutId);
+          if (!settled) reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) log.error({ err: error }, errorMessage(error));
+          log.error({ err: error }, errorMessage(error));
         },
       },
     );
