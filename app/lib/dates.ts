@@ -1,5 +1,5 @@
 import { TZDate, tzOffset } from "@date-fns/tz";
-import { format, subDays } from "date-fns";
+import { format } from "date-fns";
 import { z } from "zod";
 
 // The one date module (date-fns and @date-fns/tz), shared by the server
@@ -82,9 +82,23 @@ function inZone(timeZone: string, instant: Date): TZDate {
   return Number.isNaN(zoned.getTime()) ? new TZDate(instant.getTime(), "UTC") : zoned;
 }
 
+// Every page asks for today and yesterday in the account's zone, and a zoned
+// date costs a TZDate and a format (it showed in the server's profile). Day
+// boundaries fall on whole minutes in every zone, so the answer for one
+// minute is the answer for each instant in it.
+const MINUTE_MS = 60_000;
+const datesByMinute = new Map<string, string>();
+
 /** The calendar date (YYYY-MM-DD) of an instant in the time zone. */
 export function dateIn(timeZone: string, instant: Date): string {
-  return format(inZone(timeZone, instant), DAY);
+  const key = `${timeZone}|${Math.floor(instant.getTime() / MINUTE_MS)}`;
+  let date = datesByMinute.get(key);
+  if (date === undefined) {
+    date = format(inZone(timeZone, instant), DAY);
+    if (datesByMinute.size >= 1000) datesByMinute.clear();
+    datesByMinute.set(key, date);
+  }
+  return date;
 }
 
 /** Today's date (YYYY-MM-DD) in the time zone. */
@@ -94,7 +108,7 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
 
 /** Yesterday's date (YYYY-MM-DD) in the time zone: the last complete day of data. */
 export function yesterdayIn(timeZone: string, now: Date = new Date()): string {
-  return format(subDays(inZone(timeZone, now), 1), DAY);
+  return addDays(dateIn(timeZone, now), -1);
 }
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?/;

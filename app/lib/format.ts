@@ -82,10 +82,20 @@ const dayFormat = new Intl.DateTimeFormat(LOCALE, { month: "short", day: "numeri
 const shortDayFormat = new Intl.DateTimeFormat(LOCALE, { month: "short", day: "numeric", timeZone: "UTC" });
 
 /** "2026-11-21" → "Nov 21, 2026"; `short` drops the year: "Nov 21". */
+// A chart labels each of its days, on every render: each label is formatted once.
+const formattedDays = new Map<string, string>();
+
 export function formatDate(isoDate: string, opts: { short?: boolean } = {}): string {
-  const date = utcDate(isoDate);
-  if (!date) return isoDate;
-  return (opts.short ? shortDayFormat : dayFormat).format(date);
+  const key = opts.short ? `s${isoDate}` : isoDate;
+  let text = formattedDays.get(key);
+  if (text === undefined) {
+    const date = utcDate(isoDate);
+    if (!date) return isoDate;
+    text = (opts.short ? shortDayFormat : dayFormat).format(date);
+    if (formattedDays.size >= 2000) formattedDays.clear();
+    formattedDays.set(key, text);
+  }
+  return text;
 }
 
 /** An inclusive range: "Oct 23 – Nov 21, 2026", or with both years when they differ. */
