@@ -15,6 +15,10 @@ const MODEL_PORT = PORT + 1;
 const MODEL_BASE_URL = `http://localhost:${MODEL_PORT}`;
 const FAKE_LLM_PORT = PORT + 2;
 const MODEL_DATA_DIR = `${DATA_DIR}-model`;
+// Test hook of the main server (app/server/optimizer/in-flight.server.ts): an engine run of an account
+// waits while a file named after it exists here, so a spec can look at "Analysing your data…".
+// Exported to the specs through the environment (the config is loaded by every worker).
+const ENGINE_HOLD_DIR = (process.env.E2E_ENGINE_HOLD_DIR ??= `${DATA_DIR}-engine-holds`);
 
 // Debian's Chromium where it exists (machines without internet); otherwise
 // Playwright's own browser (`npx playwright install chromium`).
@@ -67,6 +71,7 @@ export default defineConfig({
         EMULATOR_ENABLE_ADMIN: "true",
         // A third demo account whose one campaign has 1,200 keywords (daily-use.spec.ts pages and sorts it).
         EMULATOR_LARGE_ACCOUNT_KEYWORDS: "1200",
+        TEST_HOLD_ENGINE_DIR: ENGINE_HOLD_DIR,
       },
     },
     {

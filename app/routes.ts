@@ -27,6 +27,8 @@ export default [
   route("export/history", "routes/export/history.ts"),
   // The pages' own freshness endpoint (cookie session): GET polls, POST is "Sync now".
   route("sync", "routes/sync.ts"),
+  // The same for the recommendations engine: GET polls while an analysis is in flight.
+  route("analysis", "routes/analysis.ts"),
   ...prefix("api/v1", [
     route("auth/register", "routes/api/auth-register.ts"),
     route("auth/login", "routes/api/auth-login.ts"),

@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
+import { AnalysisRunning, useLiveAnalysis, type AnalysisView } from "~/components/analysis-status";
 import { formatDateRange, formatTimeAgo } from "~/lib/format";
 import {
   DISMISS_REASON_MAX,
@@ -46,6 +47,8 @@ export interface PanelRecommendation {
 
 export interface PanelData {
   list: RecommendationList;
+  /** An engine run in flight: its results replace these when it ends. */
+  analysis: AnalysisView;
   counts: Record<RecommendationList, number>;
   recommendations: PanelRecommendation[];
   ranAt: string | null;
@@ -216,6 +219,7 @@ function Item({
 export function RecommendationsPanel({ data, error }: { data: PanelData; error: PanelError | null }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
+  const analysing = useLiveAnalysis(data.analysis).status === "running";
   const groups = new Map<string, PanelRecommendation[]>();
   for (const r of data.recommendations) groups.set(r.type, [...(groups.get(r.type) ?? []), r]);
   return (
@@ -232,8 +236,15 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
           </button>
         </Form>
       </div>
+      {analysing ? (
+        <AnalysisRunning className="mt-2 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900">
+          {data.ranAt
+            ? "Analysing your new data… the recommendations below update when it finishes."
+            : "Analysing your data… recommendations appear when it finishes."}
+        </AnalysisRunning>
+      ) : null}
       <p className="mt-1 text-xs text-gray-500">
-        {data.ranAt ? `Last analysis ${formatTimeAgo(data.ranAt, new Date())}` : "No analysis yet: it runs after the first sync."}
+        {data.ranAt ? `Last analysis ${formatTimeAgo(data.ranAt, new Date())}` : analysing ? null : "No analysis yet: it runs after the first sync."}
         {data.score !== null ? (
           <>
             {" · "}
@@ -262,9 +273,12 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
       ) : null}
       <div className="mt-3 min-h-0 flex-1 space-y-4 overflow-y-auto">
         {data.recommendations.length === 0 ? (
-          <p className="text-sm text-gray-600">
-            {data.list === "open" ? "Nothing to recommend right now." : `No ${RECOMMENDATION_LIST_LABELS[data.list].toLowerCase()} recommendations.`}
-          </p>
+          // Before the first analysis ends there is nothing to judge yet; "nothing to recommend" would be a verdict.
+          analysing && !data.ranAt ? null : (
+            <p className="text-sm text-gray-600">
+              {data.list === "open" ? "Nothing to recommend right now." : `No ${RECOMMENDATION_LIST_LABELS[data.list].toLowerCase()} recommendations.`}
+            </p>
+          )
         ) : (
           [...groups.entries()].map(([type, items]) => (
             <details key={type} open className="group" data-group={type}>

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { AnalysisRunning, useLiveAnalysis } from "~/components/analysis-status";
 import { EmptyState, PageHeader } from "~/components/ui";
 import { RECOMMENDATION_TYPE_LABELS } from "~/lib/recommendations";
 import { userContext } from "~/server/request-context.server";
@@ -16,12 +17,31 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** The score's breakdown: each category, what lowers it, each item linked to its recommendation. */
 export default function PerformanceScore({ loaderData }: Route.ComponentProps) {
-  if (!loaderData.connected || loaderData.value === null) {
+  if (!loaderData.connected) return <NoScore />;
+  return <Score data={loaderData} />;
+}
+
+function NoScore() {
+  return (
+    <>
+      <PageHeader title="Performance Score" description="Waste and missed opportunity at target, never spend" />
+      <EmptyState title="No score yet">
+        <p>The score appears after your Google Ads data is synced and analysed.</p>
+      </EmptyState>
+    </>
+  );
+}
+
+function Score({ data: loaderData }: { data: Extract<Route.ComponentProps["loaderData"], { connected: true }> }) {
+  // While the engine runs, the page polls and shows the new score when it ends (the stored one until then).
+  const analysing = useLiveAnalysis(loaderData.analysis).status === "running";
+  if (loaderData.value === null) {
+    if (!analysing) return <NoScore />;
     return (
       <>
         <PageHeader title="Performance Score" description="Waste and missed opportunity at target, never spend" />
-        <EmptyState title="No score yet">
-          <p>The score appears after your Google Ads data is synced and analysed.</p>
+        <EmptyState title="Analysing your data…">
+          <AnalysisRunning>The score appears here when the analysis of your synced data finishes.</AnalysisRunning>
         </EmptyState>
       </>
     );
@@ -29,6 +49,11 @@ export default function PerformanceScore({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title="Performance Score" description={`${loaderData.accountName}: waste and missed opportunity at target, never spend`} />
+      {analysing ? (
+        <AnalysisRunning className="mb-4 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900">
+          Analysing your new data… the score below updates when it finishes.
+        </AnalysisRunning>
+      ) : null}
       <section className="rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-label="Score">
         <p className="text-5xl font-bold text-gray-900">
           {loaderData.value}

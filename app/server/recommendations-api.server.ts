@@ -14,6 +14,7 @@ import {
   SnoozeInput,
 } from "./optimizer/service.server";
 import { requireAccountOf } from "./account-access.server";
+import { getAnalysisState } from "./optimizer/in-flight.server";
 
 // The JSON API's recommendations (bearer): list with the score, apply (a
 // validated change set, never applied), dismiss, snooze, restore.
@@ -28,8 +29,12 @@ export async function recommendationsForApi(userId: string, customerId: string, 
   if (!status.success) throw new InvalidError(status.error.issues[0].message, { status: status.error.issues[0].message });
   const rawType = url.searchParams.get("type");
   if (rawType !== null && !isRecommendationType(rawType)) throw new InvalidError("Unknown recommendation type", { type: "Unknown recommendation type" });
-  const list = await listRecommendations(getDb(), account.customerId, { status: status.data, type: rawType ?? undefined });
-  return { recommendations: list.recommendations, score: list.score, ranAt: list.ranAt, syncedAt: list.syncedAt };
+  const db = getDb();
+  const [list, analysis] = await Promise.all([
+    listRecommendations(db, account.customerId, { status: status.data, type: rawType ?? undefined }),
+    getAnalysisState(db, account.customerId),
+  ]);
+  return { recommendations: list.recommendations, score: list.score, ranAt: list.ranAt, syncedAt: list.syncedAt, analysis };
 }
 
 /** A body is optional for dismiss: none, or JSON. */

@@ -87,11 +87,23 @@ export const PerformanceScore = z.object({
   ),
 });
 
+export const AnalysisState = z
+  .object({
+    status: z
+      .enum(["running", "idle"])
+      .describe(
+        "running: the engine is analysing the account's data now (right after a sync, or on demand); score, ranAt and the list are the previous run's (none before the first) until it ends. Poll again in a few seconds",
+      ),
+    startedAt: NullableTimestamp.describe("When the running analysis started; null when idle"),
+  })
+  .describe("Whether an engine run is in flight (a run that stopped without finishing reads as idle after 5 minutes)");
+
 const RecommendationList = z.object({
   recommendations: z.array(Recommendation),
   score: PerformanceScore,
   ranAt: NullableTimestamp,
   syncedAt: NullableTimestamp,
+  analysis: AnalysisState,
 });
 
 const ListQuery = z.object({
@@ -107,12 +119,13 @@ const APPLIED = errorResponse("Already applied");
 export default defineArea({
   tag: "recommendations",
   description: "The recommendations engine: findings over the synced data, with evidence, confidence and change-set actions.",
-  schemas: { Recommendation, PerformanceScore, RecommendationList },
+  schemas: { Recommendation, PerformanceScore, AnalysisState, RecommendationList },
   paths: {
     "/accounts/{customerId}/recommendations": {
       get: {
         summary: "The account's recommendations, sorted by estimated impact, and its Performance Score",
-        description: "Results of the last engine run (after every successful sync). A snooze that ran out reads as open.",
+        description:
+          "Results of the last engine run (after every successful sync). A snooze that ran out reads as open. While a run is in flight, analysis.status is running.",
         path: CustomerIdParams,
         query: ListQuery,
         responses: {

@@ -408,6 +408,15 @@ export interface OptimizerRunsTable {
   score_json: string;
 }
 
+/** An engine run in flight (migration 0080): written before it starts, deleted when it ends. */
+export interface OptimizerInFlightTable {
+  run_id: string;
+  customer_id: string;
+  trigger: "sync" | "on-demand";
+  started_at: string;
+  heartbeat_at: string;
+}
+
 export interface AccountTargetsTable {
   customer_id: string;
   target_cpa_micros: number | null;
@@ -441,6 +450,7 @@ export interface Database {
   chat_messages: ChatMessagesTable;
   recommendations: RecommendationsTable;
   optimizer_runs: OptimizerRunsTable;
+  optimizer_in_flight: OptimizerInFlightTable;
   account_targets: AccountTargetsTable;
   user_preferences: UserPreferencesTable;
 }

@@ -9,6 +9,7 @@ import type { User } from "../db/schema";
 import { toHttpError } from "../http/errors.server";
 import { activeAccountOf } from "../account-access.server";
 import { redirectWithToast } from "../toast.server";
+import { getAnalysisState } from "./in-flight.server";
 import { runOptimizerOffThread } from "./run.server";
 import { getAccountTargets, setAccountTargets } from "./targets.server";
 import {
@@ -33,9 +34,14 @@ export async function recommendationsPanel(user: User, url: URL) {
   const raw = url.searchParams.get("recs");
   const list: RecommendationList = (RECOMMENDATION_LISTS as readonly string[]).includes(raw ?? "") ? (raw as RecommendationList) : "open";
   const db = getDb();
-  const [result, counts] = await Promise.all([listRecommendations(db, account.customerId, { status: list }), countRecommendations(db, account.customerId)]);
+  const [result, counts, analysis] = await Promise.all([
+    listRecommendations(db, account.customerId, { status: list }),
+    countRecommendations(db, account.customerId),
+    getAnalysisState(db, account.customerId),
+  ]);
   return {
     list,
+    analysis,
     counts,
     recommendations: result.recommendations,
     ranAt: result.ranAt,
@@ -129,11 +135,17 @@ export async function optimizerCards(customerId: string, timeZone: string) {
   return { score: score.value, aiOptimizations: Number(applied?.n ?? 0) };
 }
 
+/** Polled by the pages while an analysis runs (GET /analysis). */
+export function analysisStatus(customerId: string) {
+  return getAnalysisState(getDb(), customerId);
+}
+
 export async function scorePage(user: User) {
   const account = await activeAccountOf(user);
   if (!account) return { connected: false as const };
-  const score = await getScore(getDb(), account.customerId);
-  return { connected: true as const, accountName: account.name, ...score };
+  const db = getDb();
+  const [score, analysis] = await Promise.all([getScore(db, account.customerId), getAnalysisState(db, account.customerId)]);
+  return { connected: true as const, accountName: account.name, analysis, ...score };
 }
 
 // ---- /settings: the account's optimization targets

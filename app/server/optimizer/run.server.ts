@@ -2,6 +2,7 @@ import { optimizeInWorker } from "../ads/sync/worker-host.server";
 import { getDb, type DB } from "../db/db.server";
 import { loadAccountData } from "./data.server";
 import { runEngine } from "./engine.server";
+import { analysisBeat, beginAnalysis, endAnalysis, holdForTests } from "./in-flight.server";
 import { saveRun } from "./store.server";
 import { log } from "../log.server";
 
@@ -20,16 +21,44 @@ export interface RunSummary {
   phases: { loadMs: number; rulesMs: number; storeMs: number };
 }
 
-export async function runOptimizer(customerId: string, opts: { db?: DB; now?: Date } = {}): Promise<RunSummary> {
+export interface RunOptions {
+  db?: DB;
+  /** The engine's "now" (which days it judges); tests and the bench pin it. */
+  now?: Date;
+  /** The in-flight record written for this run beforehand (a sync's switch-over writes it); one is written here otherwise. */
+  inFlightId?: string;
+}
+
+/**
+ * Runs the engine over the account's synced data and stores the results. The
+ * run is recorded as in flight (in-flight.server.ts) until it ends, whatever
+ * the outcome, so the screens say "Analysing your data…" meanwhile. Its
+ * timestamps are the wall clock's, not `now`: they are compared with the
+ * readers' clock.
+ */
+export async function runOptimizer(customerId: string, opts: RunOptions = {}): Promise<RunSummary> {
   const db = opts.db ?? getDb();
-  const now = opts.now ?? new Date();
+  const runId = opts.inFlightId ?? (await beginAnalysis(db, customerId, "on-demand"));
+  try {
+    await holdForTests(customerId, () => analysisBeat(db, runId));
+    return await analyse(db, customerId, opts.now ?? new Date(), () => analysisBeat(db, runId));
+  } finally {
+    await endAnalysis(db, customerId, runId).catch((error: unknown) =>
+      log.warn(`Optimizer for ${customerId}: could not clear its in-flight record (it goes stale on its own): ${String(error)}`),
+    );
+  }
+}
+
+async function analyse(db: DB, customerId: string, now: Date, beat: () => Promise<void>): Promise<RunSummary> {
   const t0 = performance.now();
   const account = await db.selectFrom("ads_accounts").select("currency_code").where("customer_id", "=", customerId).executeTakeFirst();
   const data = await loadAccountData(db, customerId, account?.currency_code ?? "USD", now);
   const t1 = performance.now();
   if (!data) return { ran: false, recommendations: 0, score: null, durationMs: t1 - t0, phases: { loadMs: t1 - t0, rulesMs: 0, storeMs: 0 } };
+  await beat();
   const result = runEngine(data);
   const t2 = performance.now();
+  await beat();
   if (result.dropped.length > 0)
     log.warn(
       `Optimizer for ${customerId}: the safety gate refused ${result.dropped.length} finding(s): ${result.dropped.map((d) => `${d.key} (${d.reason})`).join("; ")}`,
@@ -52,9 +81,9 @@ export function runOptimizerOffThread(customerId: string, opts: { now?: Date } =
 }
 
 /** After a sync: a failing engine must never fail the sync that succeeded. */
-export async function runOptimizerAfterSync(customerId: string, db: DB, now?: Date): Promise<void> {
+export async function runOptimizerAfterSync(customerId: string, db: DB, now: Date | undefined, inFlightId: string): Promise<void> {
   try {
-    await runOptimizer(customerId, { db, now });
+    await runOptimizer(customerId, { db, now, inFlightId });
   } catch (error) {
     log.warn(`Optimizer after the sync of ${customerId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   }

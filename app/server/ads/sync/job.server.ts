@@ -7,6 +7,7 @@ import { createDb } from "../../db/db.server";
 import type { AdsSyncStateTable, Database } from "../../db/schema";
 import { getConfig } from "../../env.server";
 import { makePeriod } from "../../optimizer/data.server";
+import { beginAnalysis } from "../../optimizer/in-flight.server";
 import { runOptimizerAfterSync } from "../../optimizer/run.server";
 import { totalsMarker, writeWindowTotals } from "../../optimizer/window-totals.server";
 import { requireAdsContext } from "../context.server";
@@ -48,9 +49,9 @@ export async function runSyncJob(job: SyncJob): Promise<void> {
   const { db, dialect } = createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     // One connection for the whole job: TEMP tables belong to the connection that made them.
-    const switched = await db.connection().execute((conn) => runOn(conn, dialect, job));
+    const analysisId = await db.connection().execute((conn) => runOn(conn, dialect, job));
     // Recommendations follow the data: the engine reads the tables this run just wrote.
-    if (switched) await runOptimizerAfterSync(job.customerId, db, job.clock());
+    if (analysisId) await runOptimizerAfterSync(job.customerId, db, job.clock(), analysisId);
   } finally {
     await db.destroy();
   }
@@ -64,8 +65,8 @@ class SupersededError extends Error {}
  */
 const INTERN_MAX_LENGTH = 40;
 
-/** True when this run's data was switched in (status "ok"). */
-async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Promise<boolean> {
+/** When this run's data was switched in (status "ok"): the id of the engine run recorded as in flight with it; otherwise null. */
+async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Promise<string | null> {
   const { customerId, runId, clock } = job;
   const update = async (values: Partial<AdsSyncStateTable>) => {
     const now = iso(clock());
@@ -115,6 +116,7 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
     const rowCounts = stager.counts();
     const finishedAt = iso(clock());
     const period = makePeriod(range.from, range.to, finishedAt);
+    let analysisId: string | null = null;
     const switched = await switchOver(
       conn,
       SYNCED_TABLES,
@@ -143,19 +145,24 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
           .executeTakeFirst();
         return Number(done.numUpdatedRows) === 1;
       },
-      // The engine's window totals, from the rows just switched in (ADR 010, amendment).
-      (trx) => writeWindowTotals(trx, customerId, period),
+      async (trx) => {
+        // The engine's window totals, from the rows just switched in (ADR 010, amendment).
+        await writeWindowTotals(trx, customerId, period);
+        // The engine run that follows, recorded in flight in the same commit as status "ok": no reader
+        // sees the new data without it and says "No analysis yet" (the wall clock: readers compare with theirs).
+        analysisId = await beginAnalysis(trx, customerId, "sync");
+      },
     );
     if (!switched) throw new SupersededError();
     await refreshPlannerStatistics(conn, dialect);
-    return true;
+    return analysisId;
   } catch (error) {
-    if (error instanceof SupersededError) return false;
+    if (error instanceof SupersededError) return null;
     const message = `${currentLabel} failed: ${describeFailure(error)}`;
     log.warn(`Sync of ${customerId}: ${message}${error instanceof Error && !(error instanceof AdsClientError) ? ` (${error.stack ?? error.message})` : ""}`);
     const finishedAt = iso(clock());
     await update({ status: "failed", finished_at: finishedAt, last_error: message, current_step: null }).catch(() => undefined);
-    return false;
+    return null;
   }
 }
 
