@@ -123,12 +123,22 @@ function dateTimeFormat(timeZone: string): Intl.DateTimeFormat {
 }
 
 /** A moment (ISO timestamp) in a given zone, the zone named: "Nov 22, 2026, 3:04 PM EST". */
+// Every page shows the last sync's time, the same instant for minutes on end:
+// formatted once (naming the zone takes formatToParts, costly per call).
+const formattedTimes = new Map<string, string>();
+
 export function formatDateTime(isoTimestamp: string, timeZone = "UTC"): string {
+  const key = `${timeZone}|${isoTimestamp}`;
+  const known = formattedTimes.get(key);
+  if (known !== undefined) return known;
   const date = new Date(isoTimestamp);
   if (Number.isNaN(date.getTime())) return isoTimestamp;
   // The zone is named ("3:04 PM EST"): the account's zone need not be the reader's.
   const format = dateTimeFormat(timeZone);
-  return `${format.format(date)} ${zoneLabel(date, format.resolvedOptions().timeZone)}`;
+  const text = `${format.format(date)} ${zoneLabel(date, format.resolvedOptions().timeZone)}`;
+  if (formattedTimes.size >= 2000) formattedTimes.clear();
+  formattedTimes.set(key, text);
+  return text;
 }
 
 const zoneNameFormats = new Map<string, Intl.DateTimeFormat>();
