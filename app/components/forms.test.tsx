@@ -151,11 +151,40 @@ describe("ad generator: the brief", () => {
     expect(action).not.toHaveBeenCalled();
   });
 
+  it("the hints are the fields' descriptions, after the error when there is one", async () => {
+    const { BriefForm } = await import("./ad-generator/brief-form");
+    const values = { product: "Boots", targetAudience: "hikers", tone: "professional", adType: "search", adGroupId: "", keywords: "", facts: "", finalUrl: "" };
+    renderForm(() => <BriefForm values={values} errors={{ keywords: "At most 20 keywords" }} connected adGroups={[]} />);
+    const keywords = await screen.findByLabelText("Keywords (one per line)");
+    expect(keywords.tagName).toBe("TEXTAREA");
+    expectMessage(keywords, "At most 20 keywords");
+    expect(keywords).toHaveAccessibleDescription(/^At most 20 keywords The ad group's top keywords by impressions/);
+    expect(screen.getByLabelText("Campaign and ad group")).toHaveAccessibleDescription(
+      "Its best-performing lines guide the style; its low performers are avoided.",
+    );
+    expect(screen.getByLabelText("Final URL")).not.toHaveAttribute("aria-invalid");
+  });
+
   it("the action's messages show by their fields too", async () => {
     const { BriefForm } = await import("./ad-generator/brief-form");
     const values = { product: "", targetAudience: "", tone: "professional", adType: "search", adGroupId: "", keywords: "", facts: "", finalUrl: "" };
     renderForm(() => <BriefForm values={values} errors={{ product: "Product/Service is required" }} connected={false} adGroups={[]} />);
     expectMessage(await screen.findByLabelText("Product/Service"), "Product/Service is required");
+  });
+});
+
+describe("ad generator: the seed screen (no account)", () => {
+  it("the server's messages (JavaScript off) are tied to their fields like the brief's, same texts", async () => {
+    const { SeedGenerator } = await import("./ad-generator/seed-generator");
+    const form = { product: "", targetAudience: "", tone: "professional" as const, adType: "search" as const };
+    renderForm(() => (
+      <SeedGenerator initialForm={form} initialAds={[]} errors={{ product: "Product/Service is required", targetAudience: "Target Audience is required" }} />
+    ));
+    expectMessage(await screen.findByLabelText("Product/Service"), "Product/Service is required");
+    expectMessage(screen.getByLabelText("Target Audience"), "Target Audience is required");
+    expect(screen.getByLabelText("Tone")).not.toHaveAttribute("aria-invalid");
+    expect(screen.getByLabelText("Product/Service")).toHaveAttribute("placeholder", "e.g. Waterproof hiking boots");
+    expect(screen.getByRole("heading", { name: "Ready to Generate" })).toBeInTheDocument();
   });
 });
 

@@ -1,4 +1,5 @@
 import { parse, useForm } from "@conform-to/react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 import type { z } from "zod";
 import type { FormResult } from "~/lib/form-result";
 import { parseSubmission } from "~/lib/form-submission";
@@ -67,5 +68,68 @@ export function FieldMessage({ field, className = "mt-1 text-xs font-medium text
     <p id={field.errorId} role="alert" className={className}>
       {message}
     </p>
+  );
+}
+
+/** A server's message for one field (a form without Conform: the action's errors by name), shaped like Conform's field. */
+export function serverField(name: string, message: string | undefined): FieldLike {
+  return { errorId: `${name}-error`, errors: message ? [message] : undefined };
+}
+
+export const fieldClass =
+  "mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 shadow-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500 aria-[invalid=true]:border-red-600";
+
+type Control =
+  | ({ as?: "input" } & InputHTMLAttributes<HTMLInputElement>)
+  | ({ as: "textarea" } & TextareaHTMLAttributes<HTMLTextAreaElement>)
+  | ({ as: "select" } & SelectHTMLAttributes<HTMLSelectElement>);
+
+/**
+ * One labelled form field: the label, the control (input, textarea or select,
+ * its other props passed through), an optional hint and the field's error —
+ * Conform's field, or serverField() for an action's message — linked to the
+ * control with aria-invalid and aria-describedby (error first, then hint).
+ */
+export function Field({
+  id,
+  label,
+  field,
+  hint,
+  className,
+  ...control
+}: {
+  id: string;
+  label: ReactNode;
+  field: FieldLike;
+  hint?: ReactNode;
+  /** The wrapper's class (the control always has fieldClass). */
+  className?: string;
+} & Control) {
+  const hintId = hint ? `${id}-hint` : undefined;
+  const shared = { id, name: control.name ?? id, className: fieldClass, ...errorAria(field, hintId) };
+  let input: ReactNode;
+  if (control.as === "textarea") {
+    const { as: _as, ...rest } = control;
+    input = <textarea {...rest} {...shared} />;
+  } else if (control.as === "select") {
+    const { as: _as, ...rest } = control;
+    input = <select {...rest} {...shared} />;
+  } else {
+    const { as: _as, ...rest } = control;
+    input = <input {...rest} {...shared} />;
+  }
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
+        {label}
+      </label>
+      {input}
+      {hint ? (
+        <p id={hintId} className="mt-1 text-xs text-gray-500">
+          {hint}
+        </p>
+      ) : null}
+      <FieldMessage field={field} />
+    </div>
   );
 }

@@ -1,12 +1,9 @@
 import { useMemo, useRef, useState } from "react";
 import { Form, useNavigation, useSubmit } from "react-router";
-import { errorAria, errorsAsResult, FieldMessage, useCheckedForm } from "~/components/forms";
+import { Field, errorsAsResult, useCheckedForm } from "~/components/forms";
 import { AD_TYPES, TONES } from "~/lib/ad-templates";
 import { FACT_MAX_CHARS, MAX_FACTS, MAX_KEYWORDS, parseBrief } from "~/lib/ad-generator-form";
 import { useHydrated } from "~/lib/use-hydrated";
-
-export const fieldClass =
-  "mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 shadow-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500 aria-[invalid=true]:border-red-600";
 
 export interface BriefValues {
   product: string;
@@ -72,160 +69,107 @@ export function BriefForm({
   return (
     <Form method="post" ref={formRef} id={checked.id} onSubmit={checked.onSubmit} className="mt-4 space-y-4" noValidate={hydrated} aria-label="Ad details">
       <input type="hidden" name="intent" value="generate" />
-      <div>
-        <label htmlFor="product" className="block text-sm font-medium text-gray-700">
-          Product/Service
-        </label>
-        <input
-          id="product"
-          name="product"
-          value={form.product}
-          onChange={update("product")}
-          required
-          maxLength={200}
-          placeholder="e.g. Waterproof hiking boots"
-          className={fieldClass}
-          {...errorAria(fields.product)}
-        />
-        <FieldMessage field={fields.product} />
-      </div>
-      <div>
-        <label htmlFor="targetAudience" className="block text-sm font-medium text-gray-700">
-          Target Audience
-        </label>
-        <input
-          id="targetAudience"
-          name="targetAudience"
-          value={form.targetAudience}
-          onChange={update("targetAudience")}
-          required
-          maxLength={200}
-          placeholder="e.g. weekend hikers"
-          className={fieldClass}
-          {...errorAria(fields.targetAudience)}
-        />
-        <FieldMessage field={fields.targetAudience} />
-      </div>
+      <Field
+        id="product"
+        label="Product/Service"
+        field={fields.product}
+        value={form.product}
+        onChange={update("product")}
+        required
+        maxLength={200}
+        placeholder="e.g. Waterproof hiking boots"
+      />
+      <Field
+        id="targetAudience"
+        label="Target Audience"
+        field={fields.targetAudience}
+        value={form.targetAudience}
+        onChange={update("targetAudience")}
+        required
+        maxLength={200}
+        placeholder="e.g. weekend hikers"
+      />
       <div className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <label htmlFor="tone" className="block text-sm font-medium text-gray-700">
-            Tone
-          </label>
-          <select id="tone" name="tone" value={form.tone} onChange={update("tone")} className={fieldClass} {...errorAria(fields.tone)}>
-            {TONES.map((t) => (
-              <option key={t} value={t}>
-                {title(t)}
-              </option>
-            ))}
-          </select>
-          <FieldMessage field={fields.tone} />
-        </div>
-        <div>
-          <label htmlFor="adType" className="block text-sm font-medium text-gray-700">
-            Ad Type
-          </label>
-          <select id="adType" name="adType" value={form.adType} onChange={update("adType")} className={fieldClass} {...errorAria(fields.adType)}>
-            {AD_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {title(t)}
-              </option>
-            ))}
-          </select>
-          <FieldMessage field={fields.adType} />
-        </div>
+        <Field as="select" id="tone" label="Tone" field={fields.tone} value={form.tone} onChange={update("tone")}>
+          {TONES.map((t) => (
+            <option key={t} value={t}>
+              {title(t)}
+            </option>
+          ))}
+        </Field>
+        <Field as="select" id="adType" label="Ad Type" field={fields.adType} value={form.adType} onChange={update("adType")}>
+          {AD_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {title(t)}
+            </option>
+          ))}
+        </Field>
       </div>
 
       {connected ? (
         <>
-          <div>
-            <label htmlFor="adGroupId" className="block text-sm font-medium text-gray-700">
-              Campaign and ad group
-            </label>
-            <div className="flex items-start gap-2">
-              <select
-                id="adGroupId"
-                name="adGroupId"
-                value={form.adGroupId}
-                {...errorAria(fields.adGroupId)}
-                onChange={(e) => {
-                  setForm((prev) => ({ ...prev, adGroupId: e.target.value }));
-                  // Reload with the ad group's keywords and final URL; what was typed rides along.
-                  const fd = new FormData(formRef.current!);
-                  fd.set("adGroupId", e.target.value);
-                  fd.delete("intent");
-                  submit(fd, { method: "get", replace: true, preventScrollReset: true });
-                }}
-                className={fieldClass}
-              >
-                <option value="">No ad group (write from the brief only)</option>
-                {byCampaign(adGroups).map(([campaign, groups]) => (
-                  <optgroup key={campaign} label={campaign}>
-                    {groups.map((g) => (
-                      <option key={g.id} value={g.id}>
-                        {g.name}
-                      </option>
-                    ))}
-                  </optgroup>
+          <Field
+            as="select"
+            id="adGroupId"
+            label="Campaign and ad group"
+            field={fields.adGroupId}
+            hint="Its best-performing lines guide the style; its low performers are avoided."
+            value={form.adGroupId}
+            onChange={(e) => {
+              setForm((prev) => ({ ...prev, adGroupId: e.target.value }));
+              // Reload with the ad group's keywords and final URL; what was typed rides along.
+              const fd = new FormData(formRef.current!);
+              fd.set("adGroupId", e.target.value);
+              fd.delete("intent");
+              submit(fd, { method: "get", replace: true, preventScrollReset: true });
+            }}
+          >
+            <option value="">No ad group (write from the brief only)</option>
+            {byCampaign(adGroups).map(([campaign, groups]) => (
+              <optgroup key={campaign} label={campaign}>
+                {groups.map((g) => (
+                  <option key={g.id} value={g.id}>
+                    {g.name}
+                  </option>
                 ))}
-              </select>
-            </div>
-            <p className="mt-1 text-xs text-gray-500">Its best-performing lines guide the style; its low performers are avoided.</p>
-            <FieldMessage field={fields.adGroupId} />
-          </div>
-          <div>
-            <label htmlFor="keywords" className="block text-sm font-medium text-gray-700">
-              Keywords (one per line)
-            </label>
-            <textarea
-              id="keywords"
-              name="keywords"
-              rows={4}
-              value={form.keywords}
-              onChange={update("keywords")}
-              className={fieldClass}
-              {...errorAria(fields.keywords, "keywords-hint")}
-            />
-            <p id="keywords-hint" className="mt-1 text-xs text-gray-500">
-              The ad group&apos;s top keywords by impressions; at most {MAX_KEYWORDS}. Headlines will include the first ones.
-            </p>
-            <FieldMessage field={fields.keywords} />
-          </div>
-          <div>
-            <label htmlFor="facts" className="block text-sm font-medium text-gray-700">
-              Facts the ad may state (one per line)
-            </label>
-            <textarea
-              id="facts"
-              name="facts"
-              rows={4}
-              value={form.facts}
-              onChange={update("facts")}
-              className={fieldClass}
-              placeholder={"Free shipping over $50\n60-day returns"}
-              {...errorAria(fields.facts, "facts-hint")}
-            />
-            <p id="facts-hint" className="mt-1 text-xs text-gray-500">
-              Offers, prices, shipping, guarantees (at most {MAX_FACTS}, {FACT_MAX_CHARS} characters each). Any number, price, offer or superlative in the ad
-              must come from here or from the ad group&apos;s existing ads.
-            </p>
-            <FieldMessage field={fields.facts} />
-          </div>
-          <div>
-            <label htmlFor="finalUrl" className="block text-sm font-medium text-gray-700">
-              Final URL
-            </label>
-            <input
-              id="finalUrl"
-              name="finalUrl"
-              type="url"
-              value={form.finalUrl}
-              onChange={update("finalUrl")}
-              placeholder="https://example.com/boots"
-              className={fieldClass}
-              {...errorAria(fields.finalUrl)}
-            />
-            <FieldMessage field={fields.finalUrl} />
-          </div>
+              </optgroup>
+            ))}
+          </Field>
+          <Field
+            as="textarea"
+            id="keywords"
+            label="Keywords (one per line)"
+            field={fields.keywords}
+            hint={<>The ad group&apos;s top keywords by impressions; at most {MAX_KEYWORDS}. Headlines will include the first ones.</>}
+            rows={4}
+            value={form.keywords}
+            onChange={update("keywords")}
+          />
+          <Field
+            as="textarea"
+            id="facts"
+            label="Facts the ad may state (one per line)"
+            field={fields.facts}
+            hint={
+              <>
+                Offers, prices, shipping, guarantees (at most {MAX_FACTS}, {FACT_MAX_CHARS} characters each). Any number, price, offer or superlative in the ad
+                must come from here or from the ad group&apos;s existing ads.
+              </>
+            }
+            rows={4}
+            value={form.facts}
+            onChange={update("facts")}
+            placeholder={"Free shipping over $50\n60-day returns"}
+          />
+          <Field
+            id="finalUrl"
+            label="Final URL"
+            field={fields.finalUrl}
+            type="url"
+            value={form.finalUrl}
+            onChange={update("finalUrl")}
+            placeholder="https://example.com/boots"
+          />
         </>
       ) : null}
 

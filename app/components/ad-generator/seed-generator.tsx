@@ -13,9 +13,7 @@ import {
   type GeneratedAd,
 } from "~/lib/ad-templates";
 import { useHydrated } from "~/lib/use-hydrated";
-
-export const fieldClass =
-  "mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 shadow-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500";
+import { Field, fieldClass, serverField } from "~/components/forms";
 
 /**
  * The seed's generator (no Google Ads account, no AI model): three template cards after about
@@ -53,65 +51,41 @@ export function SeedGenerator({ initialForm, initialAds, errors }: { initialForm
             Ad Details
           </h2>
           <Form method="post" onSubmit={generate} className="mt-4 space-y-4" noValidate={hydrated}>
-            <div>
-              <label htmlFor="product" className="block text-sm font-medium text-gray-700">
-                Product/Service
-              </label>
-              <input
-                id="product"
-                name="product"
-                value={form.product}
-                onChange={update("product")}
-                required
-                maxLength={200}
-                placeholder="e.g. Waterproof hiking boots"
-                className={fieldClass}
-                aria-invalid={errors.product ? true : undefined}
-              />
-              {errors.product ? <p className="mt-1 text-sm text-red-600">{errors.product}</p> : null}
-            </div>
-            <div>
-              <label htmlFor="targetAudience" className="block text-sm font-medium text-gray-700">
-                Target Audience
-              </label>
-              <input
-                id="targetAudience"
-                name="targetAudience"
-                value={form.targetAudience}
-                onChange={update("targetAudience")}
-                required
-                maxLength={200}
-                placeholder="e.g. weekend hikers"
-                className={fieldClass}
-                aria-invalid={errors.targetAudience ? true : undefined}
-              />
-              {errors.targetAudience ? <p className="mt-1 text-sm text-red-600">{errors.targetAudience}</p> : null}
-            </div>
+            <Field
+              id="product"
+              label="Product/Service"
+              field={serverField("product", errors.product)}
+              value={form.product}
+              onChange={update("product")}
+              required
+              maxLength={200}
+              placeholder="e.g. Waterproof hiking boots"
+            />
+            <Field
+              id="targetAudience"
+              label="Target Audience"
+              field={serverField("targetAudience", errors.targetAudience)}
+              value={form.targetAudience}
+              onChange={update("targetAudience")}
+              required
+              maxLength={200}
+              placeholder="e.g. weekend hikers"
+            />
             <div className="grid gap-4 sm:grid-cols-2">
-              <div>
-                <label htmlFor="tone" className="block text-sm font-medium text-gray-700">
-                  Tone
-                </label>
-                <select id="tone" name="tone" value={form.tone} onChange={update("tone")} className={fieldClass}>
-                  {TONES.map((t) => (
-                    <option key={t} value={t}>
-                      {t[0].toUpperCase() + t.slice(1)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div>
-                <label htmlFor="adType" className="block text-sm font-medium text-gray-700">
-                  Ad Type
-                </label>
-                <select id="adType" name="adType" value={form.adType} onChange={update("adType")} className={fieldClass}>
-                  {AD_TYPES.map((t) => (
-                    <option key={t} value={t}>
-                      {t[0].toUpperCase() + t.slice(1)}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <Field as="select" id="tone" label="Tone" field={serverField("tone", errors.tone)} value={form.tone} onChange={update("tone")}>
+                {TONES.map((t) => (
+                  <option key={t} value={t}>
+                    {t[0].toUpperCase() + t.slice(1)}
+                  </option>
+                ))}
+              </Field>
+              <Field as="select" id="adType" label="Ad Type" field={serverField("adType", errors.adType)} value={form.adType} onChange={update("adType")}>
+                {AD_TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {t[0].toUpperCase() + t.slice(1)}
+                  </option>
+                ))}
+              </Field>
             </div>
             <button
               type="submit"
