@@ -1,5 +1,6 @@
 // React Router 7's default entry.server.node.tsx, copied unchanged so the bare app is what a new app
 // gets, without React Router's CLI adding isbot to the root package.json (and reinstalling) at build time.
+/* eslint-disable prefer-const, @typescript-eslint/no-unused-vars -- kept as React Router ships it */
 import { PassThrough } from "node:stream";
 
 import type { AppLoadContext, EntryContext } from "react-router";
