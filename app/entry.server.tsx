@@ -3,6 +3,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
+import { documentCache, readAll, streamOf } from "./server/http/document-cache.server";
 import { documentSecurityHeaders } from "./server/http/security.server";
 import { errorMessage, log } from "./server/log.server";
 import { requestInfoContext } from "./server/request-context.server";
@@ -37,14 +38,44 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
+  const context = routerContext.staticHandlerContext;
+  const cache = documentCache();
+  if (!cache || !nonce || request.method !== "GET" || responseStatusCode !== 200 || context.errors || context.actionData) {
+    return render(request, routerContext, nonce, responseStatusCode).then(({ html, status }) => htmlResponse(html, status, responseHeaders));
+  }
+  return (async () => {
+    // The state as the browser will receive it: with the URL and status, the whole input of the render (ADR 017).
+    const state = await readAll(routerContext.serverHandoffStream!);
+    const key = cache.key(request.url, responseStatusCode, state);
+    const cached = cache.get(key, nonce);
+    if (cached) return htmlResponse(cached, responseStatusCode, responseHeaders);
+    routerContext.serverHandoffStream = streamOf(state);
+    const { html, status } = await render(request, routerContext, cache.placeholder, responseStatusCode);
+    // A render that failed on the way (status 500) is never kept.
+    const body = status === 200 ? cache.set(key, html, nonce) : fill(html, cache.placeholder, nonce);
+    return htmlResponse(body, status, responseHeaders);
+  })();
+}
+
+function htmlResponse(html: Buffer, status: number, headers: Headers) {
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  return new Response(html as Uint8Array<ArrayBuffer>, { headers, status });
+}
+
+/** A document rendered with the placeholder nonce, answered without being kept: the real nonce in its place. */
+function fill(html: Buffer, placeholder: string, nonce: string) {
+  return Buffer.from(html.toString("utf8").replaceAll(placeholder, nonce));
+}
+
+/** Renders the whole document into one buffer (no Suspense boundaries stream anything, ADR 016). */
+function render(request: Request, routerContext: EntryContext, nonce: string | undefined, initialStatus: number): Promise<{ html: Buffer; status: number }> {
+  let status = initialStatus;
   return new Promise((resolve, reject) => {
     let settled = false;
     const chunks: Buffer[] = [];
     const timeoutId = setTimeout(() => abort(), streamTimeout + 1000);
-    // The whole document is rendered before the first byte goes out (no Suspense
-    // boundaries stream anything): one buffer makes one write and one compression
-    // pass, where piping sent dozens of chunks that each waited for the event loop
-    // under load (ADR 016).
+    // One buffer makes one write and one compression pass, where piping sent dozens of
+    // chunks that each waited for the event loop under load (ADR 016).
     const sink = new Writable({
       write(chunk: Buffer, _encoding, callback) {
         chunks.push(chunk);
@@ -52,9 +83,8 @@ export default function handleRequest(
       },
       final(callback) {
         clearTimeout(timeoutId);
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         settled = true;
-        resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+        resolve({ html: Buffer.concat(chunks), status });
         callback();
       },
     });
@@ -73,7 +103,7 @@ export default function handleRequest(
           if (!settled) reject(error);
         },
         onError(error: unknown) {
-          responseStatusCode = 500;
+          status = 500;
           log.error({ err: error }, errorMessage(error));
         },
       },

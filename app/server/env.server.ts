@@ -42,6 +42,8 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).optional(),
   /** Larger request bodies are refused with 413 before anything reads them. */
   MAX_BODY_BYTES: positiveInt.default(1_048_576),
+  /** Memory for rendered pages reused while their data is unchanged (ADR 017); 0 turns the cache off. */
+  DOCUMENT_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   AUTH_RATE_LIMIT_IP: positiveInt.default(30),
   AUTH_RATE_LIMIT_ACCOUNT: positiveInt.default(10),

@@ -24,8 +24,9 @@ async function pageContext(user: User, url: URL, account: ReportAccount) {
   return {
     connected: true as const,
     account: { customerId: account.customerId, name: account.name, currencyCode: account.currencyCode, timeZone: account.timeZone },
-    // The server's clock, so "synced 3 minutes ago" renders the same on both sides.
-    now: new Date().toISOString(),
+    // The server's clock, so "synced 3 minutes ago" renders the same on both sides; to the
+    // second, so the same page asked for again within it is the same render (ADR 017).
+    now: new Date(Math.floor(Date.now() / 1000) * 1000).toISOString(),
     sync,
     firstSync: awaitingFirstSync(sync),
     range: range.range,

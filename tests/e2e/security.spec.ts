@@ -35,3 +35,19 @@ test("the JSON API answers malformed input with 400 {detail}", async ({ request 
   expect(res.status()).toBe(400);
   expect(await res.json()).toHaveProperty("detail");
 });
+
+// Pages are rendered once and reused while their data is the same (ADR 017): each response
+// still gets a nonce of its own, in its header and in every script of its body.
+test("a page served again carries its own response's CSP nonce", async ({ request }) => {
+  const nonces: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const res = await request.get("/login");
+    const header = /'nonce-([^']+)'/.exec(res.headers()["content-security-policy"] ?? "")?.[1];
+    expect(header).toBeTruthy();
+    const html = await res.text();
+    const inBody = new Set([...html.matchAll(/nonce="([^"]*)"/g)].map((m) => m[1]));
+    expect([...inBody]).toEqual([header]);
+    nonces.push(header!);
+  }
+  expect(new Set(nonces).size).toBe(3);
+});

@@ -1,0 +1,146 @@
+import { createHash, randomBytes } from "node:crypto";
+import { getConfig } from "../env.server";
+
+/**
+ * Rendered documents, reused while every input of the render is the same
+ * (ADR 017).
+ *
+ * React Router hands the entry the page's state (every matched loader's data,
+ * action data, errors) already encoded for the browser. With the URL and the
+ * status, that is all a render reads: the browser hydrates from the same
+ * encoding, so a render that depended on anything else would not hydrate
+ * either. The key is a digest of exactly those bytes, so new data in any loader
+ * is a new key and nothing ever has to be invalidated. The per-response CSP
+ * nonce is rendered as a placeholder and filled in for each response.
+ *
+ * A short lifetime bounds what a component computes from the clock while it
+ * renders (a relative time); entries past it are rendered again.
+ */
+
+interface Template {
+  /** The document split at each occurrence of the placeholder nonce. */
+  parts: Buffer[];
+  bytes: number;
+  expiresAt: number;
+}
+
+export interface DocumentCacheOptions {
+  maxBytes: number;
+  ttlMs: number;
+  now?: () => number;
+}
+
+export class DocumentCache {
+  /** Rendered where the nonce goes; random per process, the shape of a real nonce, so no page's text can contain it by chance. */
+  readonly placeholder = randomBytes(16).toString("base64");
+  private readonly placeholderBytes = Buffer.from(this.placeholder);
+  // A Map iterates in insertion order: re-inserting on a hit keeps the least recently used first.
+  private readonly entries = new Map<string, Template>();
+  private bytes = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly options: DocumentCacheOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The digest of what a render reads: the URL, the status and the encoded state. */
+  key(url: string, status: number, state: readonly Uint8Array[]): string {
+    const hash = createHash("sha256").update(url).update("\0").update(String(status)).update("\0");
+    for (const chunk of state) hash.update(chunk);
+    return hash.digest("base64url");
+  }
+
+  /** The cached document with this response's nonce, or undefined. */
+  get(key: string, nonce: string): Buffer | undefined {
+    const template = this.entries.get(key);
+    if (!template) return undefined;
+    this.entries.delete(key);
+    if (template.expiresAt <= this.now()) {
+      this.bytes -= template.bytes;
+      return undefined;
+    }
+    this.entries.set(key, template);
+    return fill(template.parts, nonce);
+  }
+
+  /** Keeps a document rendered with `placeholder` as its nonce; returns it with `nonce` filled in. */
+  set(key: string, rendered: Buffer, nonce: string): Buffer {
+    const parts = split(rendered, this.placeholderBytes);
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.bytes;
+    }
+    if (rendered.length <= this.options.maxBytes) {
+      this.entries.set(key, { parts, bytes: rendered.length, expiresAt: this.now() + this.options.ttlMs });
+      this.bytes += rendered.length;
+      for (const [oldest, template] of this.entries) {
+        if (this.bytes <= this.options.maxBytes) break;
+        this.entries.delete(oldest);
+        this.bytes -= template.bytes;
+      }
+    }
+    return fill(parts, nonce);
+  }
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+}
+
+function split(buffer: Buffer, separator: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let at = buffer.indexOf(separator, from); at !== -1; at = buffer.indexOf(separator, from)) {
+    parts.push(buffer.subarray(from, at));
+    from = at + separator.length;
+  }
+  parts.push(buffer.subarray(from));
+  return parts;
+}
+
+function fill(parts: Buffer[], nonce: string): Buffer {
+  if (parts.length === 1) return parts[0];
+  const value = Buffer.from(nonce);
+  const list: Buffer[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) list.push(value);
+    list.push(parts[i]);
+  }
+  return Buffer.concat(list);
+}
+
+/** Reads a stream to its end. */
+export async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return chunks;
+    chunks.push(value);
+  }
+}
+
+/** A stream that gives these chunks again. */
+export function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+}
+
+/** How long a rendered document is reused at most: a relative time rendered from the clock is at most this stale. */
+export const DOCUMENT_TTL_MS = 5_000;
+
+let shared: DocumentCache | null | undefined;
+
+/** The process's cache, sized by DOCUMENT_CACHE_MB; null when that is 0. */
+export function documentCache(): DocumentCache | null {
+  if (shared === undefined) {
+    const mb = getConfig().DOCUMENT_CACHE_MB;
+    shared = mb > 0 ? new DocumentCache({ maxBytes: mb * 1024 * 1024, ttlMs: DOCUMENT_TTL_MS }) : null;
+  }
+  return shared;
+}
