@@ -9,6 +9,8 @@ import type { User } from "./db/schema";
 import { activeAccountOf, notFound, type ReportAccount } from "./account-access.server";
 import { awaitingFirstSync, freshness } from "./sync-status.server";
 import { pageRange } from "./report-range.server";
+import { cachedRead } from "./ads/report-cache.server";
+import type { DateRange } from "~/lib/dates";
 
 // The loaders of the report pages: which account, which range, how fresh,
 // and the numbers. Unconnected users get { connected: false } and the seed's
@@ -18,10 +20,11 @@ import { pageRange } from "./report-range.server";
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const SORT_KEYS_MATCH: Same<CampaignSortKeyParam, CampaignSortKey> = true;
 
+/** What every report page shows about its account and range, and the scope its reports are cached in. */
 async function pageContext(user: User, url: URL, account: ReportAccount) {
-  const sync = await freshness(user.id, account);
+  const { sync, scope } = await freshness(user.id, account);
   const range = pageRange(url, account);
-  return {
+  const ctx = {
     connected: true as const,
     account: { customerId: account.customerId, name: account.name, currencyCode: account.currencyCode, timeZone: account.timeZone },
     // The server's clock, so "synced 3 minutes ago" renders the same on both sides; to the
@@ -34,22 +37,25 @@ async function pageContext(user: User, url: URL, account: ReportAccount) {
     rangeNotice: range.notice,
     today: range.today,
   };
+  return { ctx, scope };
 }
 
 export async function dashboardPage(user: User, url: URL) {
   const account = await activeAccountOf(user);
   if (!account) return { connected: false as const };
-  const ctx = await pageContext(user, url, account);
+  const { ctx, scope } = await pageContext(user, url, account);
   const compare = wantsComparison(url.searchParams);
   if (ctx.firstSync) return { ...ctx, compare, summary: { activeCampaigns: 0, metrics: emptyMetrics() }, series: [], previous: null };
-  const summary = await getAccountSummary(account.customerId, ctx.range);
-  const series = await getDailySeries(account.customerId, ctx.range);
+  const summaryOf = (range: DateRange) => cachedRead(scope, "summary", [range], () => getAccountSummary(account.customerId, range));
+  const seriesOf = (range: DateRange) => cachedRead(scope, "series", [range], () => getDailySeries(account.customerId, range));
+  const summary = await summaryOf(ctx.range);
+  const series = await seriesOf(ctx.range);
   const chartPoints = (list: typeof series) => list.map((p) => ({ date: p.date, costMicros: p.costMicros, clicks: p.clicks, conversions: p.conversions }));
   // "Compare with the previous period": the same number of days just before.
   let previous = null;
   if (compare) {
     const range = previousPeriod(ctx.range);
-    const [prevSummary, prevSeries] = [await getAccountSummary(account.customerId, range), await getDailySeries(account.customerId, range)];
+    const [prevSummary, prevSeries] = [await summaryOf(range), await seriesOf(range)];
     previous = { range, metrics: prevSummary.metrics, series: chartPoints(prevSeries) };
   }
   return { ...ctx, compare, summary, series: chartPoints(series), previous };
@@ -60,18 +66,19 @@ const STATUS_FILTER: Record<string, CampaignStatusFilter> = { all: "all", enable
 export async function campaignsPage(user: User, url: URL) {
   const account = await activeAccountOf(user);
   if (!account) return { connected: false as const };
-  const ctx = await pageContext(user, url, account);
+  const { ctx, scope } = await pageContext(user, url, account);
   const { query, ignored } = parseCampaignListQuery(url.searchParams);
+  const options = {
+    sort: query.sort,
+    dir: query.dir,
+    status: STATUS_FILTER[query.status],
+    q: query.q || undefined,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
   const list = ctx.firstSync
     ? { rows: [], total: 0, totals: emptyMetrics(), page: 1, pageSize: query.pageSize }
-    : await listCampaigns(account.customerId, ctx.range, {
-        sort: query.sort,
-        dir: query.dir,
-        status: STATUS_FILTER[query.status],
-        q: query.q || undefined,
-        page: query.page,
-        pageSize: query.pageSize,
-      });
+    : await cachedRead(scope, "campaigns", [ctx.range, options], () => listCampaigns(account.customerId, ctx.range, options));
   return {
     ...ctx,
     hiddenColumns: await hiddenCampaignColumns(user),
@@ -86,12 +93,14 @@ export async function campaignDetailPage(user: User, url: URL, campaignId: strin
   const account = await activeAccountOf(user);
   // Without an account there is no campaign of theirs to show.
   if (!account || !/^\d{1,19}$/.test(campaignId)) notFound();
-  const ctx = await pageContext(user, url, account);
+  const { ctx, scope } = await pageContext(user, url, account);
   const { tab, ignored: tabIgnored } = parseDetailTab(url.searchParams);
-  const overview = await getCampaignOverview(account.customerId, campaignId, ctx.range);
+  const overview = await cachedRead(scope, "campaign", [campaignId, ctx.range], () => getCampaignOverview(account.customerId, campaignId, ctx.range));
   if (!overview) notFound();
   const { query, ignored } = parseDetailListQuery(url.searchParams, tab);
-  const opened = await listDetailTab(tab, account.customerId, campaignId, ctx.range, query);
+  const opened = await cachedRead<Awaited<ReturnType<typeof listDetailTab>>>(scope, "tab", [tab, campaignId, ctx.range, query], () =>
+    listDetailTab(tab, account.customerId, campaignId, ctx.range, query),
+  );
   const notices = [
     tabIgnored ? "Unknown tab in the address; showing ad groups." : null,
     ignored.length ? `Ignored an invalid ${ignored.join(", ")} in the address; showing the default instead.` : null,

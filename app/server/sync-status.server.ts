@@ -17,9 +17,13 @@ export function syncView(state: SyncState) {
   };
 }
 
-/** Starts a background sync when the local copy is older than 5 minutes; returns the state to show. */
+/**
+ * Starts a background sync when the local copy is older than 5 minutes; returns the state to
+ * show, and the data version the page's reports are read at (ads/report-cache.server.ts).
+ */
 export async function freshness(userId: string, account: ReportAccount) {
-  return syncView(await ensureFresh(userId, account.customerId));
+  const state = await ensureFresh(userId, account.customerId);
+  return { sync: syncView(state), scope: { customerId: state.customerId, dataVersion: state.dataVersion } };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -172,6 +172,8 @@ describe("a full sync of the rich demo account", () => {
       dataFrom: FIRST_DAY,
       dataTo: LAST_DAY,
       lastSuccessAt: NOW.toISOString(),
+      // Raised with the switch-over: the report pages' cached reads are keyed on it.
+      dataVersion: 1,
     });
     expect(await getSyncState(RICH, ctx.db, NOW)).toMatchObject({ status: "ok", fresh: true });
   });
@@ -339,6 +341,7 @@ describe("a full sync of the rich demo account", () => {
     expect(failed.lastError).toMatch(/too many requests|quota|rate/i);
     expect(failed.lastSuccessAt).toBe(previous.lastSuccessAt);
     expect(failed.rowCounts).toEqual(previous.rowCounts);
+    expect(failed.dataVersion).toBe(previous.dataVersion);
     expect(failed).toMatchObject({ dataFrom: FIRST_DAY, dataTo: LAST_DAY, currentStep: null });
     expect(await snapshot(RICH)).toEqual(before);
   }, 60_000);

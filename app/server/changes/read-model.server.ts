@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { DB } from "../db/db.server";
 import type { Change } from "../db/schema";
 
@@ -10,6 +11,18 @@ const idOf = (rn: string) => rn.slice(rn.lastIndexOf("/") + 1);
 
 /** Applies the applied updates and removes of one change set to the synced tables. Returns whether creates still need a sync. */
 export async function applyToReadModel(db: DB, customerId: string, changes: Change[]): Promise<{ needsSync: boolean }> {
+  const result = await writeReadModel(db, customerId, changes);
+  // After the writes, never before: a page that reads the new version must find the new rows
+  // (ads/report-cache.server.ts keys what it read on the version it read first).
+  await db
+    .updateTable("ads_sync_state")
+    .set({ data_version: sql<number>`data_version + 1` })
+    .where("customer_id", "=", customerId)
+    .execute();
+  return result;
+}
+
+async function writeReadModel(db: DB, customerId: string, changes: Change[]): Promise<{ needsSync: boolean }> {
   let needsSync = false;
   for (const c of changes) {
     if (c.status !== "applied") continue;

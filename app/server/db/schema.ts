@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from "kysely";
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 
 // Timestamps are ISO-8601 UTC strings: they sort and compare the same way in
 // SQLite and PostgreSQL, and read clearly in either shell.
@@ -226,6 +226,8 @@ export interface AdsSyncStateTable {
   updated_at: string;
   /** "data_from/data_to" the ads_window_totals rows were computed for (0035). */
   window_totals_for: string | null;
+  /** Raised by every write to the account's synced tables (0095): the report cache's key. */
+  data_version: Generated<number>;
 }
 
 /** One entity's metric totals over the engine's four windows (0035_window_totals). */

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type Updateable } from "kysely";
 import type { z } from "zod";
 import { addDays, type DateRange, yesterdayIn } from "~/lib/dates";
 import { ReconnectNeededError } from "../../auth/google-connection.server";
@@ -68,7 +68,7 @@ const INTERN_MAX_LENGTH = 40;
 /** When this run's data was switched in (status "ok"): the id of the engine run recorded as in flight with it; otherwise null. */
 async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Promise<string | null> {
   const { customerId, runId, clock } = job;
-  const update = async (values: Partial<AdsSyncStateTable>) => {
+  const update = async (values: Updateable<AdsSyncStateTable>) => {
     const now = iso(clock());
     await conn
       .updateTable("ads_sync_state")
@@ -138,6 +138,8 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
             data_to: range.to,
             row_counts: JSON.stringify(rowCounts),
             window_totals_for: totalsMarker(period),
+            // New data for the report cache's keys, committed with the data itself.
+            data_version: sql<number>`data_version + 1`,
             updated_at: finishedAt,
           })
           .where("customer_id", "=", customerId)

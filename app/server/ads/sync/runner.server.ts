@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Updateable } from "kysely";
 import { getDb, type DB } from "../../db/db.server";
 import type { AdsSyncStateTable } from "../../db/schema";
 import { NotFoundError } from "../../domain-errors.server";
@@ -173,7 +174,7 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
 }
 
 async function markFailed(db: DB, customerId: string, runId: string, at: string, reason: string) {
-  const values: Partial<AdsSyncStateTable> = {
+  const values: Updateable<AdsSyncStateTable> = {
     status: "failed",
     finished_at: at,
     heartbeat_at: at,

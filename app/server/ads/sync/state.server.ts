@@ -1,3 +1,4 @@
+import type { Selectable } from "kysely";
 import type { AdsSyncStateTable } from "../../db/schema";
 import { getDb, type DB } from "../../db/db.server";
 import { NotFoundError } from "../../domain-errors.server";
@@ -40,11 +41,13 @@ export interface SyncState {
   rowCounts: Record<string, number> | null;
   /** The last success is younger than FRESH_FOR_MS. */
   fresh: boolean;
+  /** Raised by every write to the synced tables (0095): what the report cache keys on. */
+  dataVersion: number;
 }
 
 export const iso = (d: Date) => d.toISOString();
 
-export function toState(row: AdsSyncStateTable | undefined, customerId: string, now: Date): SyncState {
+export function toState(row: Selectable<AdsSyncStateTable> | undefined, customerId: string, now: Date): SyncState {
   if (!row) {
     return {
       customerId,
@@ -60,6 +63,7 @@ export function toState(row: AdsSyncStateTable | undefined, customerId: string, 
       dataTo: null,
       rowCounts: null,
       fresh: false,
+      dataVersion: 0,
     };
   }
   let status = row.status;
@@ -91,6 +95,7 @@ export function toState(row: AdsSyncStateTable | undefined, customerId: string, 
     dataTo: row.data_to,
     rowCounts,
     fresh: row.last_success_at !== null && now.getTime() - Date.parse(row.last_success_at) < FRESH_FOR_MS,
+    dataVersion: row.data_version,
   };
 }
 
