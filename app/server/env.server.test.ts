@@ -37,6 +37,13 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ DATA_DIR: tmp(), GOOGLE_CLIENT_ID: "id" })).toThrow(/GOOGLE_CLIENT_SECRET/);
     expect(() => parseConfig({ DATA_DIR: tmp(), GOOGLE_ADS_API_VERSION: "24" })).toThrow(/GOOGLE_ADS_API_VERSION/);
     expect(() => parseConfig({ DATA_DIR: tmp(), ENCRYPTION_OLD_KEYS: "nope" })).toThrow(/ENCRYPTION_OLD_KEYS/);
+    expect(() => parseConfig({ DATA_DIR: tmp(), DOCUMENT_CACHE_MB: "-1" })).toThrow(/DOCUMENT_CACHE_MB/);
+    expect(() => parseConfig({ DATA_DIR: tmp(), DOCUMENT_CACHE_MB: "lots" })).toThrow(/DOCUMENT_CACHE_MB/);
+  });
+
+  it("keeps 32 MB of rendered pages by default; 0 turns the cache off", () => {
+    expect(parseConfig({ DATA_DIR: tmp() }).DOCUMENT_CACHE_MB).toBe(32);
+    expect(parseConfig({ DATA_DIR: tmp(), DOCUMENT_CACHE_MB: "0" }).DOCUMENT_CACHE_MB).toBe(0);
   });
 
   it("points Google endpoints at the mounted emulator in demo mode, and at Google in live mode", () => {
