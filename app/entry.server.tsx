@@ -47,24 +47,17 @@ export default function handleRequest(
     // The state as the browser will receive it: with the URL and status, the whole input of the render (ADR 017).
     const state = await readAll(routerContext.serverHandoffStream!);
     const key = cache.key(request.url, responseStatusCode, state);
-    const cached = cache.get(key, nonce);
-    if (cached) return htmlResponse(cached, responseStatusCode, responseHeaders);
-    routerContext.serverHandoffStream = streamOf(state);
-    const { html, status } = await render(request, routerContext, cache.placeholder, responseStatusCode);
-    // A render that failed on the way (status 500) is never kept.
-    const body = status === 200 ? cache.set(key, html, nonce) : fill(html, cache.placeholder, nonce);
-    return htmlResponse(body, status, responseHeaders);
+    const { html, status } = await cache.respond(key, nonce, (placeholder) => {
+      routerContext.serverHandoffStream = streamOf(state);
+      return render(request, routerContext, placeholder, responseStatusCode);
+    });
+    return htmlResponse(html, status, responseHeaders);
   })();
 }
 
 function htmlResponse(html: Buffer, status: number, headers: Headers) {
   headers.set("Content-Type", "text/html; charset=utf-8");
   return new Response(html as Uint8Array<ArrayBuffer>, { headers, status });
-}
-
-/** A document rendered with the placeholder nonce, answered without being kept: the real nonce in its place. */
-function fill(html: Buffer, placeholder: string, nonce: string) {
-  return Buffer.from(html.toString("utf8").replaceAll(placeholder, nonce));
 }
 
 /** Renders the whole document into one buffer (no Suspense boundaries stream anything, ADR 016). */

@@ -9,70 +9,112 @@ function cache(maxBytes = 1_000_000, ttlMs = 5_000) {
   return { c, tick: (ms: number) => (clock += ms) };
 }
 
-const page = (c: DocumentCache, body: string) => Buffer.from(`<script nonce="${c.placeholder}">${body}</script><p nonce="${c.placeholder}"></p>`);
+const page = (placeholder: string, body: string) => Buffer.from(`<script nonce="${placeholder}">${body}</script><p nonce="${placeholder}"></p>`);
+
+/** A renderer that counts its renders. */
+function renderer(body = "a", status = 200) {
+  const r = {
+    renders: 0,
+    render: async (placeholder: string) => {
+      r.renders++;
+      return { html: page(placeholder, body), status };
+    },
+  };
+  return r;
+}
 
 describe("DocumentCache", () => {
-  it("gives a kept document back with each response's own nonce in every place the placeholder was", () => {
+  it("answers a repeated document with each response's own nonce in every place the placeholder was", async () => {
     const { c } = cache();
+    const r = renderer();
     const key = c.key("http://x/dashboard", 200, [bytes("[1]\n")]);
-    const first = c.set(key, page(c, "a"), "nonce-one");
-    expect(first.toString()).toBe(`<script nonce="nonce-one">a</script><p nonce="nonce-one"></p>`);
-    expect(c.get(key, "nonce-two")?.toString()).toBe(`<script nonce="nonce-two">a</script><p nonce="nonce-two"></p>`);
-    expect(first.toString()).not.toContain(c.placeholder);
+    const first = await c.respond(key, "nonce-one", r.render);
+    expect(first).toEqual({ html: Buffer.from(`<script nonce="nonce-one">a</script><p nonce="nonce-one"></p>`), status: 200 });
+    const second = await c.respond(key, "nonce-two", r.render);
+    expect(second.html.toString()).toBe(`<script nonce="nonce-two">a</script><p nonce="nonce-two"></p>`);
+    expect(r.renders).toBe(1);
+    expect(first.html.toString()).not.toContain(c.placeholder);
   });
 
-  it("keys on the URL, the status and every byte of the state", () => {
+  it("keys on the URL, the status and every byte of the state", async () => {
     const { c } = cache();
     const base = c.key("http://x/a?q=1", 200, [bytes("[1,"), bytes("2]\n")]);
     expect(c.key("http://x/a?q=1", 200, [bytes("[1,"), bytes("2]\n")])).toBe(base);
     expect(c.key("http://x/a?q=2", 200, [bytes("[1,"), bytes("2]\n")])).not.toBe(base);
     expect(c.key("http://x/a?q=1", 404, [bytes("[1,"), bytes("2]\n")])).not.toBe(base);
     expect(c.key("http://x/a?q=1", 200, [bytes("[1,"), bytes("3]\n")])).not.toBe(base);
-    c.set(base, page(c, "a"), "n");
-    expect(c.get(c.key("http://x/a?q=1", 200, [bytes("[1,3]\n")]), "n")).toBeUndefined();
+    const r = renderer();
+    await c.respond(base, "n", r.render);
+    await c.respond(c.key("http://x/a?q=1", 200, [bytes("[1,3]\n")]), "n", r.render);
+    expect(r.renders).toBe(2);
   });
 
-  it("renders again once an entry is older than its lifetime", () => {
-    const { c, tick } = cache(1_000_000, 5_000);
-    const key = c.key("u", 200, []);
-    c.set(key, page(c, "a"), "n");
-    tick(4_999);
-    expect(c.get(key, "n")).toBeDefined();
-    tick(1);
-    expect(c.get(key, "n")).toBeUndefined();
-    expect(c.size).toEqual({ entries: 0, bytes: 0 });
-  });
-
-  it("stays within its size, dropping the least recently used first", () => {
-    const probe = cache().c;
-    const size = page(probe, "x".repeat(40)).length;
-    const { c } = cache(Math.floor(size * 2.5)); // room for two
-    const doc = page(c, "x".repeat(40));
-    const [a, b, d] = ["a", "b", "d"].map((u) => c.key(u, 200, []));
-    c.set(a, doc, "n");
-    c.set(b, doc, "n");
-    expect(c.get(a, "n")).toBeDefined(); // a is now the most recently used
-    c.set(d, doc, "n");
-    expect(c.size.bytes).toBe(2 * size);
-    expect(c.get(b, "n")).toBeUndefined();
-    expect(c.get(a, "n")).toBeDefined();
-    expect(c.get(d, "n")).toBeDefined();
-  });
-
-  it("never keeps a document larger than the whole cache, but still answers with it", () => {
-    const { c } = cache(10);
-    const key = c.key("u", 200, []);
-    expect(c.set(key, page(c, "big"), "n").toString()).toContain('nonce="n"');
-    expect(c.get(key, "n")).toBeUndefined();
-    expect(c.size.bytes).toBe(0);
-  });
-
-  it("counts a replaced entry once", () => {
+  it("renders once for requests that ask for the same document while it renders", async () => {
     const { c } = cache();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let renders = 0;
+    const slow = async (placeholder: string) => {
+      renders++;
+      await gate;
+      return { html: page(placeholder, "a"), status: 200 };
+    };
     const key = c.key("u", 200, []);
-    c.set(key, page(c, "a"), "n");
-    c.set(key, page(c, "a"), "n");
-    expect(c.size).toEqual({ entries: 1, bytes: page(c, "a").length });
+    const all = Promise.all(["n1", "n2", "n3"].map((nonce) => c.respond(key, nonce, slow)));
+    release();
+    const answers = await all;
+    expect(renders).toBe(1);
+    expect(answers.map((a) => a.html.toString())).toEqual(["n1", "n2", "n3"].map((n) => page(n, "a").toString()));
+  });
+
+  it("never keeps a failed render (status 500): the next request renders again", async () => {
+    const { c } = cache();
+    const failed = renderer("oops", 500);
+    const key = c.key("u", 200, []);
+    expect((await c.respond(key, "n", failed.render)).status).toBe(500);
+    expect((await c.respond(key, "n", failed.render)).status).toBe(500);
+    expect(failed.renders).toBe(2);
+    expect(c.size.entries).toBe(0);
+  });
+
+  it("renders again once an entry is older than its lifetime", async () => {
+    const { c, tick } = cache(1_000_000, 5_000);
+    const r = renderer();
+    const key = c.key("u", 200, []);
+    await c.respond(key, "n", r.render);
+    tick(4_999);
+    await c.respond(key, "n", r.render);
+    expect(r.renders).toBe(1);
+    tick(1);
+    await c.respond(key, "n", r.render);
+    expect(r.renders).toBe(2);
+    expect(c.size.entries).toBe(1);
+  });
+
+  it("stays within its size, dropping the least recently used first", async () => {
+    const size = page(cache().c.placeholder, "x".repeat(40)).length;
+    const { c } = cache(Math.floor(size * 2.5)); // room for two
+    const r = renderer("x".repeat(40));
+    const [a, b, d] = ["a", "b", "d"].map((u) => c.key(u, 200, []));
+    await c.respond(a, "n", r.render);
+    await c.respond(b, "n", r.render);
+    await c.respond(a, "n", r.render); // a is now the most recently used
+    await c.respond(d, "n", r.render);
+    expect(c.size).toEqual({ entries: 2, bytes: 2 * size });
+    expect(r.renders).toBe(3);
+    await c.respond(a, "n", r.render);
+    await c.respond(d, "n", r.render);
+    expect(r.renders).toBe(3);
+    await c.respond(b, "n", r.render); // b was dropped
+    expect(r.renders).toBe(4);
+  });
+
+  it("never keeps a document larger than the whole cache, but still answers with it", async () => {
+    const { c } = cache(10);
+    const r = renderer("big");
+    const key = c.key("u", 200, []);
+    expect((await c.respond(key, "n", r.render)).html.toString()).toContain('nonce="n"');
+    expect(c.size).toEqual({ entries: 0, bytes: 0 });
   });
 
   it("reads the encoded state and hands the same chunks to a new stream", async () => {

@@ -24,6 +24,11 @@ interface Template {
   expiresAt: number;
 }
 
+export interface Rendered {
+  html: Buffer;
+  status: number;
+}
+
 export interface DocumentCacheOptions {
   maxBytes: number;
   ttlMs: number;
@@ -37,6 +42,8 @@ export class DocumentCache {
   // A Map iterates in insertion order: re-inserting on a hit keeps the least recently used first.
   private readonly entries = new Map<string, Template>();
   private bytes = 0;
+  // Renders under way, so requests for the same document while one renders wait for it.
+  private readonly rendering = new Map<string, Promise<{ parts: Buffer[]; status: number }>>();
   private readonly now: () => number;
 
   constructor(private readonly options: DocumentCacheOptions) {
@@ -50,8 +57,30 @@ export class DocumentCache {
     return hash.digest("base64url");
   }
 
-  /** The cached document with this response's nonce, or undefined. */
-  get(key: string, nonce: string): Buffer | undefined {
+  /**
+   * The document for `key` with this response's nonce: the kept one, the one another request is
+   * rendering right now (a page asked for by many at once is rendered once), or a new render
+   * (given the placeholder as its nonce), kept when it succeeded (status 200).
+   */
+  async respond(key: string, nonce: string, render: (placeholder: string) => Promise<Rendered>): Promise<Rendered> {
+    const kept = this.take(key);
+    if (kept) return { html: fill(kept.parts, nonce), status: 200 };
+    let pending = this.rendering.get(key);
+    if (!pending) {
+      pending = render(this.placeholder).then(({ html, status }) => {
+        const parts = split(html, this.placeholderBytes);
+        if (status === 200) this.keep(key, parts, html.length);
+        return { parts, status };
+      });
+      this.rendering.set(key, pending);
+      const forget = () => this.rendering.delete(key);
+      pending.then(forget, forget);
+    }
+    const { parts, status } = await pending;
+    return { html: fill(parts, nonce), status };
+  }
+
+  private take(key: string): Template | undefined {
     const template = this.entries.get(key);
     if (!template) return undefined;
     this.entries.delete(key);
@@ -60,27 +89,23 @@ export class DocumentCache {
       return undefined;
     }
     this.entries.set(key, template);
-    return fill(template.parts, nonce);
+    return template;
   }
 
-  /** Keeps a document rendered with `placeholder` as its nonce; returns it with `nonce` filled in. */
-  set(key: string, rendered: Buffer, nonce: string): Buffer {
-    const parts = split(rendered, this.placeholderBytes);
+  private keep(key: string, parts: Buffer[], bytes: number) {
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);
       this.bytes -= old.bytes;
     }
-    if (rendered.length <= this.options.maxBytes) {
-      this.entries.set(key, { parts, bytes: rendered.length, expiresAt: this.now() + this.options.ttlMs });
-      this.bytes += rendered.length;
-      for (const [oldest, template] of this.entries) {
-        if (this.bytes <= this.options.maxBytes) break;
-        this.entries.delete(oldest);
-        this.bytes -= template.bytes;
-      }
+    if (bytes > this.options.maxBytes) return;
+    this.entries.set(key, { parts, bytes, expiresAt: this.now() + this.options.ttlMs });
+    this.bytes += bytes;
+    for (const [oldest, template] of this.entries) {
+      if (this.bytes <= this.options.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= template.bytes;
     }
-    return fill(parts, nonce);
   }
 
   get size(): { entries: number; bytes: number } {
