@@ -14,6 +14,14 @@ export function syncView(state: SyncState) {
     progressDone: state.progressDone,
     progressTotal: state.progressTotal,
     currentStep: state.currentStep,
+    /** Keyword, ad and search-term performance: a first sync imports it after the rest (status "ok" before it is in). */
+    detail: {
+      status: state.detail.status,
+      currentStep: state.detail.currentStep,
+      lastError: state.detail.lastError,
+      progressDone: state.detail.progressDone,
+      progressTotal: state.detail.progressTotal,
+    },
   };
 }
 

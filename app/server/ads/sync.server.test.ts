@@ -5,12 +5,16 @@ import { DEMO_MANAGER_CUSTOMER_ID, DEMO_RICH_CUSTOMER_ID, DEMO_SMALL_CUSTOMER_ID
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { getConnection } from "../auth/google-connection.server";
 import { loadAccountData } from "../optimizer/data.server";
+import { getAnalysisState } from "../optimizer/in-flight.server";
 import { adsClientFor, getAccount } from "./accounts.server";
 import { Double, Int64, Micros, parseRows, type AdsClient } from "./client.server";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
 import {
   FAILURE_COOLDOWN_MS,
   FRESH_FOR_MS,
+  DETAIL_STEP_COUNT,
+  DETAIL_TABLES,
+  OVERVIEW_STEP_COUNT,
   STALE_RUNNING_MS,
   SYNC_STEP_COUNT,
   SYNCED_TABLES,
@@ -149,14 +153,49 @@ afterAll(async () => {
   await emu?.close();
 });
 
+/** What the screens could read while the first sync's detail import runs (taken in onProgress, the job waiting). */
+interface BetweenStages {
+  state: SyncState;
+  counts: Record<string, number>;
+  windowTotals: number;
+  analysis: string;
+  recommendations: number;
+}
+
+async function recommendationCount(customerId: string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom("recommendations")
+    .select(sql<number>`COUNT(*)`.as("n"))
+    .where("customer_id", "=", customerId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 describe("a full sync of the rich demo account", () => {
   let state: SyncState;
   const progress: SyncState[] = [];
+  let between: BetweenStages | undefined;
 
   beforeAll(async () => {
     expect(await getSyncState(RICH)).toMatchObject({ status: "never", lastSuccessAt: null, fresh: false });
     const before = searchStreams();
-    state = await syncAccount(userId, RICH, { now: clock, onProgress: (s) => void progress.push(s) });
+    state = await syncAccount(userId, RICH, {
+      now: clock,
+      onProgress: async (s) => {
+        progress.push(s);
+        // Right after stage 1's switch-over (the job waits for this callback): what a page would read now.
+        if (s.status === "ok" && s.detail.status === "running" && s.detail.progressDone === 0) {
+          const { counts, totals } = await snapshot(RICH);
+          between = {
+            state: s,
+            counts,
+            windowTotals: totals.rows,
+            analysis: (await getAnalysisState(ctx.db, RICH)).status,
+            recommendations: await recommendationCount(RICH),
+          };
+        }
+      },
+    });
     expect(searchStreams() - before).toBe(SYNC_STEP_COUNT - 1);
     // ~450,000 rows generated and served by the in-process emulator: minutes on a shared, loaded machine.
   }, 180_000);
@@ -166,25 +205,67 @@ describe("a full sync of the rich demo account", () => {
     expect(state).toMatchObject({
       status: "ok",
       lastError: null,
-      progressDone: SYNC_STEP_COUNT,
-      progressTotal: SYNC_STEP_COUNT,
+      // A first sync: its progress bar counts stage 1 (the detail import has its own).
+      progressDone: OVERVIEW_STEP_COUNT,
+      progressTotal: OVERVIEW_STEP_COUNT,
       currentStep: null,
       dataFrom: FIRST_DAY,
       dataTo: LAST_DAY,
       lastSuccessAt: NOW.toISOString(),
-      // Raised with the switch-over: the report pages' cached reads are keyed on it.
-      dataVersion: 1,
+      // Raised with each of the first sync's two switch-overs: the report pages' cached reads are keyed on it.
+      dataVersion: 2,
+      detail: { status: "ok", currentStep: null, lastError: null, progressDone: DETAIL_STEP_COUNT, progressTotal: DETAIL_STEP_COUNT },
     });
     expect(await getSyncState(RICH, ctx.db, NOW)).toMatchObject({ status: "ok", fresh: true });
   });
 
-  it("reports progress after every stream, in order, for a progress bar", () => {
+  it("reports progress after every stream, in order: stage 1's streams, its switch-over, then the detail import's", () => {
     const running = progress.filter((p) => p.status === "running");
-    expect(running.map((p) => p.progressDone)).toEqual(Array.from({ length: SYNC_STEP_COUNT - 1 }, (_, i) => i + 1));
-    expect(running.every((p) => p.progressTotal === SYNC_STEP_COUNT)).toBe(true);
-    expect(running[0].currentStep).toBe("Loading campaign performance");
-    expect(running.at(-1)?.currentStep).toBe("Saving");
-    expect(progress.at(-1)?.status).toBe("ok");
+    expect(running.map((p) => p.progressDone)).toEqual(Array.from({ length: OVERVIEW_STEP_COUNT - 1 }, (_, i) => i + 1));
+    expect(running.every((p) => p.progressTotal === OVERVIEW_STEP_COUNT && p.detail.status === "never")).toBe(true);
+    expect(running.map((p) => p.currentStep)).toEqual([
+      "Loading campaign performance",
+      "Loading ad groups",
+      "Loading ad group performance",
+      "Loading keywords",
+      "Loading negative keywords",
+      "Loading ads",
+      "Loading ad asset performance",
+      "Saving",
+    ]);
+    // Stage 1 switched in: status "ok" for every existing reader; the detail import goes on.
+    const detail = progress.filter((p) => p.status === "ok" && p.detail.status === "running");
+    expect(detail.map((p) => [p.detail.progressDone, p.detail.currentStep])).toEqual([
+      [0, "Loading keyword performance"],
+      [1, "Loading ad performance"],
+      [2, "Loading search terms"],
+      [3, "Saving"],
+    ]);
+    expect(detail.every((p) => p.lastSuccessAt === NOW.toISOString() && p.currentStep === null && p.detail.progressTotal === DETAIL_STEP_COUNT)).toBe(true);
+    expect(progress.at(-1)).toMatchObject({ status: "ok", detail: { status: "ok" } });
+    expect(progress.length).toBe(running.length + detail.length + 1);
+  });
+
+  it("between the stages: the overview tables are in, the detail tables empty, the engine not run but announced", () => {
+    expect(between).toBeDefined();
+    const { counts, state: s } = between!;
+    for (const table of SYNCED_TABLES) {
+      if (DETAIL_TABLES.includes(table)) expect(counts[table], table).toBe(0);
+      else expect(counts[table], table).toBe(state.rowCounts![table]);
+    }
+    expect(s.rowCounts).toEqual(Object.fromEntries(SYNCED_TABLES.filter((t) => !DETAIL_TABLES.includes(t)).map((t) => [t, counts[t]])));
+    expect(s).toMatchObject({ status: "ok", dataFrom: FIRST_DAY, dataTo: LAST_DAY, fresh: true });
+    // No window totals and no recommendations from stage 1's data alone; "Analysing your data…" meanwhile.
+    expect(between!.windowTotals).toBe(0);
+    expect(between!.recommendations).toBe(0);
+    expect(between!.analysis).toBe("running");
+    // Stage 1's switch-over raised the report cache's version once; stage 2's raises it again (2 at the end).
+    expect(s.dataVersion).toBe(1);
+  });
+
+  it("runs the engine once the detail is in", async () => {
+    expect(await recommendationCount(RICH)).toBeGreaterThan(0);
+    expect((await getAnalysisState(ctx.db, RICH)).status).toBe("idle");
   });
 
   it("stores every entity the emulator generated", async () => {
@@ -367,6 +448,22 @@ describe("a full sync of the rich demo account", () => {
     expect(failed.lastError).toMatch(/^Loading campaign performance failed: .*row 1 of campaign performance .*metrics\.costMicros/);
     expect(await snapshot(RICH)).toEqual(before);
   }, 60_000);
+
+  it("a later sync is unchanged: every stream, then one switch-over of everything", async () => {
+    const seen: SyncState[] = [];
+    const streams = searchStreams();
+    const version = (await getSyncState(RICH)).dataVersion;
+    const later = await syncAccount(userId, RICH, { now: () => new Date(NOW.getTime() + 120_000), onProgress: (s) => void seen.push(s) });
+    expect(searchStreams() - streams).toBe(SYNC_STEP_COUNT - 1);
+    const running = seen.filter((p) => p.status === "running");
+    expect(running.map((p) => p.progressDone)).toEqual(Array.from({ length: SYNC_STEP_COUNT - 1 }, (_, i) => i + 1));
+    expect(running.every((p) => p.progressTotal === SYNC_STEP_COUNT && p.detail.status === "ok")).toBe(true);
+    // One report after the end, none in between: no second stage.
+    expect(seen.filter((p) => p.status !== "running")).toHaveLength(1);
+    expect(later).toMatchObject({ status: "ok", progressDone: SYNC_STEP_COUNT, progressTotal: SYNC_STEP_COUNT, detail: { status: "ok" } });
+    expect((await snapshot(RICH)).counts).toEqual(later.rowCounts);
+    expect(later.dataVersion).toBe(version + 1);
+  }, 120_000);
 
   it("refuses accounts that are not the user's, and manager accounts", async () => {
     await expect(syncAccount(userId, "9998887776")).rejects.toBeInstanceOf(SyncAccessError);

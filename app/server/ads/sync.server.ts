@@ -3,7 +3,9 @@
  * database and never wait on Google. One searchStream per resource kind, read
  * batch by batch; every row is validated and staged, and the account's old
  * rows are replaced in a single transaction at the end: a sync that fails at
- * any point leaves the previous data exactly as it was.
+ * any point leaves the previous data exactly as it was. An account's first
+ * sync is staged: the overview tables first, the three large daily tables
+ * (keyword, ad, search-term performance) right after (ADR 013, amendment).
  *
  *   sync/streams.server.ts      what is read from Google and how rows map to tables
  *   sync/state.server.ts        ads_sync_state as the pages see it (progress, errors)
@@ -12,7 +14,7 @@
  *   sync/bulk-insert.server.ts  staging tables, batched INSERTs, the switch-over
  *   sync/worker.server.ts       the worker thread's entry
  */
-export { SYNCED_TABLES, SYNC_STEP_COUNT } from "./sync/streams.server";
+export { DETAIL_STEP_COUNT, DETAIL_TABLES, OVERVIEW_STEP_COUNT, SYNCED_TABLES, SYNC_STEP_COUNT } from "./sync/streams.server";
 export {
   FAILURE_COOLDOWN_MS,
   FRESH_FOR_MS,
@@ -20,6 +22,7 @@ export {
   SYNC_DAYS,
   SyncAccessError,
   getSyncState,
+  type DetailState,
   type SyncState,
   type SyncStatus,
 } from "./sync/state.server";

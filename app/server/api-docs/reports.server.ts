@@ -44,6 +44,22 @@ export const SyncState = z.object({
   progressDone: z.int(),
   progressTotal: z.int(),
   currentStep: z.string().nullable(),
+  detail: z
+    .object({
+      status: z
+        .enum(["never", "running", "ok", "failed"])
+        .describe(
+          "ok: complete. running: the account's first sync made the rest of the data available (status ok) and is still importing this. failed: that import failed; the rest of the data stays and the next sync imports everything",
+        ),
+      currentStep: z
+        .string()
+        .nullable()
+        .meta({ examples: ["Loading keyword performance"] }),
+      lastError: z.string().nullable().describe("Why the import failed, naming the step"),
+      progressDone: z.int(),
+      progressTotal: z.int(),
+    })
+    .describe("Keyword, ad and search-term performance. Until status is ok, those reports lack rows: missing, not zero"),
 });
 
 export type CampaignFieldsMatch = Assert<SameFields<CampaignRow, z.output<typeof Campaign>>>;

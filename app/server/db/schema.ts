@@ -228,6 +228,13 @@ export interface AdsSyncStateTable {
   window_totals_for: string | null;
   /** Raised by every write to the account's synced tables (0095): the report cache's key. */
   data_version: Generated<number>;
+  /** The staged first sync's detail import (0096): null, "running", "ok" or "failed". */
+  detail_status: "running" | "ok" | "failed" | null;
+  /** What a running detail import is doing, e.g. "Loading keyword performance". */
+  detail_step: string | null;
+  detail_done: Generated<number>;
+  /** Why the detail import failed, naming the step. */
+  detail_error: string | null;
 }
 
 /** One entity's metric totals over the engine's four windows (0035_window_totals). */

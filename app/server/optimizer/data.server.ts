@@ -218,6 +218,9 @@ function parseAssets(json: string): Array<{ text: string; assetPerformanceLabel?
 export async function loadAccountData(db: DB, customerId: string, currencyCode: string, now: Date = new Date()): Promise<AccountData | null> {
   const state = await db.selectFrom("ads_sync_state").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
   if (!state?.data_from || !state.data_to) return null;
+  // A first sync's detail import still running or failed (ADR 013, staged first sync): without keyword,
+  // ad and search-term performance every keyword would look idle. The engine waits for the full data.
+  if (state.detail_status === "running" || state.detail_status === "failed") return null;
   const period = makePeriod(state.data_from, state.data_to, state.last_success_at);
   // Totals stored by the sync for exactly this data window, else the same aggregation run now.
   const stored = state.window_totals_for === totalsMarker(period);

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
+import { holdWhileFlagged } from "../test-hold.server";
 
 // Whether the recommendations engine is analysing an account right now, from
 // real data: each run writes a row in optimizer_in_flight before it starts and
@@ -68,23 +67,7 @@ export async function getAnalysisState(db: Db, customerId: string, now: Date = n
   return live?.started_at ? { status: "running", startedAt: live.started_at } : IDLE;
 }
 
-/**
- * Test hook, never set in production: with TEST_HOLD_ENGINE_DIR set (the
- * end-to-end suite's server), a run of an account waits while a file named
- * after the account exists in that directory, beating meanwhile, so a test
- * can look at the screens while the analysis is really in flight. Without the
- * variable this returns at once.
- */
-export async function holdForTests(customerId: string, beat: () => Promise<void>): Promise<void> {
-  const dir = process.env.TEST_HOLD_ENGINE_DIR;
-  if (!dir) return;
-  const file = path.join(dir, customerId);
-  let lastBeat = Date.now();
-  while (fs.existsSync(file)) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    if (Date.now() - lastBeat > 5_000) {
-      await beat();
-      lastBeat = Date.now();
-    }
-  }
+/** Test hook (test-hold.server.ts): with TEST_HOLD_ENGINE_DIR set, a run waits while a file names the account. */
+export function holdForTests(customerId: string, beat: () => Promise<void>): Promise<void> {
+  return holdWhileFlagged("TEST_HOLD_ENGINE_DIR", customerId, beat);
 }

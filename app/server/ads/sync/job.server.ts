@@ -1,27 +1,44 @@
-import { sql, type Kysely, type Updateable } from "kysely";
+import { sql, type Kysely, type UpdateObject } from "kysely";
 import type { z } from "zod";
 import { addDays, type DateRange, yesterdayIn } from "~/lib/dates";
 import { ReconnectNeededError } from "../../auth/google-connection.server";
 import { DomainError, NotFoundError } from "../../domain-errors.server";
 import { createDb } from "../../db/db.server";
-import type { AdsSyncStateTable, Database } from "../../db/schema";
+import type { Database } from "../../db/schema";
 import { getConfig } from "../../env.server";
 import { makePeriod } from "../../optimizer/data.server";
-import { beginAnalysis } from "../../optimizer/in-flight.server";
+import { analysisBeat, beginAnalysis, endAnalysis } from "../../optimizer/in-flight.server";
 import { runOptimizerAfterSync } from "../../optimizer/run.server";
 import { totalsMarker, writeWindowTotals } from "../../optimizer/window-totals.server";
 import { requireAdsContext } from "../context.server";
 import { AdsClientError, AdsResponseError, type AdsClient } from "../client.server";
-import { createStager, switchOver, type Dialect } from "./bulk-insert.server";
+import { createStager, switchOver, type Dialect, type Stager } from "./bulk-insert.server";
 import { iso, SYNC_DAYS, SyncAccessError } from "./state.server";
 import { NOT_FAST } from "./row-readers.server";
-import { SAVE_LABEL, STEPS, SYNC_STEP_COUNT, SYNCED_TABLES, type StagedTable, type Step } from "./streams.server";
+import {
+  DETAIL_STEP_COUNT,
+  DETAIL_STEPS,
+  DETAIL_TABLES,
+  OVERVIEW_STEP_COUNT,
+  OVERVIEW_STEPS,
+  OVERVIEW_TABLES,
+  SAVE_LABEL,
+  STEPS,
+  SYNC_STEP_COUNT,
+  SYNCED_TABLES,
+  SYNC_STEPS,
+  type AnyStep,
+  type StagedTable,
+  type Step,
+} from "./streams.server";
+import { holdWhileFlagged } from "../../test-hold.server";
 import { errorMessage, log } from "../../log.server";
 
 /**
  * The work of one sync, after the runner has claimed the account: read each
  * stream batch by batch, validate every row, stage it, and switch the
- * account's rows over in one transaction at the end. Runs in a worker thread
+ * account's rows over in one transaction at the end (an account's first
+ * sync: in two stages, each with its own transaction; see runOn). Runs in a worker thread
  * (worker.server.ts) or, with an injected client, in the caller's thread; in
  * both it uses its own database connection, so staging never holds a lock on
  * the connection the pages use.
@@ -41,7 +58,8 @@ export interface SyncJob {
 
 /**
  * Runs the job on a connection of its own; resolves once the outcome (ok or
- * failed) is stored and, after a success, the recommendations engine has run
+ * failed, of both stages for a first sync) is stored and, after a success
+ * with every table in, the recommendations engine has run
  * over the new data (in this same thread: never the request thread's work).
  */
 export async function runSyncJob(job: SyncJob): Promise<void> {
@@ -65,55 +83,64 @@ class SupersededError extends Error {}
  */
 const INTERN_MAX_LENGTH = 40;
 
-/** When this run's data was switched in (status "ok"): the id of the engine run recorded as in flight with it; otherwise null. */
+/** Columns of ads_sync_state to set, values or SQL (data_version + 1). */
+type StateUpdate = UpdateObject<Database, "ads_sync_state">;
+type Update = (values: StateUpdate) => Promise<boolean>;
+
+/**
+ * When this run's data was switched in (status "ok") and is complete: the id
+ * of the engine run recorded as in flight with it; otherwise null.
+ *
+ * An account's first sync (no successful sync before) runs in two stages
+ * (ADR 013, amendment "staged first sync"): stage 1 reads every stream but
+ * the three large daily ones and switches those tables in (status "ok": the
+ * dashboard and the campaign list are complete); stage 2 reads the keyword,
+ * ad and search-term performance and switches those in with the engine's
+ * window totals. The engine runs only after stage 2. Later syncs switch
+ * everything over at once.
+ */
 async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Promise<string | null> {
   const { customerId, runId, clock } = job;
-  const update = async (values: Updateable<AdsSyncStateTable>) => {
+  const update: Update = async (values) => {
     const now = iso(clock());
-    await conn
+    const done = await conn
       .updateTable("ads_sync_state")
       .set({ ...values, heartbeat_at: now, updated_at: now })
       .where("customer_id", "=", customerId)
       .where("run_id", "=", runId)
-      .execute();
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) === 1;
   };
 
-  let currentLabel: string = STEPS[0].label;
+  // The step under way, for the failure message ("Loading keywords failed: …").
+  const at = { label: STEPS[0].label as string };
   try {
     const { account, client, loginCustomerId } = await requireAdsContext(job.userId, customerId, { db: conn, client: job.client }).catch((error: unknown) => {
       throw error instanceof NotFoundError ? new SyncAccessError(error.message) : error;
     });
     const to = yesterdayIn(account.time_zone, clock());
     const range: DateRange = { from: addDays(to, -(SYNC_DAYS - 1)), to };
+    const read = (steps: readonly AnyStep[], stager: Stager, afterStep: (i: number) => Promise<void>) =>
+      readSteps(client, customerId, loginCustomerId, range, steps, stager, (label) => (at.label = label), afterStep);
 
-    const stager = await createStager(conn, dialect, SYNCED_TABLES);
-    for (let i = 0; i < STEPS.length; i++) {
-      const s = STEPS[i] as Step<z.ZodType, StagedTable>;
-      currentLabel = s.label;
-      let columns: readonly string[] | undefined;
-      let rowIndex = 0;
-      await client.searchStreamEach(
-        customerId,
-        s.query(range),
-        async (batch) => {
-          const rows = stageBatch(s, batch, rowIndex, customerId, (names) => (columns ??= names));
-          rowIndex += batch.length;
-          await stager.append(s.table, columns!, rows);
-        },
-        {
-          loginCustomerId,
-          onRestart: async () => {
-            rowIndex = 0;
-            await stager.reset(s.table);
-          },
-        },
-      );
-      await update({ progress_done: i + 1, current_step: STEPS[i + 1]?.label ?? SAVE_LABEL });
-      await job.onStep?.();
+    const previous = await conn
+      .selectFrom("ads_sync_state")
+      .select("last_success_at")
+      .where("customer_id", "=", customerId)
+      .where("run_id", "=", runId)
+      .executeTakeFirst();
+    if (!previous) throw new SupersededError();
+    if (previous.last_success_at === null) {
+      return await stagedFirstSync(conn, dialect, job, range, read, update, at);
     }
 
-    currentLabel = SAVE_LABEL;
-    const rowCounts = stager.counts();
+    const stager = await createStager(conn, dialect, SYNCED_TABLES);
+    await read(SYNC_STEPS, stager, async (i) => {
+      await update({ progress_done: i + 1, current_step: STEPS[i + 1]?.label ?? SAVE_LABEL });
+      await job.onStep?.();
+    });
+
+    at.label = SAVE_LABEL;
     const finishedAt = iso(clock());
     const period = makePeriod(range.from, range.to, finishedAt);
     let analysisId: string | null = null;
@@ -121,32 +148,12 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
       conn,
       SYNCED_TABLES,
       customerId,
-      async (trx) => {
-        // Checked first, inside the transaction: a run that was declared dead and
-        // replaced must not overwrite the newer run's data.
-        const done = await trx
-          .updateTable("ads_sync_state")
-          .set({
-            status: "ok",
-            finished_at: finishedAt,
-            heartbeat_at: finishedAt,
-            last_success_at: finishedAt,
-            last_error: null,
-            progress_done: SYNC_STEP_COUNT,
-            current_step: null,
-            data_from: range.from,
-            data_to: range.to,
-            row_counts: JSON.stringify(rowCounts),
-            window_totals_for: totalsMarker(period),
-            // New data for the report cache's keys, committed with the data itself.
-            data_version: sql<number>`data_version + 1`,
-            updated_at: finishedAt,
-          })
-          .where("customer_id", "=", customerId)
-          .where("run_id", "=", runId)
-          .executeTakeFirst();
-        return Number(done.numUpdatedRows) === 1;
-      },
+      (trx) =>
+        claimAndSet(trx, customerId, runId, {
+          ...succeeded(finishedAt, range, SYNC_STEP_COUNT, stager.counts()),
+          window_totals_for: totalsMarker(period),
+          ...DETAIL_COMPLETE,
+        }),
       async (trx) => {
         // The engine's window totals, from the rows just switched in (ADR 010, amendment).
         await writeWindowTotals(trx, customerId, period);
@@ -156,14 +163,177 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
       },
     );
     if (!switched) throw new SupersededError();
-    await refreshPlannerStatistics(conn, dialect);
+    await refreshPlannerStatistics(conn, dialect, SYNCED_TABLES);
     return analysisId;
   } catch (error) {
     if (error instanceof SupersededError) return null;
-    const message = `${currentLabel} failed: ${describeFailure(error)}`;
-    log.warn(`Sync of ${customerId}: ${message}${error instanceof Error && !(error instanceof AdsClientError) ? ` (${error.stack ?? error.message})` : ""}`);
-    const finishedAt = iso(clock());
-    await update({ status: "failed", finished_at: finishedAt, last_error: message, current_step: null }).catch(() => undefined);
+    const message = failureMessage(customerId, at.label, error);
+    await update({ status: "failed", finished_at: iso(clock()), last_error: message, current_step: null }).catch(() => undefined);
+    return null;
+  }
+}
+
+/** Reads `steps` into the stager, one stream after the other; `afterStep(i)` once step i is staged. */
+async function readSteps(
+  client: AdsClient,
+  customerId: string,
+  loginCustomerId: string | undefined,
+  range: DateRange,
+  steps: readonly AnyStep[],
+  stager: Stager,
+  onLabel: (label: string) => void,
+  afterStep: (i: number) => Promise<void>,
+): Promise<void> {
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i];
+    onLabel(s.label);
+    let columns: readonly string[] | undefined;
+    let rowIndex = 0;
+    await client.searchStreamEach(
+      customerId,
+      s.query(range),
+      async (batch) => {
+        const rows = stageBatch(s, batch, rowIndex, customerId, (names) => (columns ??= names));
+        rowIndex += batch.length;
+        await stager.append(s.table, columns!, rows);
+      },
+      {
+        loginCustomerId,
+        onRestart: async () => {
+          rowIndex = 0;
+          await stager.reset(s.table);
+        },
+      },
+    );
+    await afterStep(i);
+  }
+}
+
+/** What a switch-over that makes the data "ok" writes. */
+function succeeded(finishedAt: string, range: DateRange, steps: number, rowCounts: Record<string, number>): StateUpdate {
+  return {
+    status: "ok",
+    finished_at: finishedAt,
+    heartbeat_at: finishedAt,
+    last_success_at: finishedAt,
+    last_error: null,
+    progress_done: steps,
+    current_step: null,
+    data_from: range.from,
+    data_to: range.to,
+    row_counts: JSON.stringify(rowCounts),
+    // New data for the report cache's keys (ADR 018), committed with the data itself.
+    data_version: sql<number>`data_version + 1`,
+    updated_at: finishedAt,
+  };
+}
+
+const DETAIL_COMPLETE = { detail_status: "ok", detail_step: null, detail_done: DETAIL_STEP_COUNT, detail_error: null } as const;
+
+/**
+ * Inside a switch-over's transaction, first: a run that was declared dead and
+ * replaced, or superseded by a newer sync, must not overwrite the newer run's
+ * data. Sets `values` when this run still holds the claim.
+ */
+async function claimAndSet(trx: Kysely<Database>, customerId: string, runId: string, values: StateUpdate): Promise<boolean> {
+  const done = await trx.updateTable("ads_sync_state").set(values).where("customer_id", "=", customerId).where("run_id", "=", runId).executeTakeFirst();
+  return Number(done.numUpdatedRows) === 1;
+}
+
+async function stagedFirstSync(
+  conn: Kysely<Database>,
+  dialect: Dialect,
+  job: SyncJob,
+  range: DateRange,
+  read: (steps: readonly AnyStep[], stager: Stager, afterStep: (i: number) => Promise<void>) => Promise<void>,
+  update: Update,
+  at: { label: string },
+): Promise<string | null> {
+  const { customerId, runId, clock } = job;
+
+  // Stage 1: everything but the detail tables, switched in like a full sync (status "ok").
+  const overview = await createStager(conn, dialect, OVERVIEW_TABLES);
+  await read(OVERVIEW_STEPS, overview, async (i) => {
+    await update({ progress_done: i + 1, current_step: OVERVIEW_STEPS[i + 1]?.label ?? SAVE_LABEL });
+    await job.onStep?.();
+  });
+  at.label = SAVE_LABEL;
+  const finishedAt = iso(clock());
+  const period = makePeriod(range.from, range.to, finishedAt);
+  const overviewCounts = overview.counts();
+  let analysisId: string | null = null;
+  const switched = await switchOver(
+    conn,
+    OVERVIEW_TABLES,
+    customerId,
+    (trx) =>
+      claimAndSet(trx, customerId, runId, {
+        ...succeeded(finishedAt, range, OVERVIEW_STEP_COUNT, overviewCounts),
+        // No window totals until the detail rows they sum are in.
+        window_totals_for: null,
+        detail_status: "running",
+        detail_step: DETAIL_STEPS[0].label,
+        detail_done: 0,
+        detail_error: null,
+      }),
+    async (trx) => {
+      // The detail tables hold nothing of this account yet, or rows no sync vouches for: none until stage 2.
+      for (const table of DETAIL_TABLES) await sql`DELETE FROM ${sql.table(table)} WHERE customer_id = ${customerId}`.execute(trx);
+      await trx.deleteFrom("ads_window_totals").where("customer_id", "=", customerId).execute();
+      // The engine runs after stage 2; recorded in flight now, so the screens say "Analysing your data…" in between.
+      analysisId = await beginAnalysis(trx, customerId, "sync");
+    },
+  );
+  if (!switched) throw new SupersededError();
+  await refreshPlannerStatistics(conn, dialect, OVERVIEW_TABLES);
+  const inFlightId: string = analysisId!;
+
+  // Stage 2: the keyword, ad and search-term performance. From here a failure keeps stage 1's data
+  // (status stays "ok") and says so in the detail state; a newer sync (Sync now) takes the claim over.
+  const beat = async () => {
+    if (!(await update({}))) throw new SupersededError();
+    await analysisBeat(conn, inFlightId);
+  };
+  at.label = DETAIL_STEPS[0].label;
+  try {
+    // Stage 1 is in: its progress is reported like a step's.
+    await job.onStep?.();
+    await holdWhileFlagged("TEST_HOLD_DETAIL_DIR", customerId, beat);
+    const detail = await createStager(conn, dialect, DETAIL_TABLES);
+    await read(DETAIL_STEPS, detail, async (i) => {
+      // The claim checked at every step: a superseded import stops here rather than at its switch-over.
+      if (!(await update({ detail_done: i + 1, detail_step: DETAIL_STEPS[i + 1]?.label ?? SAVE_LABEL }))) throw new SupersededError();
+      await analysisBeat(conn, inFlightId);
+      await job.onStep?.();
+    });
+    at.label = SAVE_LABEL;
+    const doneAt = iso(clock());
+    const done = await switchOver(
+      conn,
+      DETAIL_TABLES,
+      customerId,
+      (trx) =>
+        claimAndSet(trx, customerId, runId, {
+          ...DETAIL_COMPLETE,
+          row_counts: JSON.stringify({ ...overviewCounts, ...detail.counts() }),
+          window_totals_for: totalsMarker(period),
+          // The detail tabs' cached reads (ADR 018) were of the empty tables: new data, new keys.
+          data_version: sql<number>`data_version + 1`,
+          heartbeat_at: doneAt,
+          updated_at: doneAt,
+        }),
+      // The engine's window totals, now that every table they sum is in.
+      (trx) => writeWindowTotals(trx, customerId, period),
+    );
+    if (!done) throw new SupersededError();
+    await refreshPlannerStatistics(conn, dialect, DETAIL_TABLES);
+    return inFlightId;
+  } catch (error) {
+    // The engine will not run on stage 1's data alone: its in-flight record goes now.
+    await endAnalysis(conn, customerId, inFlightId).catch(() => undefined);
+    if (error instanceof SupersededError) return null;
+    const message = failureMessage(customerId, at.label, error);
+    await update({ detail_status: "failed", detail_step: null, detail_error: message, finished_at: iso(clock()) }).catch(() => undefined);
     return null;
   }
 }
@@ -219,6 +389,13 @@ function parseRow(s: Step<z.ZodType, StagedTable>, row: unknown, index: number):
   throw new AdsResponseError(`row ${index} of ${s.label.replace(/^Loading /, "")} does not match the expected shape: ${path}: ${issue?.message}`);
 }
 
+/** "<step> failed: <why>", logged with the stack of an unexpected error. */
+function failureMessage(customerId: string, label: string, error: unknown): string {
+  const message = `${label} failed: ${describeFailure(error)}`;
+  log.warn(`Sync of ${customerId}: ${message}${error instanceof Error && !(error instanceof AdsClientError) ? ` (${error.stack ?? error.message})` : ""}`);
+  return message;
+}
+
 function describeFailure(error: unknown): string {
   // The detail says which row and field; without it "unexpected format" can't be acted on.
   if (error instanceof AdsResponseError) return error.message;
@@ -235,10 +412,10 @@ function describeFailure(error: unknown): string {
  * SQLite plans these queries well without statistics, and its ANALYZE would
  * read every index in full, so it is skipped there.
  */
-async function refreshPlannerStatistics(conn: Kysely<Database>, dialect: Dialect) {
+async function refreshPlannerStatistics(conn: Kysely<Database>, dialect: Dialect, tables: readonly string[]) {
   if (dialect !== "postgres") return;
   try {
-    for (const table of SYNCED_TABLES) await sql.raw(`ANALYZE "${table}"`).execute(conn);
+    for (const table of tables) await sql.raw(`ANALYZE "${table}"`).execute(conn);
   } catch (error) {
     log.warn(`ANALYZE after sync failed: ${errorMessage(error)}`);
   }

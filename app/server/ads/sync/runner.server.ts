@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Updateable } from "kysely";
+import { sql, type Updateable } from "kysely";
 import { getDb, type DB } from "../../db/db.server";
 import type { AdsSyncStateTable } from "../../db/schema";
 import { NotFoundError } from "../../domain-errors.server";
@@ -7,7 +7,7 @@ import { requireOwnAccount } from "../context.server";
 import { normalizeCustomerId, type AdsClient } from "../client.server";
 import { runSyncJob } from "./job.server";
 import { FAILURE_COOLDOWN_MS, getSyncState, iso, STALE_RUNNING_MS, SyncAccessError, type SyncState } from "./state.server";
-import { STEPS, SYNC_STEP_COUNT } from "./streams.server";
+import { OVERVIEW_STEP_COUNT, STEPS, SYNC_STEP_COUNT } from "./streams.server";
 import { errorMessage, log } from "../../log.server";
 import { stopWorker, syncInWorker } from "./worker-host.server";
 
@@ -52,14 +52,27 @@ async function requireAccount(userId: string, customerId: string, db: DB) {
  * Syncs the account now and resolves with the final state: status "ok", or
  * "failed" with lastError saying which step failed and why (the previous data
  * stays). A call while a sync of the same account runs in this process joins
- * it; while one runs in another process, resolves at once with its state.
- * Rejects only with SyncAccessError (the user cannot sync this account).
+ * it, unless that sync is a first sync's detail import (its data is "ok"
+ * already): then a new full sync supersedes it. While one runs in another
+ * process, resolves at once with its state. Rejects only with SyncAccessError
+ * (the user cannot sync this account).
  */
 export async function syncAccount(userId: string, customerId: string, opts: SyncOptions = {}): Promise<SyncState> {
   const db = opts.db ?? getDb();
   const cid = normalizeCustomerId(customerId);
   await requireAccount(userId, cid, db);
-  return (inflight.get(cid) ?? launch(userId, cid, opts)).done;
+  const running = inflight.get(cid);
+  if (running && !(await importingDetail(cid, db, opts))) return running.done;
+  return launch(userId, cid, opts).done;
+}
+
+/**
+ * The run in flight here is past its first stage: the data is in ("ok") and
+ * its detail import is running (or stopped beating): a newer sync may take over.
+ */
+async function importingDetail(customerId: string, db: DB, opts: SyncOptions): Promise<boolean> {
+  const state = await getSyncState(customerId, db, (opts.now ?? (() => new Date()))());
+  return state.status === "ok" && (state.detail.status === "running" || state.detail.status === "failed");
 }
 
 /**
@@ -78,8 +91,12 @@ export async function ensureFresh(userId: string, customerId: string, opts: Sync
     return getSyncState(cid, db, now());
   }
   const state = await getSyncState(cid, db, now());
-  if (state.status === "running" || state.fresh) return state;
-  if (state.status === "failed" && state.finishedAt !== null && now().getTime() - Date.parse(state.finishedAt) < FAILURE_COOLDOWN_MS) {
+  // A first sync's detail import (possibly in another process) is a sync still running.
+  if (state.status === "running" || state.detail.status === "running") return state;
+  // Data that is fresh but lacks its detail (that import failed) is not: a full sync fixes it.
+  if (state.fresh && state.detail.status !== "failed") return state;
+  const failed = state.status === "failed" || state.detail.status === "failed";
+  if (failed && state.finishedAt !== null && now().getTime() - Date.parse(state.finishedAt) < FAILURE_COOLDOWN_MS) {
     return state;
   }
   const run = inflight.get(cid) ?? launch(userId, cid, opts);
@@ -90,9 +107,10 @@ export async function ensureFresh(userId: string, customerId: string, opts: Sync
 function launch(userId: string, customerId: string, opts: SyncOptions): Run {
   let markClaimed!: () => void;
   const claimed = new Promise<void>((resolve) => (markClaimed = resolve));
-  const done = runSync(userId, customerId, opts, markClaimed).finally(() => {
+  const done: Promise<SyncState> = runSync(userId, customerId, opts, markClaimed).finally(() => {
     markClaimed();
-    inflight.delete(customerId);
+    // A newer run (superseding a detail import) may have taken the slot.
+    if (inflight.get(customerId)?.done === done) inflight.delete(customerId);
   });
   // A background run (ensureFresh) may have no one awaiting it.
   done.catch((error: unknown) => log.warn(`Sync of ${customerId} could not run: ${errorMessage(error)}`));
@@ -127,6 +145,10 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
       data_to: null,
       row_counts: null,
       updated_at: startedAt,
+      detail_status: null,
+      detail_step: null,
+      detail_done: 0,
+      detail_error: null,
     })
     .onConflict((oc) => oc.column("customer_id").doNothing())
     .execute();
@@ -140,7 +162,8 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
       finished_at: null,
       heartbeat_at: startedAt,
       progress_done: 0,
-      progress_total: SYNC_STEP_COUNT,
+      // A first sync (job.server.ts) shows its first stage's progress; later ones every step.
+      progress_total: sql<number>`CASE WHEN last_success_at IS NULL THEN ${sql.lit(OVERVIEW_STEP_COUNT)} ELSE ${sql.lit(SYNC_STEP_COUNT)} END`,
       current_step: STEPS[0].label,
       updated_at: startedAt,
     })
@@ -188,6 +211,15 @@ async function markFailed(db: DB, customerId: string, runId: string, at: string,
     .where("customer_id", "=", customerId)
     .where("run_id", "=", runId)
     .where("status", "=", "running")
+    .execute();
+  // Died in a first sync's detail import: stage 1's data stays ("ok"), the detail says why it is missing.
+  await db
+    .updateTable("ads_sync_state")
+    .set({ detail_status: "failed", detail_step: null, detail_error: reason, finished_at: at, heartbeat_at: at, updated_at: at })
+    .where("customer_id", "=", customerId)
+    .where("run_id", "=", runId)
+    .where("status", "=", "ok")
+    .where("detail_status", "=", "running")
     .execute();
 }
 

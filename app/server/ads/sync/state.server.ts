@@ -3,7 +3,7 @@ import type { AdsSyncStateTable } from "../../db/schema";
 import { getDb, type DB } from "../../db/db.server";
 import { NotFoundError } from "../../domain-errors.server";
 import { normalizeCustomerId } from "../client.server";
-import { SYNC_STEP_COUNT } from "./streams.server";
+import { DETAIL_STEP_COUNT, OVERVIEW_STEP_COUNT } from "./streams.server";
 
 /**
  * A sync's state as the pages show it (the progress bar, "last synced",
@@ -21,6 +21,24 @@ export const STALE_RUNNING_MS = 15 * 60_000;
 export const FAILURE_COOLDOWN_MS = 60_000;
 
 export type SyncStatus = AdsSyncStateTable["status"];
+
+/**
+ * The keyword, ad and search-term performance (the detail tables). An
+ * account's first sync switches everything else in first (status "ok") and
+ * imports these right after, in the same job (ADR 013, staged first sync):
+ * "running" until they are in, "failed" if that import failed (the rest of
+ * the data stays; the next sync is a full one), "ok" when the tables are
+ * complete, "never" before anything was synced.
+ */
+export interface DetailState {
+  status: "never" | "running" | "ok" | "failed";
+  /** What the import is doing now, e.g. "Loading keyword performance". */
+  currentStep: string | null;
+  /** Why it failed, naming the step. */
+  lastError: string | null;
+  progressDone: number;
+  progressTotal: number;
+}
 
 export interface SyncState {
   customerId: string;
@@ -43,6 +61,7 @@ export interface SyncState {
   fresh: boolean;
   /** Raised by every write to the synced tables (0095): what the report cache keys on. */
   dataVersion: number;
+  detail: DetailState;
 }
 
 export const iso = (d: Date) => d.toISOString();
@@ -57,13 +76,15 @@ export function toState(row: Selectable<AdsSyncStateTable> | undefined, customer
       lastSuccessAt: null,
       lastError: null,
       progressDone: 0,
-      progressTotal: SYNC_STEP_COUNT,
+      // A first sync shows its first stage's progress.
+      progressTotal: OVERVIEW_STEP_COUNT,
       currentStep: null,
       dataFrom: null,
       dataTo: null,
       rowCounts: null,
       fresh: false,
       dataVersion: 0,
+      detail: { status: "never", currentStep: null, lastError: null, progressDone: 0, progressTotal: DETAIL_STEP_COUNT },
     };
   }
   let status = row.status;
@@ -96,7 +117,34 @@ export function toState(row: Selectable<AdsSyncStateTable> | undefined, customer
     rowCounts,
     fresh: row.last_success_at !== null && now.getTime() - Date.parse(row.last_success_at) < FRESH_FOR_MS,
     dataVersion: row.data_version,
+    detail: detailOf(row, status, lastError, now),
   };
+}
+
+const DETAIL_STOPPED = "The import of keyword, ad and search-term performance stopped before it finished (the server may have restarted).";
+
+/** `status` and `lastError`: the row's, after the staleness rule. */
+function detailOf(row: Selectable<AdsSyncStateTable>, status: SyncStatus, lastError: string | null, now: Date): DetailState {
+  const base = { currentStep: null, lastError: null, progressDone: row.detail_done, progressTotal: DETAIL_STEP_COUNT };
+  const pending = row.detail_status === "running" || row.detail_status === "failed";
+  if (!pending) {
+    // null: never staged (a full sync, or synced before migration 0096): complete once anything was synced.
+    const complete = row.detail_status === "ok" || row.last_success_at !== null;
+    return { ...base, status: complete ? "ok" : "never", progressDone: complete ? DETAIL_STEP_COUNT : 0 };
+  }
+  // A newer sync holds the claim: a full one, which imports the detail tables with the rest.
+  if (status === "running") {
+    return { ...base, status: "running", currentStep: row.current_step, progressDone: row.progress_done, progressTotal: row.progress_total };
+  }
+  if (row.detail_status === "failed") return { ...base, status: "failed", lastError: row.detail_error };
+  // "running" and the run that owns it is in its second stage (status "ok"), alive while its heartbeat is.
+  if (status === "ok") {
+    return isStale(row.heartbeat_at, now)
+      ? { ...base, status: "failed", lastError: DETAIL_STOPPED }
+      : { ...base, status: "running", currentStep: row.detail_step };
+  }
+  // The newer sync that superseded the detail import failed: the detail is still missing, for the same reason.
+  return { ...base, status: "failed", lastError };
 }
 
 function isStale(heartbeatAt: string | null, now: Date): boolean {

@@ -630,3 +630,26 @@ export const STEPS = [
 export const SAVE_LABEL = "Saving";
 /** Streams plus the final write. */
 export const SYNC_STEP_COUNT = STEPS.length + 1;
+
+/**
+ * The three large daily tables (the demo account: about two thirds of its
+ * rows). An account's first sync imports them in a second stage, right after
+ * everything the dashboard and the campaign list read has been switched in
+ * (ADR 013, amendment "staged first sync").
+ */
+export const DETAIL_TABLES: readonly StagedTable[] = ["ads_keyword_daily", "ads_ad_daily", "ads_search_term_daily"];
+/** A step as the job handles it (each row is typed by its own schema inside the step). */
+export type AnyStep = Step<z.ZodType, StagedTable>;
+const ALL_STEPS = STEPS as readonly AnyStep[];
+const isDetail = (s: AnyStep) => DETAIL_TABLES.includes(s.table);
+/** A first sync's stage 1: every stream but the detail ones, in STEPS order. */
+export const OVERVIEW_STEPS: readonly AnyStep[] = ALL_STEPS.filter((s) => !isDetail(s));
+/** A first sync's stage 2. */
+export const DETAIL_STEPS: readonly AnyStep[] = ALL_STEPS.filter(isDetail);
+/** Every step, typed for the job. */
+export const SYNC_STEPS = ALL_STEPS;
+export const OVERVIEW_TABLES: readonly StagedTable[] = SYNCED_TABLES.filter((t) => !DETAIL_TABLES.includes(t));
+/** Stage 1's streams plus its switch-over: a first sync's progress bar. */
+export const OVERVIEW_STEP_COUNT = OVERVIEW_STEPS.length + 1;
+/** Stage 2's streams plus its switch-over. */
+export const DETAIL_STEP_COUNT = DETAIL_STEPS.length + 1;

@@ -11,6 +11,7 @@ import * as m0035 from "./0035_window_totals";
 import * as m0060 from "./0060_user_preferences";
 import * as m0080 from "./0080_optimizer_in_flight";
 import * as m0095 from "./0095_data_version";
+import * as m0096 from "./0096_sync_detail_state";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "0060_user_preferences": m0060,
   "0080_optimizer_in_flight": m0080,
   "0095_data_version": m0095,
+  "0096_sync_detail_state": m0096,
 };
