@@ -2,6 +2,19 @@ import { useEffect, useState } from "react";
 import { Form, useNavigation, useRevalidator } from "react-router";
 import { formatDateTime, formatTimeAgo } from "~/lib/format";
 
+/**
+ * Keyword, ad and search-term performance: an account's first sync makes the
+ * rest of the data available first (status "ok") and imports these right
+ * after ("running"); "failed" keeps the rest and says why.
+ */
+export interface DetailImportView {
+  status: "never" | "running" | "ok" | "failed";
+  currentStep: string | null;
+  lastError: string | null;
+  progressDone: number;
+  progressTotal: number;
+}
+
 /** The sync state as pages receive it (plain JSON, no server types). */
 export interface SyncView {
   status: "never" | "running" | "ok" | "failed";
@@ -10,7 +23,11 @@ export interface SyncView {
   progressDone: number;
   progressTotal: number;
   currentStep: string | null;
+  detail: DetailImportView;
 }
+
+/** The data is in, its keyword, ad and search-term performance still importing. */
+export const importingDetail = (sync: SyncView) => sync.status !== "running" && sync.detail.status === "running";
 
 /** Where the browser polls while a sync runs (cookie session, the active account). */
 export const SYNC_STATUS_PATH = "/sync";
@@ -19,13 +36,15 @@ const POLL_MS = 2000;
 /**
  * While a sync runs, polls the status endpoint (JavaScript on) and revalidates
  * the page once it ends, so fresh numbers replace the old ones without a
- * reload. Returns the newest state seen, for the progress bar.
+ * reload; the same while a first sync's detail import runs, revalidating when
+ * it ends. Returns the newest state seen, for the progress bar. `enabled`
+ * false: the page polls already (one hook per page) and passes the state in.
  */
-function useLiveSync(initial: SyncView): SyncView {
+export function useLiveSync(initial: SyncView, enabled = true): SyncView {
   const [live, setLive] = useState(initial);
   const revalidator = useRevalidator();
   useEffect(() => setLive(initial), [initial]);
-  const running = initial.status === "running";
+  const running = enabled && (initial.status === "running" || initial.detail.status === "running");
   useEffect(() => {
     if (!running) return;
     let stopped = false;
@@ -38,7 +57,11 @@ function useLiveSync(initial: SyncView): SyncView {
           const next = (await res.json()) as SyncView;
           if (stopped) return;
           setLive(next);
-          if (next.status !== "running") {
+          // The sync's data (or a first sync's stage 1) is in, or its detail import ended: the page's data changed.
+          // The revalidated page polls on if there is more to come (the effect restarts with its data).
+          const synced = initial.status === "running" && next.status !== "running";
+          const detailDone = initial.detail.status === "running" && next.detail.status !== "running" && next.status !== "running";
+          if (synced || detailDone) {
             void revalidator.revalidate();
             return;
           }
@@ -54,8 +77,9 @@ function useLiveSync(initial: SyncView): SyncView {
       if (timer) clearTimeout(timer);
     };
     // The revalidator object changes identity on every state change; polling must not restart with it.
+    // It does restart with new page data (a first sync's stage 1 in: its detail import is polled next).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [running]);
+  }, [running, initial]);
   return live;
 }
 
@@ -66,18 +90,22 @@ function useLiveSync(initial: SyncView): SyncView {
  */
 export function SyncStatus({
   sync,
+  live: given,
   now,
   timeZone,
   returnTo,
 }: {
   sync: SyncView;
+  /** The state the page polls itself (useLiveSync), if it does; otherwise this component polls. */
+  live?: SyncView;
   /** The server's clock when the page was rendered (ISO), so "… ago" renders the same on both sides. */
   now: string;
   timeZone: string;
   /** Path and query to come back to after Sync now. */
   returnTo: string;
 }) {
-  const live = useLiveSync(sync);
+  const own = useLiveSync(sync, given === undefined);
+  const live = given ?? own;
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formAction === SYNC_STATUS_PATH;
   const running = live.status === "running";
@@ -115,9 +143,20 @@ export function SyncStatus({
         </Form>
       </div>
       {running ? <SyncProgress sync={live} /> : null}
+      {importingDetail(live) ? (
+        <p role="status" className="mt-3 text-sm text-gray-700">
+          Your campaigns are ready; keyword, ad and search-term performance is still importing
+          {live.detail.currentStep ? ` (${live.detail.currentStep})` : ""}.
+        </p>
+      ) : null}
       {live.status === "failed" ? (
         <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
           The last sync failed: {live.lastError ?? "unknown error"}.{live.lastSuccessAt ? " Showing the data from the last successful sync." : null}
+        </p>
+      ) : live.detail.status === "failed" ? (
+        <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          Keyword, ad and search-term performance could not be imported: {live.detail.lastError ?? "unknown error"}. Your campaigns&apos; data is complete; Sync
+          now to try again.
         </p>
       ) : null}
     </section>

@@ -14,7 +14,8 @@ import { DateRangePicker } from "~/components/date-range-picker";
 import { metricColumns } from "~/components/metric-columns";
 import { AdStrengthBadge, RsaAssetList, RsaPreview } from "~/components/rsa-preview";
 import { StatusBadge } from "~/components/status-badge";
-import { SyncStatus } from "~/components/sync-status";
+import { SyncStatus, useLiveSync } from "~/components/sync-status";
+import { DetailImportNotice, detailMissing } from "~/components/detail-import";
 import { PageHeader, Notice } from "~/components/ui";
 import { formatDecimal, formatEnum, formatInteger, formatMoney, formatPercent } from "~/lib/format";
 import { averageCpc, conversionValuePerCost, costPerConversion, ctr, type Metrics } from "~/lib/metrics";
@@ -67,7 +68,9 @@ const DESCRIPTION_LIMIT = 90;
 export default function CampaignDetailPage({ loaderData: data }: Route.ComponentProps) {
   const { pathname, search } = useLocation();
   const backHref = hrefWith("/campaigns", rangeOnly(search), {});
-  const syncBar = <SyncStatus sync={data.sync} now={data.now} timeZone={data.account.timeZone} returnTo={currentPath(pathname, search)} />;
+  // One poll for the page: the sync status and the detail-import notice show the same state.
+  const live = useLiveSync(data.sync);
+  const syncBar = <SyncStatus sync={data.sync} live={live} now={data.now} timeZone={data.account.timeZone} returnTo={currentPath(pathname, search)} />;
 
   const { campaign } = data.detail;
   const currency = data.account.currencyCode;
@@ -118,6 +121,7 @@ export default function CampaignDetailPage({ loaderData: data }: Route.Component
         })}
       </nav>
       <section aria-label={TAB_LABELS[data.tab]}>
+        {data.tab !== "adgroups" ? <DetailImportNotice sync={live} tab={data.tab} /> : null}
         <TabTools data={data} />
         <TabPanel data={data} currency={currency} newAdHref={hrefWith(`${pathname}/ads/new`, rangeOnly(search), {})} />
         <TabPaging data={data} />
@@ -199,7 +203,10 @@ function TabTools({ data }: { data: Data }) {
           label={searchLabels.label}
           placeholder={searchLabels.placeholder}
         />
-        <DownloadCsv href={csvHref(`/export/campaigns/${data.detail.campaign.id}`, search, { tab })} label={`Download CSV`} />
+        {/* A CSV of rows whose performance is not in yet would read as zeros: offered once it is. */}
+        {tab !== "adgroups" && detailMissing(data.sync) ? null : (
+          <DownloadCsv href={csvHref(`/export/campaigns/${data.detail.campaign.id}`, search, { tab })} label={`Download CSV`} />
+        )}
       </div>
     </div>
   );
@@ -420,7 +427,13 @@ function TabPanel({ data, currency, newAdHref }: { data: Data; currency: string;
             sort={sort}
             showTotals
             totalsLabel={totalsLabel}
-            empty={filtered ? "No search terms match these filters." : "No search terms in this range."}
+            empty={
+              detailMissing(data.sync)
+                ? "Search terms appear here once they are imported."
+                : filtered
+                  ? "No search terms match these filters."
+                  : "No search terms in this range."
+            }
           />
         </>
       );

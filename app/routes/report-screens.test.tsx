@@ -4,6 +4,7 @@ import { act, cleanup, render, screen, within } from "@testing-library/react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { DetailImportNotice } from "~/components/detail-import";
 import { SyncStatus, type SyncView } from "~/components/sync-status";
 import type { Metrics } from "~/lib/metrics";
 import CampaignDetailPage from "./campaign-detail";
@@ -18,8 +19,32 @@ afterEach(() => {
 
 const NOW = "2026-11-22T12:00:00.000Z";
 const metrics = (n: number): Metrics => ({ impressions: n * 100, clicks: n * 10, costMicros: n * 5_000_000, conversions: n / 2, conversionsValue: n * 20 });
-const ok: SyncView = { status: "ok", lastSuccessAt: "2026-11-22T11:57:00.000Z", lastError: null, progressDone: 12, progressTotal: 12, currentStep: null };
-const running: SyncView = { status: "running", lastSuccessAt: null, lastError: null, progressDone: 4, progressTotal: 12, currentStep: "Loading keywords" };
+const detailOk: SyncView["detail"] = { status: "ok", currentStep: null, lastError: null, progressDone: 4, progressTotal: 4 };
+const ok: SyncView = {
+  status: "ok",
+  lastSuccessAt: "2026-11-22T11:57:00.000Z",
+  lastError: null,
+  progressDone: 12,
+  progressTotal: 12,
+  currentStep: null,
+  detail: detailOk,
+};
+const running: SyncView = {
+  status: "running",
+  lastSuccessAt: null,
+  lastError: null,
+  progressDone: 4,
+  progressTotal: 12,
+  currentStep: "Loading keywords",
+  detail: { ...detailOk, status: "never", progressDone: 0 },
+};
+/** A first sync's stage 1 is in; its detail import runs. */
+const importing: SyncView = {
+  ...ok,
+  progressDone: 9,
+  progressTotal: 9,
+  detail: { status: "running", currentStep: "Loading keyword performance", lastError: null, progressDone: 0, progressTotal: 4 },
+};
 const account = { customerId: "1112223334", name: "Northwind Outdoor Gear", currencyCode: "USD", timeZone: "America/New_York" };
 const base = {
   connected: true as const,
@@ -339,6 +364,94 @@ describe("Campaign detail screen", () => {
     expect(screen.getByText("Ad strength: Good")).toBeInTheDocument();
     expect(screen.getByText("Pinned to headline 1")).toBeInTheDocument();
     expect(screen.getByText("Low")).toBeInTheDocument();
+  });
+});
+
+describe("Campaign detail while a first sync imports keyword, ad and search-term performance", () => {
+  const detailData = (tab: string, sync: SyncView) => ({
+    ...base,
+    sync,
+    tab,
+    tabNotice: null,
+    query: { sort: "cost", dir: "desc", status: "all", q: "", page: 1, pageSize: 50 },
+    detail: {
+      campaign: {
+        id: "1",
+        name: "Search | Tents",
+        status: "ENABLED",
+        channelType: "SEARCH",
+        biddingStrategyType: "TARGET_CPA",
+        budgetMicros: 50_000_000,
+        metrics: metrics(10),
+      },
+      counts: { adgroups: 1, keywords: 2, ads: 1, searchterms: 0 },
+      adGroupOptions: [{ id: "9", name: "Family Tents" }],
+    },
+    opened: { tab, list: { rows: [], total: 0, totals: metrics(0), page: 1, pageSize: 50 } },
+  });
+
+  it("JavaScript on: the search-terms tab says it is importing (with the step), offers no CSV, and updates itself when the import ends", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let sync: SyncView = importing;
+    const loader = vi.fn(() => detailData("searchterms", sync));
+    const fetchSpy = vi
+      .spyOn(globalThis, "fetch")
+      .mockResolvedValueOnce(Response.json({ ...importing, detail: { ...importing.detail, progressDone: 2, currentStep: "Loading search terms" } }))
+      .mockResolvedValueOnce(Response.json(ok));
+    renderRoute("/campaigns/:campaignId", CampaignDetailPage, loader, "/campaigns/1?tab=searchterms");
+    const notice = await screen.findByTestId("detail-importing");
+    expect(notice).toHaveAttribute("role", "status");
+    expect(notice).toHaveAttribute("aria-live", "polite");
+    expect(notice).toHaveTextContent("Search terms are still importing (loading keyword performance): figures missing here are not zeros.");
+    expect(within(notice).getByRole("link", { name: "Refresh" })).toHaveAttribute("href", "/campaigns/1?tab=searchterms");
+    expect(screen.getByText("Search terms appear here once they are imported.")).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Download CSV" })).toBeNull();
+    // The sync status says the same for the whole page.
+    expect(screen.getByRole("region", { name: "Data freshness" })).toHaveTextContent(
+      "Your campaigns are ready; keyword, ad and search-term performance is still importing (Loading keyword performance).",
+    );
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2000);
+    });
+    // One poll for the page; the step follows it.
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId("detail-importing")).toHaveTextContent("(loading search terms)");
+    sync = ok;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2000);
+    });
+    expect(loader).toHaveBeenCalledTimes(2);
+    expect(await screen.findByRole("link", { name: "Download CSV" })).toBeInTheDocument();
+    expect(screen.queryByTestId("detail-importing")).toBeNull();
+    expect(screen.getByText("No search terms in this range.")).toBeInTheDocument();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(6000);
+    });
+    expect(fetchSpy).toHaveBeenCalledTimes(2);
+  });
+
+  it("the ad groups tab (stage 1's data) has no notice; a failed import says so on the tab and in the sync status", async () => {
+    renderRoute("/campaigns/:campaignId", CampaignDetailPage, () => detailData("adgroups", importing), "/campaigns/1");
+    expect(await screen.findByRole("heading", { level: 1, name: "Search | Tents" })).toBeInTheDocument();
+    expect(screen.queryByTestId("detail-importing")).toBeNull();
+    expect(screen.getByRole("link", { name: "Download CSV" })).toBeInTheDocument();
+    cleanup();
+    const failed: SyncView = { ...ok, detail: { ...importing.detail, status: "failed", currentStep: null, lastError: "Loading search terms failed: quota" } };
+    renderRoute("/campaigns/:campaignId", CampaignDetailPage, () => detailData("keywords", failed), "/campaigns/1?tab=keywords");
+    expect(await screen.findByTestId("detail-import-failed")).toHaveTextContent("Keyword performance could not be imported");
+    expect(screen.getByRole("alert")).toHaveTextContent("Keyword, ad and search-term performance could not be imported: Loading search terms failed: quota.");
+    expect(screen.queryByRole("link", { name: "Download CSV" })).toBeNull();
+  });
+
+  it("JavaScript off: the notice refreshes the page (server HTML) and has a Refresh link", () => {
+    const Stub = createRoutesStub([{ path: "/campaigns/:id", Component: () => <DetailImportNotice sync={importing} tab="keywords" /> }]);
+    const html = renderToString(<Stub initialEntries={["/campaigns/1?tab=keywords"]} />);
+    expect(html).toContain('<noscript><meta http-equiv="refresh" content="3"/></noscript>');
+    expect(html).toContain('href="/campaigns/1?tab=keywords"');
+    expect(html).toContain("Keyword performance is still importing");
+    // While the sync itself runs, the sync status refreshes the page already.
+    const Running = createRoutesStub([{ path: "/", Component: () => <DetailImportNotice sync={{ ...importing, status: "running" }} tab="ads" /> }]);
+    expect(renderToString(<Running initialEntries={["/"]} />)).not.toContain("refresh");
   });
 });
 

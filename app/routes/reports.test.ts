@@ -409,6 +409,32 @@ describe("sync endpoints", () => {
     expect((await read(await syncLoader(args(new Request("http://localhost:3000/sync"))))).status).toBe(401);
   });
 
+  it("while a first sync's detail import runs: both status documents say so, and the detail tabs' CSV is refused rather than zeros", async () => {
+    const rich = DEMO_RICH_CUSTOMER_ID;
+    const tents = "17000000008";
+    const done = await getSyncState(rich);
+    expect(done.detail.status).toBe("ok");
+    // The state stage 1's switch-over leaves while stage 2 beats (the sync tests drive the real thing).
+    await t.db
+      .updateTable("ads_sync_state")
+      .set({ detail_status: "running", detail_step: "Loading search terms", detail_done: 2, heartbeat_at: new Date().toISOString() })
+      .where("customer_id", "=", rich)
+      .execute();
+    try {
+      const detail = { status: "running", currentStep: "Loading search terms", lastError: null, progressDone: 2, progressTotal: 4 };
+      expect((await read(await syncLoader(args(page("/sync"))))).body).toMatchObject({ status: "ok", lastError: null, detail });
+      // documented(): the answer matches the OpenAPI schema.
+      expect((await read(await syncApi(args(api(`/accounts/${rich}/sync`), { customerId: rich })))).body).toMatchObject({ status: "ok", detail });
+      const csv = (await campaignTabCsv(await pageArgs(page(`/export/campaigns/${tents}?tab=searchterms`), { campaignId: tents }))) as Response;
+      expect(csv.status).toBe(409);
+      expect(await csv.text()).toMatch(/^Keyword, ad and search-term performance is still importing/);
+      const adGroups = (await campaignTabCsv(await pageArgs(page(`/export/campaigns/${tents}?tab=adgroups`), { campaignId: tents }))) as Response;
+      expect(adGroups.status).toBe(200);
+    } finally {
+      await t.db.updateTable("ads_sync_state").set({ detail_status: "ok", detail_step: null, detail_done: 4 }).where("customer_id", "=", rich).execute();
+    }
+  });
+
   it("POST /sync starts a sync and returns to a safe local path only", async () => {
     const form = (returnTo: string) =>
       new Request("http://localhost:3000/sync", {

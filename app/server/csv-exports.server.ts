@@ -10,6 +10,7 @@ import { csvResponse, metricCsvColumns, moneyUnits, toCsv, type CsvColumn } from
 import type { User } from "./db/schema";
 import { activeAccountOf, notFound } from "./account-access.server";
 import { pageRange } from "./report-range.server";
+import { getSyncState } from "./ads/sync.server";
 
 // "Download CSV" of each table: the same address as the page (range, filters,
 // sort), every page of it. The same parsers as the pages, so the file holds
@@ -61,6 +62,19 @@ export async function campaignTabCsv(user: User, url: URL, campaignId: string): 
   const overview = await getCampaignOverview(account.customerId, campaignId, range);
   if (!overview) notFound();
   const { tab } = parseDetailTab(url.searchParams);
+  if (tab !== "adgroups") {
+    // A first sync still importing (or having failed to import) this tab's performance: a file of zeros
+    // would be taken for the real figures. 409 with the reason; the page offers no link meanwhile.
+    const { detail } = await getSyncState(account.customerId);
+    if (detail.status === "running" || detail.status === "failed") {
+      return new Response(
+        detail.status === "running"
+          ? "Keyword, ad and search-term performance is still importing. Download this file again once the import is done.\n"
+          : "Keyword, ad and search-term performance could not be imported. Sync now, then download this file again.\n",
+        { status: 409, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } },
+      );
+    }
+  }
   const { query } = parseDetailListQuery(url.searchParams, tab);
   const currency = account.currencyCode;
   const all = async <Row>(tabName: typeof tab) => {

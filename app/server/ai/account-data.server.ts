@@ -157,6 +157,23 @@ export async function lastSyncAt(customerId: string): Promise<string | null> {
   return row?.last_success_at ?? null;
 }
 
+/**
+ * Keyword, ad and search-term performance is not all in: the account's first
+ * sync is still importing it ("importing"), or that import failed ("failed").
+ * Reads of those tables then say so instead of passing missing rows for zeros.
+ */
+export async function detailIncomplete(customerId: string): Promise<"importing" | "failed" | null> {
+  const row = await getDb().selectFrom("ads_sync_state").select(["status", "detail_status"]).where("customer_id", "=", customerId).executeTakeFirst();
+  if (row?.detail_status === "running" || (row?.detail_status === "failed" && row.status === "running")) return "importing";
+  return row?.detail_status === "failed" ? "failed" : null;
+}
+
+/** What a reader of keyword or search-term figures is told while they are incomplete. */
+export const INCOMPLETE_NOTE = {
+  importing: "performance still importing (the account's first sync): figures incomplete",
+  failed: "performance import failed (the next sync retries): figures incomplete",
+} as const;
+
 /** Average share of search impressions each campaign lost to its budget over the range (0–1), where Google reported it. */
 export async function budgetLostShares(customerId: string, range: DateRange): Promise<Map<string, number>> {
   const rows = await getDb()

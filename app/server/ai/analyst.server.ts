@@ -2,7 +2,7 @@ import type { EvidenceCell, ProposalOutput, ToolEvidence } from "~/lib/chat";
 import { formatMoney } from "~/lib/format";
 import { KEYWORD_INVALID_CHARS, KEYWORD_MAX_CHARS, KEYWORD_MAX_WORDS, keywordWordCount } from "~/lib/ad-limits";
 import { getDb } from "../db/db.server";
-import { openAssistantProposal } from "./account-data.server";
+import { detailIncomplete, openAssistantProposal } from "./account-data.server";
 import { toolRunners, ToolRefusal, type ToolContext, type ToolRunners } from "./tools.server";
 
 /**
@@ -531,6 +531,17 @@ export async function analystAnswer(ctx: ToolContext, question: string): Promise
         "I can also answer: what is wasting money, what to do next, which search terms cost the most, which campaigns are limited by budget, how keywords do, and what changed recently.",
       );
       break;
+  }
+  // Keyword or search-term figures read before the first sync's detail import is in: say so first.
+  const incomplete = w.steps.some((s) => s.toolName === "get_keywords" || s.toolName === "get_search_terms")
+    ? await detailIncomplete(ctx.account.customerId)
+    : null;
+  if (incomplete) {
+    parts.unshift(
+      incomplete === "importing"
+        ? "**Keyword and search-term figures below are incomplete**: their performance is still importing (your account's first sync). Ask again in a minute."
+        : "**Keyword and search-term figures below are incomplete**: importing their performance failed; the next sync retries (Sync now on any report page).",
+    );
   }
   return { intent, steps: w.steps, text: [NO_MODEL_NOTE, ...parts].join("\n\n") };
 }

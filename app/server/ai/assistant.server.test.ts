@@ -209,4 +209,25 @@ describe("the built-in analyst (no model configured)", () => {
     expect(answer.steps.map((s) => s.toolName)).toEqual(["get_account_overview", "list_campaigns"]);
     expect(answer.text).toMatch(/Enabled campaigns by cost/);
   });
+
+  it("while the first sync's detail import runs, keyword and search-term reads say their figures are incomplete", async () => {
+    const chat = { userId, account, chatId: "c" };
+    const before = await analystAnswer(chat, "Show me the search terms");
+    expect(before.text).not.toMatch(/incomplete/);
+    await ctx.db
+      .updateTable("ads_sync_state")
+      .set({ detail_status: "running", heartbeat_at: new Date().toISOString() })
+      .where("customer_id", "=", CUSTOMER)
+      .execute();
+    try {
+      const terms = (await toolRunners(chat).get_search_terms({ limit: 5 })) as { summary: string };
+      expect(terms.summary).toMatch(/^Read 5 search terms \(more matched\) — performance still importing \(the account's first sync\): figures incomplete, /);
+      const answer = await analystAnswer(chat, "Show me the search terms");
+      expect(answer.text).toContain("**Keyword and search-term figures below are incomplete**: their performance is still importing");
+      // Questions that read neither are not flagged.
+      expect((await analystAnswer(chat, "How are my campaigns doing?")).text).not.toMatch(/incomplete/);
+    } finally {
+      await ctx.db.updateTable("ads_sync_state").set({ detail_status: "ok" }).where("customer_id", "=", CUSTOMER).execute();
+    }
+  });
 });

@@ -13,7 +13,16 @@ import { proposeBulk } from "../changes/propose.server";
 import { validateQuietly } from "../changes/review.server";
 import { userFacingError } from "../http/errors.server";
 import type { ReportAccount } from "../account-access.server";
-import { accountKeywords, accountSearchTerms, budgetLostShares, lastSyncAt, type AccountRowQuery, type RowSort } from "./account-data.server";
+import {
+  accountKeywords,
+  accountSearchTerms,
+  budgetLostShares,
+  detailIncomplete,
+  INCOMPLETE_NOTE,
+  lastSyncAt,
+  type AccountRowQuery,
+  type RowSort,
+} from "./account-data.server";
 import { listRecommendations } from "../optimizer/service.server";
 import { RECOMMENDATION_TYPES } from "../optimizer/types.server";
 import { untrusted } from "./untrusted.server";
@@ -183,7 +192,10 @@ async function accountRowsEvidence<Row>(
     nonConvertingOnly: parsed.nonConvertingOnly,
     contains: parsed.contains,
   });
-  return evidence(ctx, plural(rows.length, noun) + (truncated ? " (more matched)" : ""), range, columns, rows.map(cells), { truncated });
+  // Missing detail is said in the summary (no comma: readers split the range off at the first one).
+  const incomplete = await detailIncomplete(ctx.account.customerId);
+  const note = incomplete ? ` — ${INCOMPLETE_NOTE[incomplete]}` : "";
+  return evidence(ctx, plural(rows.length, noun) + (truncated ? " (more matched)" : "") + note, range, columns, rows.map(cells), { truncated });
 }
 
 // ---- the tools' work, callable without a model (the built-in analyst uses the same functions)
