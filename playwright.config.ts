@@ -19,6 +19,11 @@ const MODEL_DATA_DIR = `${DATA_DIR}-model`;
 // waits while a file named after it exists here, so a spec can look at "Analysing your data…".
 // Exported to the specs through the environment (the config is loaded by every worker).
 const ENGINE_HOLD_DIR = (process.env.E2E_ENGINE_HOLD_DIR ??= `${DATA_DIR}-engine-holds`);
+// Test hook of the second server (app/server/test-hold.server.ts): a first sync's detail import (keyword,
+// ad and search-term performance) waits while a file named after the account exists here, so
+// first-sync.spec.ts looks at the screens between the two stages. On that server because no other spec
+// syncs the small demo account there: its first sync is the spec's own.
+const DETAIL_HOLD_DIR = (process.env.E2E_DETAIL_HOLD_DIR ??= `${DATA_DIR}-detail-holds`);
 
 // Debian's Chromium where it exists (machines without internet); otherwise
 // Playwright's own browser (`npx playwright install chromium`).
@@ -45,9 +50,11 @@ export default defineConfig({
       : undefined,
   },
   projects: [
-    { name: "chromium", use: { ...devices["Desktop Chrome"] }, testIgnore: /revocation\.spec\.ts|-model\.spec\.ts/ },
+    { name: "chromium", use: { ...devices["Desktop Chrome"] }, testIgnore: /revocation\.spec\.ts|-model\.spec\.ts|first-sync\.spec\.ts/ },
     // The assistant and the ad generator with a (fake) model configured: its own server.
     { name: "assistant-model", use: { ...devices["Desktop Chrome"], baseURL: MODEL_BASE_URL }, testMatch: /-model\.spec\.ts/ },
+    // The staged first sync of an account no other spec syncs on that server (see DETAIL_HOLD_DIR).
+    { name: "first-sync", use: { ...devices["Desktop Chrome"], baseURL: MODEL_BASE_URL }, testMatch: /first-sync\.spec\.ts/ },
     // Revokes the shared demo Google user's grants: only once everything else is done.
     { name: "revocation", use: { ...devices["Desktop Chrome"] }, testMatch: /revocation\.spec\.ts/, dependencies: ["chromium"] },
   ],
@@ -98,6 +105,7 @@ export default defineConfig({
         LOG_LEVEL: "warn",
         AI_MODEL: "openai-compatible:fake-model",
         AI_BASE_URL: `http://127.0.0.1:${FAKE_LLM_PORT}/v1`,
+        TEST_HOLD_DETAIL_DIR: DETAIL_HOLD_DIR,
       },
     },
   ],

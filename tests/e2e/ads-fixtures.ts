@@ -52,7 +52,26 @@ export async function connectDemoAccount(page: Page, request: APIRequestContext,
     timeout: 120_000,
   });
   expect(warm.status()).toBe(200);
+  await waitForDetailImport(request, token, RICH_CUSTOMER_ID);
   return { ...user, token };
+}
+
+/**
+ * Waits until the account's keyword, ad and search-term performance is in. A
+ * first sync makes the campaigns available first (status "ok", which is when
+ * the API's first answer comes) and imports those right after, then runs the
+ * recommendations engine: specs that look at them wait for this.
+ */
+export async function waitForDetailImport(request: APIRequestContext, token: string, customerId: string) {
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/api/v1/accounts/${customerId}/sync`, { headers: { Authorization: `Bearer ${token}` } });
+        return res.ok() ? ((await res.json()) as { detail: { status: string } }).detail.status : `HTTP ${res.status()}`;
+      },
+      { timeout: 120_000 },
+    )
+    .toBe("ok");
 }
 
 /** The visible body rows of the campaigns table (the totals row is in the footer). */

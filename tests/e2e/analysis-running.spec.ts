@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { test } from "./fixtures";
-import { connectDemoAccount, expect, SMALL_CUSTOMER_ID, type ConnectedUser } from "./ads-fixtures";
+import { connectDemoAccount, expect, SMALL_CUSTOMER_ID, waitForDetailImport, type ConnectedUser } from "./ads-fixtures";
 
 // Between a sync's status turning "ok" and the end of the engine run that
 // follows it, the AI Optimizer's panel and the score page say the analysis is
@@ -29,6 +29,7 @@ async function useSmallAccount(page: Page, request: APIRequestContext, user: Con
   expect(res.ok()).toBe(true);
   const warm = await request.get(`/api/v1/accounts/${SMALL_CUSTOMER_ID}/summary`, { headers: { Authorization: `Bearer ${user.token}` }, timeout: 120_000 });
   expect(warm.status()).toBe(200);
+  await waitForDetailImport(request, user.token, SMALL_CUSTOMER_ID);
   // Whatever analysis that import started ends before the hold is set: the next one is the held one.
   await expect.poll(() => analysisStatus(page), { timeout: 60_000 }).toBe("idle");
 }

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { test } from "./fixtures";
-import { connectDemoAccount, SMALL_CUSTOMER_ID, expect, type ConnectedUser } from "./ads-fixtures";
+import { connectDemoAccount, SMALL_CUSTOMER_ID, expect, waitForDetailImport, type ConnectedUser } from "./ads-fixtures";
 
 // Change sets against the demo bakery account (EUR). Every spec that changes
 // something reverts it, so the shared emulator account ends as it began.
@@ -15,6 +15,7 @@ async function useBakery(page: Page, request: APIRequestContext): Promise<Connec
   await expect(page.getByRole("link", { name: "Account settings" })).toContainText("Northwind Bakery Berlin");
   const warm = await request.get(`/api/v1/accounts/${SMALL_CUSTOMER_ID}/summary`, { headers: { Authorization: `Bearer ${user.token}` }, timeout: 120_000 });
   expect(warm.status()).toBe(200);
+  await waitForDetailImport(request, user.token, SMALL_CUSTOMER_ID);
   return user;
 }
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { test } from "./fixtures";
-import { connectDemoAccount, expect, type ConnectedUser } from "./ads-fixtures";
+import { connectDemoAccount, expect, waitForDetailImport, type ConnectedUser } from "./ads-fixtures";
 
 // Screens an advertiser can live in (issue 15), at a 390 px phone and a
 // 1440 px laptop: the phone menu, tables that scroll in their own box, the
@@ -30,6 +30,7 @@ async function useLargeAccount(page: Page, request: APIRequestContext): Promise<
   await expect(page.getByRole("link", { name: "Account settings" })).toContainText("Northwind Wholesale");
   const warm = await request.get(`/api/v1/accounts/${LARGE_CUSTOMER_ID}/summary`, { headers: { Authorization: `Bearer ${user.token}` }, timeout: 120_000 });
   expect(warm.status()).toBe(200);
+  await waitForDetailImport(request, user.token, LARGE_CUSTOMER_ID);
   return user;
 }
 
