@@ -283,8 +283,11 @@ export async function benchPages(seconds: number): Promise<Pick<HttpBenchResult,
  * e.g. this checkout and a worktree of an earlier commit) the runs alternate
  * between them, so load on a shared machine hits before and after alike.
  */
-export async function benchDemoFirstSync(runs: number, roots: string[] = [appRoot]): Promise<Array<{ root: string; ms: number[]; cpuMs: number[] }>> {
-  const out = roots.map((root) => ({ root, ms: [] as number[], cpuMs: [] as number[] }));
+export async function benchDemoFirstSync(
+  runs: number,
+  roots: string[] = [appRoot],
+): Promise<Array<{ root: string; ms: number[]; cpuMs: number[]; detailMs: number[]; detailCpuMs: number[] }>> {
+  const out = roots.map((root) => ({ root, ms: [] as number[], cpuMs: [] as number[], detailMs: [] as number[], detailCpuMs: [] as number[] }));
   for (let i = 0; i < runs; i++) {
     for (const entry of out) {
       const app = await startProduct(PORT, {}, [], entry.root);
@@ -292,12 +295,16 @@ export async function benchDemoFirstSync(runs: number, roots: string[] = [appRoo
         // The server's CPU time over the same span: unlike the wall time, it barely moves with the machine's load.
         let cpuAtAllow = 0;
         let cpuAtDone = 0;
+        let cpuAtDetail = 0;
         const synced = await signUpAndConnect(app.base, {
           onAllow: () => (cpuAtAllow = cpuMs(app.child.pid)),
           onSynced: () => (cpuAtDone = cpuMs(app.child.pid)),
+          onDetail: () => (cpuAtDetail = cpuMs(app.child.pid)),
         });
         entry.ms.push(synced.firstSyncMs);
         entry.cpuMs.push(cpuAtDone - cpuAtAllow);
+        entry.detailMs.push(synced.detailMs);
+        entry.detailCpuMs.push(cpuAtDetail - cpuAtAllow);
       } finally {
         await app.stop();
       }
