@@ -109,6 +109,9 @@ function printSync(title: string, info: EmulatorInfo, results: WorkerResult[]) {
     ]),
   );
   for (const r of results) {
+    console.log(
+      `\n${r.dialect}: the first stage (everything but keyword, ad and search-term performance; status "ok", ADR 013) was in after ${fmt(r.firstStageMs / 1000, 1)} s; *wall* is until every row is in.`,
+    );
     if (r.engine) {
       console.log(
         `\n${r.dialect}: recommendations engine over this account, on demand after the sync: ${fmt(r.engine.ms)} ms, ${fmt(r.engine.recommendations)} recommendations, +${fmt(r.engine.extraRssMb)} MB RSS (targets: < 2,000 ms, < 300 MB)` +
