@@ -206,10 +206,13 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
       now: () => NOW,
       onProgress: (s) => {
         const t = performance.now();
-        if (s.currentStep === "Saving") savingFrom = t;
-        steps.push({ step: currentStep, ms: (currentStep === "Saving" && okAt !== undefined ? okAt : t) - last });
+        // A staged first sync's second stage reports its steps in `detail` (status is "ok" by then).
+        const next = s.currentStep ?? (s.detail.status === "running" ? s.detail.currentStep : null) ?? "";
+        if (next === "Saving") savingFrom = t;
+        const label = currentStep === "Saving" && s.status === "ok" && s.detail.status === "running" ? "Saving (first stage)" : currentStep;
+        steps.push({ step: label, ms: (currentStep === "Saving" && okAt !== undefined ? okAt : t) - last });
         last = t;
-        currentStep = s.currentStep ?? "";
+        currentStep = next;
       },
     });
     clearInterval(watch);
