@@ -1,5 +1,6 @@
-import { useEffect, useState, type ReactNode } from "react";
-import { Link, useLocation, useRevalidator } from "react-router";
+import type { ReactNode } from "react";
+import { Link, useLocation } from "react-router";
+import { usePolledStatus } from "./use-polled-status";
 
 /** Whether the recommendations engine is analysing the account now, as pages receive it (plain JSON). */
 export interface AnalysisView {
@@ -9,7 +10,6 @@ export interface AnalysisView {
 
 /** Where the browser polls while an analysis runs (cookie session, the active account). */
 export const ANALYSIS_STATUS_PATH = "/analysis";
-const POLL_MS = 2000;
 
 /**
  * While an analysis runs, polls the status endpoint (JavaScript on) and
@@ -17,43 +17,8 @@ const POLL_MS = 2000;
  * replace the message without a reload (the sync status's way, sync-status.tsx).
  */
 export function useLiveAnalysis(initial: AnalysisView): AnalysisView {
-  const [live, setLive] = useState(initial);
-  const revalidator = useRevalidator();
-  useEffect(() => setLive(initial), [initial]);
-  const running = initial.status === "running";
-  useEffect(() => {
-    if (!running) return;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const res = await fetch(ANALYSIS_STATUS_PATH, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-        if (stopped) return;
-        if (res.ok) {
-          const next = (await res.json()) as AnalysisView;
-          if (stopped) return;
-          if (next.status !== "running") {
-            // The message stays until the page's new data arrives with the results.
-            void revalidator.revalidate();
-            return;
-          }
-          setLive(next);
-        }
-      } catch {
-        // A dropped poll is retried on the next tick; the page stays usable.
-      }
-      if (!stopped) timer = setTimeout(poll, POLL_MS);
-    };
-    timer = setTimeout(poll, POLL_MS);
-    return () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    };
-    // The revalidator object changes identity on every state change; polling must not restart with it.
-    // It does restart with new page data: one that still says "running" (another run started) polls on.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [running, initial]);
-  return live;
+  // The message stays until the page's new data arrives with the results.
+  return usePolledStatus(ANALYSIS_STATUS_PATH, initial, initial.status === "running", (next) => next.status !== "running", false);
 }
 
 /**

@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
-import { Form, useNavigation, useRevalidator } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { usePolledStatus } from "./use-polled-status";
 import { formatDateTime, formatTimeAgo } from "~/lib/format";
 
 /**
@@ -31,7 +31,6 @@ export const importingDetail = (sync: SyncView) => sync.status !== "running" && 
 
 /** Where the browser polls while a sync runs (cookie session, the active account). */
 export const SYNC_STATUS_PATH = "/sync";
-const POLL_MS = 2000;
 
 /**
  * While a sync runs, polls the status endpoint (JavaScript on) and revalidates
@@ -41,46 +40,14 @@ const POLL_MS = 2000;
  * false: the page polls already (one hook per page) and passes the state in.
  */
 export function useLiveSync(initial: SyncView, enabled = true): SyncView {
-  const [live, setLive] = useState(initial);
-  const revalidator = useRevalidator();
-  useEffect(() => setLive(initial), [initial]);
   const running = enabled && (initial.status === "running" || initial.detail.status === "running");
-  useEffect(() => {
-    if (!running) return;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const res = await fetch(SYNC_STATUS_PATH, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-        if (stopped) return;
-        if (res.ok) {
-          const next = (await res.json()) as SyncView;
-          if (stopped) return;
-          setLive(next);
-          // The sync's data (or a first sync's stage 1) is in, or its detail import ended: the page's data changed.
-          // The revalidated page polls on if there is more to come (the effect restarts with its data).
-          const synced = initial.status === "running" && next.status !== "running";
-          const detailDone = initial.detail.status === "running" && next.detail.status !== "running" && next.status !== "running";
-          if (synced || detailDone) {
-            void revalidator.revalidate();
-            return;
-          }
-        }
-      } catch {
-        // A dropped poll is retried on the next tick; the page stays usable.
-      }
-      if (!stopped) timer = setTimeout(poll, POLL_MS);
-    };
-    timer = setTimeout(poll, POLL_MS);
-    return () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    };
-    // The revalidator object changes identity on every state change; polling must not restart with it.
-    // It does restart with new page data (a first sync's stage 1 in: its detail import is polled next).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [running, initial]);
-  return live;
+  // The sync's data (or a first sync's stage 1) is in, or its detail import ended: the page's data changed.
+  // The revalidated page polls on if there is more to come (a first sync's stage 1 in: its detail import).
+  return usePolledStatus(SYNC_STATUS_PATH, initial, running, (next) => {
+    const synced = initial.status === "running" && next.status !== "running";
+    const detailDone = initial.detail.status === "running" && next.detail.status !== "running" && next.status !== "running";
+    return synced || detailDone;
+  });
 }
 
 /**
