@@ -1,7 +1,7 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { safeReturnPath } from "~/server/http/return-path.server";
-import { currentSession, requireSession } from "~/server/request-context.server";
-import { activeAccountOf } from "~/server/account-access.server";
+import { requireSession } from "~/server/request-context.server";
+import { activeAccountOf, activeAccountStatus } from "~/server/account-access.server";
 import { startSync, syncView } from "~/server/sync-status.server";
 import { getSyncState } from "~/server/ads/sync.server";
 import type { Route } from "./+types/sync";
@@ -10,13 +10,8 @@ import type { Route } from "./+types/sync";
 // small status document the pages poll while a sync runs; POST is the
 // "Sync now" form, which starts a sync and goes back where it came from.
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const session = await currentSession(request, context);
-  const headers = { "Cache-Control": "no-store" };
-  if (!session) return data({ detail: "Not signed in" }, { status: 401, headers });
-  const account = await activeAccountOf(session.user);
-  if (!account) return data({ detail: "No Google Ads account connected" }, { status: 404, headers });
-  return data(syncView(await getSyncState(account.customerId)), { headers });
+export function loader({ request, context }: Route.LoaderArgs) {
+  return activeAccountStatus(request, context, async (customerId) => syncView(await getSyncState(customerId)));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { getAccount } from "./ads/accounts.server";
 import { requireOwnAccount } from "./ads/context.server";
 import type { AdsAccount, User } from "./db/schema";
+import { currentSession, type RequestContext } from "./request-context.server";
 
 // Which Google Ads account a request may read: the user's active one for the
 // pages, one of theirs by id for the API (another user's looks like an unknown one).
@@ -51,4 +52,18 @@ export async function requireAccountOf(userId: string, customerId: string): Prom
 
 export function notFound(): never {
   throw data(null, { status: 404, statusText: "Not Found" });
+}
+
+/**
+ * A status document the pages poll for the signed-in user's active account
+ * (GET /sync, GET /analysis), never stored: 401 without a session, 404
+ * without an account, else what `read` gives for the account.
+ */
+export async function activeAccountStatus<T>(request: Request, context: RequestContext, read: (customerId: string) => Promise<T>) {
+  const session = await currentSession(request, context);
+  const headers = { "Cache-Control": "no-store" };
+  if (!session) return data({ detail: "Not signed in" }, { status: 401, headers });
+  const account = await activeAccountOf(session.user);
+  if (!account) return data({ detail: "No Google Ads account connected" }, { status: 404, headers });
+  return data(await read(account.customerId), { headers });
 }
