@@ -24,7 +24,7 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   log.error({ err: error }, errorMessage(error));
 }
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -41,18 +41,17 @@ export default function handleRequest(
   const context = routerContext.staticHandlerContext;
   const cache = documentCache();
   if (!cache || !nonce || request.method !== "GET" || responseStatusCode !== 200 || context.errors || context.actionData) {
-    return render(request, routerContext, nonce, responseStatusCode).then(({ html, status }) => htmlResponse(html, status, responseHeaders));
-  }
-  return (async () => {
-    // The state as the browser will receive it: with the URL and status, the whole input of the render (ADR 017).
-    const state = await readAll(routerContext.serverHandoffStream!);
-    const key = cache.key(request.url, responseStatusCode, state);
-    const { html, status } = await cache.respond(key, nonce, (placeholder) => {
-      routerContext.serverHandoffStream = streamOf(state);
-      return render(request, routerContext, placeholder, responseStatusCode);
-    });
+    const { html, status } = await render(request, routerContext, nonce, responseStatusCode);
     return htmlResponse(html, status, responseHeaders);
-  })();
+  }
+  // The state as the browser will receive it: with the URL and status, the whole input of the render (ADR 017).
+  const state = await readAll(routerContext.serverHandoffStream!);
+  const key = cache.key(request.url, responseStatusCode, state);
+  const { html, status } = await cache.respond(key, nonce, (placeholder) => {
+    routerContext.serverHandoffStream = streamOf(state);
+    return render(request, routerContext, placeholder, responseStatusCode);
+  });
+  return htmlResponse(html, status, responseHeaders);
 }
 
 function htmlResponse(html: Buffer, status: number, headers: Headers) {
