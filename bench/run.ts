@@ -10,6 +10,9 @@
 //   BENCH_APP_ROOT=<dir>             measure the build in another checkout (before/after figures)
 //   BENCH_ONLY=demo                  only the demo account's first sync, BENCH_DEMO_RUNS times (default 5)
 //   BENCH_DEMO_ROOTS=<dir>,<dir>     …alternating between these checkouts' builds (before/after in one run)
+//   BENCH_CPU_PROF=<dir>             the sync parts' emulator and worker processes write V8 CPU profiles
+//                                    there (every thread: the sync's worker thread too); read them with
+//                                    bench/profile-summary.ts
 // The HTTP parts need a build (`npm run build`; run here when build/ is missing).
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
@@ -32,6 +35,8 @@ const CALLS = env("BENCH_CALLS", 50);
 const SECONDS = env("BENCH_SECONDS", 10);
 const RATE = env("BENCH_RATE", 20);
 const only = new Set((process.env.BENCH_ONLY ?? "http,sync,reads").split(",").map((p) => p.trim()));
+// --cpu-prof is refused in NODE_OPTIONS: given to the spawned processes instead.
+const cpuProf = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 const dialects: Dialect[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
 
 interface EmulatorInfo {
@@ -41,7 +46,7 @@ interface EmulatorInfo {
 }
 
 function startEmulator(options: DemoStoreOptions): Promise<{ child: ChildProcess; info: EmulatorInfo }> {
-  const child = spawn(process.execPath, ["--import", "tsx", here("./emulator-process.ts"), JSON.stringify(options)], {
+  const child = spawn(process.execPath, [...cpuProf, "--import", "tsx", here("./emulator-process.ts"), JSON.stringify(options)], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
@@ -61,7 +66,7 @@ function stopEmulator(child: ChildProcess): Promise<void> {
 }
 
 function runWorker(input: WorkerInput): Promise<WorkerResult> {
-  const child = spawn(process.execPath, ["--import", "tsx", here("./sync.bench.ts"), "worker", JSON.stringify(input)], {
+  const child = spawn(process.execPath, [...cpuProf, "--import", "tsx", here("./sync.bench.ts"), "worker", JSON.stringify(input)], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {

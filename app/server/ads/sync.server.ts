@@ -27,4 +27,4 @@ export {
   type SyncStatus,
 } from "./sync/state.server";
 export { ensureFresh, stopSyncs, syncAccount, type SyncOptions } from "./sync/runner.server";
-export { warmWorker as prepareForSync } from "./sync/worker-host.server";
+export { warmWorker as prepareForSync, workerReady } from "./sync/worker-host.server";

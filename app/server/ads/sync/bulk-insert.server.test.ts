@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, testDialect, type TestContext } from "../../../../tests/setup/test-db";
-import { createStager, switchOver } from "./bulk-insert.server";
+import { withStager } from "./bulk-insert.server";
 
 // Staged rows must come out of the switch-over exactly as they went in, on
 // both databases: on PostgreSQL they travel as array literals built by hand.
@@ -75,15 +75,17 @@ describe(`staging and switch-over (${testDialect})`, () => {
       i % 5 === 0 ? 1 : null,
     ]);
 
-    const ok = await ctx.db.connection().execute(async (conn) => {
-      const stager = await createStager(conn, testDialect, ["ads_ads", "ads_campaign_daily"]);
-      await stager.append("ads_ads", AD_COLUMNS, ads);
-      // Two appends: batches add up.
-      await stager.append("ads_campaign_daily", DAILY_COLUMNS, daily.slice(0, 1_000));
-      await stager.append("ads_campaign_daily", DAILY_COLUMNS, daily.slice(1_000));
-      expect(stager.counts()).toEqual({ ads_ads: ads.length, ads_campaign_daily: daily.length });
-      return switchOver(conn, ["ads_ads", "ads_campaign_daily"], "1112223334", async () => true);
-    });
+    const ok = await ctx.db.connection().execute((conn) =>
+      withStager(conn, testDialect, ["ads_ads", "ads_campaign_daily"], async (stager) => {
+        await stager.append("ads_ads", AD_COLUMNS, ads);
+        // Several appends: batches add up, in flight while the next is given.
+        await stager.append("ads_campaign_daily", DAILY_COLUMNS, daily.slice(0, 1_000));
+        await stager.append("ads_campaign_daily", DAILY_COLUMNS, daily.slice(1_000, 1_700));
+        await stager.append("ads_campaign_daily", DAILY_COLUMNS, daily.slice(1_700));
+        expect(stager.counts()).toEqual({ ads_ads: ads.length, ads_campaign_daily: daily.length });
+        return stager.switchOver("1112223334", async () => true);
+      }),
+    );
     expect(ok).toBe(true);
 
     const storedAds = await ctx.db.selectFrom("ads_ads").select(AD_COLUMNS).orderBy("ad_id").execute();
@@ -96,23 +98,42 @@ describe(`staging and switch-over (${testDialect})`, () => {
   it("rolls the whole switch-over back when what is derived from the new rows fails: previous rows stay", async () => {
     const before = await ctx.db.selectFrom("ads_ads").select(AD_COLUMNS).orderBy("ad_id").execute();
     expect(before.length).toBeGreaterThan(0);
-    const failed = ctx.db.connection().execute(async (conn) => {
-      const stager = await createStager(conn, testDialect, ["ads_ads"]);
-      await stager.append("ads_ads", AD_COLUMNS, [["1112223334", "10", "999", "7", null, "ENABLED", null, null, "[]", "[]", null, null, "[]"]]);
-      return switchOver(
-        conn,
-        ["ads_ads"],
-        "1112223334",
-        async () => true,
-        async (trx) => {
-          // The rows are in at this point, inside the transaction…
-          expect(await trx.selectFrom("ads_ads").select("ad_id").where("customer_id", "=", "1112223334").execute()).toEqual([{ ad_id: "999" }]);
-          throw new Error("totals failed");
-        },
-      );
-    });
+    const failed = ctx.db.connection().execute((conn) =>
+      withStager(conn, testDialect, ["ads_ads"], async (stager) => {
+        await stager.append("ads_ads", AD_COLUMNS, [["1112223334", "10", "999", "7", null, "ENABLED", null, null, "[]", "[]", null, null, "[]"]]);
+        return stager.switchOver(
+          "1112223334",
+          async () => true,
+          async (trx) => {
+            // The rows are in at this point, inside the transaction…
+            expect(await trx.selectFrom("ads_ads").select("ad_id").where("customer_id", "=", "1112223334").execute()).toEqual([{ ad_id: "999" }]);
+            throw new Error("totals failed");
+          },
+        );
+      }),
+    );
     await expect(failed).rejects.toThrow("totals failed");
     // …and out again after the failure.
+    expect(await ctx.db.selectFrom("ads_ads").select(AD_COLUMNS).orderBy("ad_id").execute()).toEqual(before);
+  });
+
+  it("a batch that cannot be written fails the sync before anything is switched in, even when its write ran behind", async () => {
+    const before = await ctx.db.selectFrom("ads_ads").select(AD_COLUMNS).orderBy("ad_id").execute();
+    let claimed = false;
+    const failed = ctx.db.connection().execute((conn) =>
+      withStager(conn, testDialect, ["ads_ads"], async (stager) => {
+        await stager.append("ads_ads", AD_COLUMNS, [["1112223334", "10", "1001", "7", null, "ENABLED", null, null, "[]", "[]", null, null, "[]"]]);
+        // A column the table does not have: PostgreSQL reports it only once the write has run.
+        await stager.append(
+          "ads_ads",
+          [...AD_COLUMNS.slice(0, -1), "no_such_column"],
+          [["1112223334", "10", "1002", "7", null, "ENABLED", null, null, "[]", "[]", null, null, "[]"]],
+        );
+        return stager.switchOver("1112223334", async () => (claimed = true));
+      }),
+    );
+    await expect(failed).rejects.toThrow(/no_such_column/);
+    expect(claimed).toBe(false);
     expect(await ctx.db.selectFrom("ads_ads").select(AD_COLUMNS).orderBy("ad_id").execute()).toEqual(before);
   });
 });

@@ -12,7 +12,7 @@ import { runOptimizerAfterSync } from "../../optimizer/run.server";
 import { totalsMarker, writeWindowTotals } from "../../optimizer/window-totals.server";
 import { requireAdsContext } from "../context.server";
 import { AdsClientError, AdsResponseError, type AdsClient } from "../client.server";
-import { createStager, switchOver, type Dialect, type Stager } from "./bulk-insert.server";
+import { withStager, type Dialect, type Stager } from "./bulk-insert.server";
 import { iso, SYNC_DAYS, SyncAccessError } from "./state.server";
 import { NOT_FAST } from "./row-readers.server";
 import {
@@ -134,35 +134,35 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
       return await stagedFirstSync(conn, dialect, job, range, read, update, at);
     }
 
-    const stager = await createStager(conn, dialect, SYNCED_TABLES);
-    await read(SYNC_STEPS, stager, async (i) => {
-      await update({ progress_done: i + 1, current_step: STEPS[i + 1]?.label ?? SAVE_LABEL });
-      await job.onStep?.();
-    });
+    const analysisId = await withStager<string | null>(conn, dialect, SYNCED_TABLES, async (stager) => {
+      await read(SYNC_STEPS, stager, async (i) => {
+        await update({ progress_done: i + 1, current_step: STEPS[i + 1]?.label ?? SAVE_LABEL });
+        await job.onStep?.();
+      });
 
-    at.label = SAVE_LABEL;
-    const finishedAt = iso(clock());
-    const period = makePeriod(range.from, range.to, finishedAt);
-    let analysisId: string | null = null;
-    const switched = await switchOver(
-      conn,
-      SYNCED_TABLES,
-      customerId,
-      (trx) =>
-        claimAndSet(trx, customerId, runId, {
-          ...succeeded(finishedAt, range, SYNC_STEP_COUNT, stager.counts()),
-          window_totals_for: totalsMarker(period),
-          ...DETAIL_COMPLETE,
-        }),
-      async (trx) => {
-        // The engine's window totals, from the rows just switched in (ADR 010, amendment).
-        await writeWindowTotals(trx, customerId, period);
-        // The engine run that follows, recorded in flight in the same commit as status "ok": no reader
-        // sees the new data without it and says "No analysis yet" (the wall clock: readers compare with theirs).
-        analysisId = await beginAnalysis(trx, customerId, "sync");
-      },
-    );
-    if (!switched) throw new SupersededError();
+      at.label = SAVE_LABEL;
+      const finishedAt = iso(clock());
+      const period = makePeriod(range.from, range.to, finishedAt);
+      let inFlight: string | null = null;
+      const switched = await stager.switchOver(
+        customerId,
+        (trx) =>
+          claimAndSet(trx, customerId, runId, {
+            ...succeeded(finishedAt, range, SYNC_STEP_COUNT, stager.counts()),
+            window_totals_for: totalsMarker(period),
+            ...DETAIL_COMPLETE,
+          }),
+        async (trx) => {
+          // The engine's window totals, from the rows just switched in (ADR 010, amendment).
+          await writeWindowTotals(trx, customerId, period);
+          // The engine run that follows, recorded in flight in the same commit as status "ok": no reader
+          // sees the new data without it and says "No analysis yet" (the wall clock: readers compare with theirs).
+          inFlight = await beginAnalysis(trx, customerId, "sync");
+        },
+      );
+      if (!switched) throw new SupersededError();
+      return inFlight;
+    });
     await refreshPlannerStatistics(conn, dialect, SYNCED_TABLES);
     return analysisId;
   } catch (error) {
@@ -252,39 +252,39 @@ async function stagedFirstSync(
   const { customerId, runId, clock } = job;
 
   // Stage 1: everything but the detail tables, switched in like a full sync (status "ok").
-  const overview = await createStager(conn, dialect, OVERVIEW_TABLES);
-  await read(OVERVIEW_STEPS, overview, async (i) => {
-    await update({ progress_done: i + 1, current_step: OVERVIEW_STEPS[i + 1]?.label ?? SAVE_LABEL });
-    await job.onStep?.();
+  const { overviewCounts, period, analysisId } = await withStager(conn, dialect, OVERVIEW_TABLES, async (overview) => {
+    await read(OVERVIEW_STEPS, overview, async (i) => {
+      await update({ progress_done: i + 1, current_step: OVERVIEW_STEPS[i + 1]?.label ?? SAVE_LABEL });
+      await job.onStep?.();
+    });
+    at.label = SAVE_LABEL;
+    const finishedAt = iso(clock());
+    const period = makePeriod(range.from, range.to, finishedAt);
+    const overviewCounts = overview.counts();
+    let analysisId: string | null = null;
+    const switched = await overview.switchOver(
+      customerId,
+      (trx) =>
+        claimAndSet(trx, customerId, runId, {
+          ...succeeded(finishedAt, range, OVERVIEW_STEP_COUNT, overviewCounts),
+          // No window totals until the detail rows they sum are in.
+          window_totals_for: null,
+          detail_status: "running",
+          detail_step: DETAIL_STEPS[0].label,
+          detail_done: 0,
+          detail_error: null,
+        }),
+      async (trx) => {
+        // The detail tables hold nothing of this account yet, or rows no sync vouches for: none until stage 2.
+        for (const table of DETAIL_TABLES) await sql`DELETE FROM ${sql.table(table)} WHERE customer_id = ${customerId}`.execute(trx);
+        await trx.deleteFrom("ads_window_totals").where("customer_id", "=", customerId).execute();
+        // The engine runs after stage 2; recorded in flight now, so the screens say "Analysing your data…" in between.
+        analysisId = await beginAnalysis(trx, customerId, "sync");
+      },
+    );
+    if (!switched) throw new SupersededError();
+    return { overviewCounts, period, analysisId: analysisId as string | null };
   });
-  at.label = SAVE_LABEL;
-  const finishedAt = iso(clock());
-  const period = makePeriod(range.from, range.to, finishedAt);
-  const overviewCounts = overview.counts();
-  let analysisId: string | null = null;
-  const switched = await switchOver(
-    conn,
-    OVERVIEW_TABLES,
-    customerId,
-    (trx) =>
-      claimAndSet(trx, customerId, runId, {
-        ...succeeded(finishedAt, range, OVERVIEW_STEP_COUNT, overviewCounts),
-        // No window totals until the detail rows they sum are in.
-        window_totals_for: null,
-        detail_status: "running",
-        detail_step: DETAIL_STEPS[0].label,
-        detail_done: 0,
-        detail_error: null,
-      }),
-    async (trx) => {
-      // The detail tables hold nothing of this account yet, or rows no sync vouches for: none until stage 2.
-      for (const table of DETAIL_TABLES) await sql`DELETE FROM ${sql.table(table)} WHERE customer_id = ${customerId}`.execute(trx);
-      await trx.deleteFrom("ads_window_totals").where("customer_id", "=", customerId).execute();
-      // The engine runs after stage 2; recorded in flight now, so the screens say "Analysing your data…" in between.
-      analysisId = await beginAnalysis(trx, customerId, "sync");
-    },
-  );
-  if (!switched) throw new SupersededError();
   await refreshPlannerStatistics(conn, dialect, OVERVIEW_TABLES);
   const inFlightId: string = analysisId!;
 
@@ -299,33 +299,32 @@ async function stagedFirstSync(
     // Stage 1 is in: its progress is reported like a step's.
     await job.onStep?.();
     await holdWhileFlagged("TEST_HOLD_DETAIL_DIR", customerId, beat);
-    const detail = await createStager(conn, dialect, DETAIL_TABLES);
-    await read(DETAIL_STEPS, detail, async (i) => {
-      // The claim checked at every step: a superseded import stops here rather than at its switch-over.
-      if (!(await update({ detail_done: i + 1, detail_step: DETAIL_STEPS[i + 1]?.label ?? SAVE_LABEL }))) throw new SupersededError();
-      await analysisBeat(conn, inFlightId);
-      await job.onStep?.();
+    await withStager(conn, dialect, DETAIL_TABLES, async (detail) => {
+      await read(DETAIL_STEPS, detail, async (i) => {
+        // The claim checked at every step: a superseded import stops here rather than at its switch-over.
+        if (!(await update({ detail_done: i + 1, detail_step: DETAIL_STEPS[i + 1]?.label ?? SAVE_LABEL }))) throw new SupersededError();
+        await analysisBeat(conn, inFlightId);
+        await job.onStep?.();
+      });
+      at.label = SAVE_LABEL;
+      const doneAt = iso(clock());
+      const done = await detail.switchOver(
+        customerId,
+        (trx) =>
+          claimAndSet(trx, customerId, runId, {
+            ...DETAIL_COMPLETE,
+            row_counts: JSON.stringify({ ...overviewCounts, ...detail.counts() }),
+            window_totals_for: totalsMarker(period),
+            // The detail tabs' cached reads (ADR 018) were of the empty tables: new data, new keys.
+            data_version: sql<number>`data_version + 1`,
+            heartbeat_at: doneAt,
+            updated_at: doneAt,
+          }),
+        // The engine's window totals, now that every table they sum is in.
+        (trx) => writeWindowTotals(trx, customerId, period),
+      );
+      if (!done) throw new SupersededError();
     });
-    at.label = SAVE_LABEL;
-    const doneAt = iso(clock());
-    const done = await switchOver(
-      conn,
-      DETAIL_TABLES,
-      customerId,
-      (trx) =>
-        claimAndSet(trx, customerId, runId, {
-          ...DETAIL_COMPLETE,
-          row_counts: JSON.stringify({ ...overviewCounts, ...detail.counts() }),
-          window_totals_for: totalsMarker(period),
-          // The detail tabs' cached reads (ADR 018) were of the empty tables: new data, new keys.
-          data_version: sql<number>`data_version + 1`,
-          heartbeat_at: doneAt,
-          updated_at: doneAt,
-        }),
-      // The engine's window totals, now that every table they sum is in.
-      (trx) => writeWindowTotals(trx, customerId, period),
-    );
-    if (!done) throw new SupersededError();
     await refreshPlannerStatistics(conn, dialect, DETAIL_TABLES);
     return inFlightId;
   } catch (error) {

@@ -33,7 +33,10 @@ export interface OptimizeInput {
 export type OptimizeSummary = RunSummary;
 
 export type ToWorker =
-  { type: "run"; jobId: number; input: JobInput } | { type: "optimize"; jobId: number; input: OptimizeInput } | { type: "ack"; jobId: number };
+  | { type: "run"; jobId: number; input: JobInput }
+  | { type: "optimize"; jobId: number; input: OptimizeInput }
+  | { type: "ack"; jobId: number }
+  | { type: "ping"; jobId: number };
 export type FromWorker =
   { type: "step"; jobId: number } | { type: "done"; jobId: number; summary?: OptimizeSummary } | { type: "error"; jobId: number; message: string };
 
@@ -49,6 +52,8 @@ port.on("message", (message: ToWorker) => {
     return;
   }
   const { jobId } = message;
+  // Answered once this module (and so everything a job needs) has loaded.
+  if (message.type === "ping") return post({ type: "done", jobId });
   adoptConfig(message.input.config);
   if (message.type === "optimize") {
     const { customerId, nowMs } = message.input;
