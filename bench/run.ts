@@ -16,6 +16,7 @@
 // The HTTP parts need a build (`npm run build`; run here when build/ is missing).
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
+import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { DemoStoreOptions } from "../emulator/ads";
@@ -65,8 +66,35 @@ function stopEmulator(child: ChildProcess): Promise<void> {
   });
 }
 
-function runWorker(input: WorkerInput): Promise<WorkerResult> {
-  const child = spawn(process.execPath, [...cpuProf, "--import", "tsx", here("./sync.bench.ts"), "worker", JSON.stringify(input)], {
+/**
+ * The sync benchmark's process runs the product's code compiled as the build compiles it
+ * (esbuild, scripts/build-server.mjs), its worker thread the same bundle the server starts: no
+ * TypeScript compiler in the process whose time and peak RSS are measured. Built afresh on
+ * each run, into build/bench/ (packages resolve from the repository's node_modules).
+ */
+let compiled: string | undefined;
+async function compiledSyncBench(): Promise<string> {
+  if (compiled) return compiled;
+  const { build } = await import("esbuild");
+  const outdir = fileURLToPath(new URL("../build/bench/", import.meta.url));
+  const common = {
+    absWorkingDir: fileURLToPath(new URL("..", import.meta.url)),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    alias: { "~": "./app" },
+    logLevel: "warning",
+  } as const;
+  // Beside the entry, where worker-host.server.ts looks for it in a build.
+  await build({ ...common, entryPoints: [here("../app/server/ads/sync/worker.server.ts")], outfile: path.join(outdir, "sync-worker.js") });
+  await build({ ...common, entryPoints: [here("./sync.bench.ts")], outfile: path.join(outdir, "sync.bench.mjs") });
+  return (compiled = path.join(outdir, "sync.bench.mjs"));
+}
+
+async function runWorker(input: WorkerInput): Promise<WorkerResult> {
+  const child = spawn(process.execPath, [...cpuProf, await compiledSyncBench(), "worker", JSON.stringify(input)], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {

@@ -175,8 +175,7 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
     const userId = await connectDemoUser(base);
 
     // The sync's thread started and its modules loaded first, as the server does when the Google
-    // sign-in's callback calls prepareForSync; here through tsx, whose compiling would otherwise
-    // count as "Loading campaigns" (over 2 s on a slow machine), which a build never pays.
+    // sign-in's callback calls prepareForSync: the sync's time is the sync's.
     await workerReady();
     const baselineRssMb = process.memoryUsage().rss / 2 ** 20;
     const steps: StepTiming[] = [];
@@ -270,7 +269,7 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
   }
 }
 
-// Worker entry: `node --import tsx bench/sync.bench.ts worker '<WorkerInput JSON>'`.
+// Worker entry: `node build/bench/sync.bench.mjs worker '<WorkerInput JSON>'` (bench/run.ts compiles it).
 if (process.argv[2] === "worker") {
   runWorker(JSON.parse(process.argv[3] ?? "{}") as WorkerInput).then(
     (result) => {
