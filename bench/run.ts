@@ -239,7 +239,10 @@ function printDuringSync(d: NonNullable<HttpBenchResult["duringSync"]>) {
     ]),
   );
   if (d.serverPeakRssMb !== null)
-    console.log(`\nServer process (production build, sync in its worker thread): peak RSS ${fmt(d.serverPeakRssMb)} MB (target < 400 MB).`);
+    console.log(
+      `\nServer process (production build, sync in its worker thread, serving the requests above): peak RSS ${fmt(d.serverPeakRssAtSyncedMb ?? 0)} MB ` +
+        `once every row was in (target < 400 MB), ${fmt(d.serverPeakRssMb)} MB after the recommendations engine run the job does next.`,
+    );
 }
 
 function printWide(rows: NonNullable<HttpBenchResult["wide"]>) {
