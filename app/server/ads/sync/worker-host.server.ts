@@ -19,7 +19,7 @@ interface PendingJob {
 
 const WORKER_IDLE_MS = 60_000;
 const WORKER_HEAP_MB = 256;
-const WORKER_YOUNG_MB = 16;
+const WORKER_YOUNG_MB = 48;
 let worker: Worker | undefined;
 let idleTimer: NodeJS.Timeout | undefined;
 let nextJobId = 1;
@@ -38,9 +38,11 @@ function backgroundWorker(): Worker {
   clearTimeout(idleTimer);
   if (worker) return worker;
   // A sync holds one batch at a time; a capped heap makes V8 collect instead of growing (peak RSS).
-  // The young generation smaller than V8's default too: a batch's objects are short-lived, and
-  // the bench's peak RSS was 25-35 MB lower (365-376 MB against 390-398 MB in alternating runs)
-  // with no consistent difference in time.
+  // The young generation is sized for a batch: a searchStream element (up to 10,000 rows) parses
+  // into objects that die once the batch is staged. With 16 MB they outlived the young generation
+  // and were promoted, to be collected by full GCs. The 100k-keyword sync, alternating runs: 16 MB
+  // 17.0 s at 262-269 MB peak RSS, 48 MB 15.2 s at 278-284 MB, 64 MB 14.2 s at 310-331 MB; 64 MB
+  // took the server's own peak during that sync (the bench's during-sync part) to 401 MB.
   const w = new Worker(workerUrl(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
   // Never the reason the process stays up (tests, shutdown).
   w.unref();
