@@ -20,6 +20,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { DemoStoreOptions } from "../emulator/ads";
+import { serverBundleOptions } from "../scripts/server-bundle.mjs";
 import { googleEnvFor } from "../tests/support/emulator-harness";
 import { benchDeepCampaign, benchDemoFirstSync, benchDuringSync, benchPages, benchWide, ensureBuilds, type HttpBenchResult } from "./http.bench";
 import { TODAY, type Dialect, type WorkerInput, type WorkerResult } from "./sync.bench";
@@ -77,16 +78,8 @@ async function compiledSyncBench(): Promise<string> {
   if (compiled) return compiled;
   const { build } = await import("esbuild");
   const outdir = fileURLToPath(new URL("../build/bench/", import.meta.url));
-  const common = {
-    absWorkingDir: fileURLToPath(new URL("..", import.meta.url)),
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    alias: { "~": "./app" },
-    logLevel: "warning",
-  } as const;
+  // The build's own options (the worker's bundle byte for byte what the server starts).
+  const common = { ...serverBundleOptions, absWorkingDir: fileURLToPath(new URL("..", import.meta.url)) };
   // Beside the entry, where worker-host.server.ts looks for it in a build.
   await build({ ...common, entryPoints: [here("../app/server/ads/sync/worker.server.ts")], outfile: path.join(outdir, "sync-worker.js") });
   await build({ ...common, entryPoints: [here("./sync.bench.ts")], outfile: path.join(outdir, "sync.bench.mjs") });
