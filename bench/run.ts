@@ -12,8 +12,8 @@
 //   BENCH_DEMO_ROOTS=<dir>,<dir>     …alternating between these checkouts' builds (before/after in one run)
 //   BENCH_CPU_PROF=<dir>             the sync parts' emulator and worker processes write V8 CPU profiles
 //                                    there (every thread: the sync's worker thread too); read them with
-//                                    bench/profile-summary.ts
-// The HTTP parts need a build (`npm run build`; run here when build/ is missing).
+//                                    bench/profile-summary.ts and bench/profile-timeline.ts
+// The HTTP parts need a build: made here, as `npm start` does, when build/ is missing or older than the sources.
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
