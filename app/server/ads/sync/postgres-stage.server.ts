@@ -56,7 +56,7 @@ export async function createPostgresStager(conn: Kysely<Database>, tables: reado
     counts: () => ({ ...counts }),
     async switchOver(customerId, claim, derive) {
       await writes.drain();
-      return copyOver(conn, tables, (table) => quote(stageName(table)), customerId, claim, derive);
+      return copyOver(conn, tables, customerId, claim, derive);
     },
     async dispose() {
       await writes.drain().catch(() => undefined);

@@ -11,7 +11,7 @@ import { copyOver, quote, stageName, type Stager } from "./staging.server";
  *
  * Writing them from a second thread, so the next batch is parsed while the
  * last is inserted, was tried and measured slower on the 2-core bench machine
- * (ADR 019): the cores were already busy, and handing batches over cost more
+ * (ADR 013, amendment): the cores were already busy, and handing batches over cost more
  * than it saved.
  */
 
@@ -63,7 +63,7 @@ export async function createSqliteStager(conn: Kysely<Database>, tables: readonl
       counts[table] = 0;
     },
     counts: () => ({ ...counts }),
-    switchOver: (customerId, claim, derive) => copyOver(conn, tables, (table) => quote(stageName(table)), customerId, claim, derive),
+    switchOver: (customerId, claim, derive) => copyOver(conn, tables, customerId, claim, derive),
     // TEMP tables go with the connection; the next sync's drops them first anyway.
     dispose: async () => {},
   };

@@ -22,7 +22,10 @@ export interface Stager {
    * `derive` (what is computed from the new rows, switched in with them).
    */
   switchOver(customerId: string, claim: (trx: Kysely<Database>) => Promise<boolean>, derive?: (trx: Kysely<Database>) => Promise<void>): Promise<boolean>;
-  /** Lets go of what staging holds (its thread, its file); after a switch-over or a failure, and more than once. */
+  /**
+   * Waits for writes still in flight, their failures unreported (the stage is given up or done), so
+   * the connection is idle when the job goes on; after a switch-over or a failure.
+   */
   dispose(): Promise<void>;
 }
 
@@ -57,11 +60,10 @@ export function writeQueue(limit: number) {
   };
 }
 
-/** The switch-over's transaction, copying from `source(table)`. */
+/** The switch-over's transaction (Stager.switchOver), copying from the staging tables of `conn`. */
 export function copyOver(
   conn: Kysely<Database>,
   tables: readonly string[],
-  source: (table: string) => string,
   customerId: string,
   claim: (trx: Kysely<Database>) => Promise<boolean>,
   derive?: (trx: Kysely<Database>) => Promise<void>,
@@ -71,7 +73,7 @@ export function copyOver(
     for (const table of tables) {
       await sql`DELETE FROM ${sql.table(table)} WHERE customer_id = ${customerId}`.execute(trx);
       // The staging table was made from this one (same columns, same order).
-      await sql.raw(`INSERT INTO ${quote(table)} SELECT * FROM ${source(table)}`).execute(trx);
+      await sql.raw(`INSERT INTO ${quote(table)} SELECT * FROM ${quote(stageName(table))}`).execute(trx);
     }
     await derive?.(trx);
     return true;
