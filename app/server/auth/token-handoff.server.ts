@@ -1,6 +1,7 @@
 import { createCookie, redirect } from "react-router";
 import { z } from "zod";
 import { getConfig } from "../env.server";
+import { VERIFY_PATH } from "./email-verification.server";
 import { tokenBelongsTo, type SessionContext } from "./session.server";
 
 /**
@@ -47,7 +48,9 @@ export function handoffHeader(token: string) {
  */
 export async function takeTokenFromAddress(address: URL, session: SessionContext | null): Promise<Response | null> {
   const url = new URL(address);
-  if (!url.searchParams.has("token")) return null;
+  // The address-confirmation link's ?token= is that page's own (a signed claim that the page
+  // still asks the account's password for), not an API token to hand over.
+  if (!url.searchParams.has("token") || url.pathname === VERIFY_PATH) return null;
   const token = url.searchParams.get("token") ?? "";
   url.searchParams.delete("token");
   const headers = new Headers({ "Cache-Control": "no-store" });
