@@ -68,10 +68,34 @@ function AuthAndToasts() {
   return null;
 }
 
+/**
+ * The same flash message for a browser without JavaScript, which never runs the toast: a banner
+ * at the top of the page it lands on ("Targets saved", "Google sign-in was cancelled", …).
+ */
+function FlashWithoutJavaScript() {
+  const toast = useRouteLoaderData<typeof loader>("root")?.toast;
+  if (!toast) return null;
+  const tone = {
+    error: "border-red-200 bg-red-50 text-red-800",
+    success: "border-green-200 bg-green-50 text-green-800",
+    blank: "border-gray-200 bg-gray-50 text-gray-800",
+  }[toast.type];
+  return (
+    <noscript>
+      {/* No live-region role: the page's own status and alert regions keep theirs alone, and a page
+          that loads without JavaScript is read from the top, banner first. */}
+      <div data-testid="flash" className={`border-b px-4 py-2 text-center text-sm ${tone}`}>
+        {toast.message}
+      </div>
+    </noscript>
+  );
+}
+
 export default function App() {
   return (
     <>
       <AuthAndToasts />
+      <FlashWithoutJavaScript />
       <Outlet />
     </>
   );

@@ -60,6 +60,20 @@ test.describe("Sign in with Google Ads (demo mode)", () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
+  test("without JavaScript, the same message shows as a banner on the page it lands on", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/api/v1/auth/google");
+    await consent(page, { allow: false });
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByTestId("flash")).toHaveText("Google sign-in was cancelled.");
+    // A flash shows once: the next page has none.
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Google Ads AI Manager" })).toBeVisible();
+    await expect(page.getByTestId("flash")).toHaveCount(0);
+    await context.close();
+  });
+
   test("Unticking the Ads scope is refused with a clear message", async ({ page }) => {
     await page.goto("/api/v1/auth/google");
     await consent(page, { untickAds: true });

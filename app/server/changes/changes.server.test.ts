@@ -152,6 +152,57 @@ describe("proposals are checked before anything is stored", () => {
     expect(await countSets()).toBe(0);
   });
 
+  it("refuses a change that changes nothing, and a keyword the ad group already has", async () => {
+    const same = await httpError(proposeBudgetChange(userId, { customerId: CUSTOMER, campaignId, amount: budgetMicros / 1e6 }));
+    expect(same.status).toBe(400);
+    expect(same.message).toBe(`Nothing to change: Daily budget of “${campaignName}” already has that value`);
+    const enabled = await ctx.db
+      .selectFrom("ads_campaigns")
+      .select("status")
+      .where("customer_id", "=", CUSTOMER)
+      .where("id", "=", campaignId)
+      .executeTakeFirstOrThrow();
+    const sameStatus = await httpError(
+      proposeStatusChange(userId, { customerId: CUSTOMER, kind: "campaign", ids: [campaignId], status: enabled.status as "ENABLED" }),
+    );
+    expect(sameStatus.message).toMatch(/^Nothing to change: /);
+
+    const [ag, crit] = keywordIds[0].split("~");
+    const kw = await ctx.db
+      .selectFrom("ads_keywords")
+      .select(["text", "match_type"])
+      .where("customer_id", "=", CUSTOMER)
+      .where("ad_group_id", "=", ag)
+      .where("criterion_id", "=", crit)
+      .executeTakeFirstOrThrow();
+    const matchType = kw.match_type as "EXACT" | "PHRASE" | "BROAD";
+    // Case and surrounding spaces do not make it another keyword.
+    const dup = await httpError(
+      proposeAddKeywords(userId, {
+        customerId: CUSTOMER,
+        adGroupId: ag,
+        keywords: [
+          { text: "brand new words", matchType },
+          { text: ` ${kw.text.toUpperCase()}`, matchType },
+        ],
+      }),
+    );
+    expect(dup.status).toBe(400);
+    expect(dup.fieldErrors?.["keywords.1.text"]).toMatch(/is already a keyword of ad group/);
+    const twice = await httpError(
+      proposeAddKeywords(userId, {
+        customerId: CUSTOMER,
+        adGroupId: ag,
+        keywords: [
+          { text: "brand new words", matchType: "EXACT" },
+          { text: "Brand new words", matchType: "EXACT" },
+        ],
+      }),
+    );
+    expect(twice.fieldErrors?.["keywords.1.text"]).toBe("“Brand new words” (exact) is in the list twice");
+    expect(await countSets()).toBe(0);
+  });
+
   it("refuses unknown ids and other users' accounts as not found", async () => {
     const unknown = await httpError(proposeBudgetChange(userId, { customerId: CUSTOMER, campaignId: "999", amount: 10 }));
     expect(unknown.status).toBe(404);

@@ -271,6 +271,28 @@ async function adGroupName(db: DB, customerId: string, id: string, field: string
 async function addKeywordDrafts(db: DB, customerId: string, input: z.output<typeof AddKeywordsInput>): Promise<DraftChange[]> {
   const name = await adGroupName(db, customerId, input.adGroupId, "adGroupId");
   const adGroup = resourceName(customerId, "ad_group", input.adGroupId);
+  // A keyword the ad group already has (same text and match type) would be created a second time.
+  const existing = await db
+    .selectFrom("ads_keywords")
+    .select(["text", "match_type"])
+    .where("customer_id", "=", customerId)
+    .where("ad_group_id", "=", input.adGroupId)
+    .where("negative", "=", 0)
+    .where("status", "!=", "REMOVED")
+    .execute();
+  const keyOf = (text: string, matchType: string) => `${matchType}:${text.trim().toLowerCase()}`;
+  const taken = new Set(existing.map((k) => keyOf(k.text, k.match_type)));
+  for (const [i, k] of input.keywords.entries()) {
+    const key = keyOf(k.text, k.matchType);
+    if (taken.has(key)) {
+      const keyword = `“${k.text}” (${k.matchType.toLowerCase()})`;
+      const message = existing.some((e) => keyOf(e.text, e.match_type) === key)
+        ? `${keyword} is already a keyword of ad group “${name}”`
+        : `${keyword} is in the list twice`;
+      throw new InvalidError(message, { [`keywords.${i}.text`]: message });
+    }
+    taken.add(key);
+  }
   return input.keywords.map((k) => {
     const create: Record<string, unknown> = { adGroup, status: "ENABLED", keyword: { text: k.text, matchType: k.matchType } };
     const after: Fields = { adGroup, status: "ENABLED", text: k.text, matchType: k.matchType };
@@ -494,7 +516,24 @@ async function propose<S extends z.ZodType<{ customerId: string }>>(
   const db = getDb();
   await requireOwnAccount(userId, data.customerId, { db, field: "customerId" });
   const drafts = await build(db, data);
+  refuseNoOps(drafts);
   return storeChangeSet(db, userId, data.customerId, drafts, { ...meta, title: meta.title ?? title(data, drafts) });
+}
+
+const sameValue = (a: unknown, b: unknown) =>
+  a === b || (a !== null && b !== null && a !== undefined && b !== undefined && typeof a !== "object" && String(a) === String(b));
+
+/**
+ * An update that sets what is already there (a budget of $41 to $41, pausing a paused campaign)
+ * would go to review, to Google and into History as a change that changed nothing: refused.
+ */
+function refuseNoOps(drafts: DraftChange[]) {
+  for (const d of drafts) {
+    if (d.operation !== "update" || !d.before || !d.after) continue;
+    if (Object.keys(d.after).every((k) => sameValue(d.before?.[k], d.after?.[k]))) {
+      throw new InvalidError(`Nothing to change: ${d.label} already has that value`);
+    }
+  }
 }
 
 const titled = (drafts: DraftChange[], many: string) => (drafts.length === 1 ? drafts[0].label : many);
