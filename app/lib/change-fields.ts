@@ -20,6 +20,9 @@ const NAMES: Record<string, string> = {
   headlines: "Headlines",
   descriptions: "Descriptions",
   finalUrls: "Final URL",
+  path1: "Display path 1",
+  path2: "Display path 2",
+  pins: "Pinned",
 };
 
 // Parent resource names say where, not what; the label already names the parent.

@@ -21,6 +21,7 @@ import {
 } from "./propose.server";
 import { approved, CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
 import { routeArgs } from "../../../tests/support/route-args";
+import { diffFields } from "~/lib/change-fields";
 
 // The pipeline against the project's Google emulator over HTTP (Google's real
 // mutate protocol, validateOnly, partialFailure, change_event), through the
@@ -306,6 +307,14 @@ describe("each action: propose → validate → apply against Google", () => {
       path1: "brot",
       finalUrl: "https://bakery.example/brot",
     });
+    // The review shows everything Google is sent: the display path and the pins too.
+    const review = diffFields(null, JSON.parse((await getChangeSet(userId, rsa)).changes[0].after_json!), "EUR");
+    expect(review).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: "Display path 1", after: "brot" }),
+        expect.objectContaining({ field: "Pinned", after: "“Frisches Brot” → Headline 1" }),
+      ]),
+    );
     const ad = await applyChangeSet(userId, rsa, await approved(userId, rsa));
     expect(ad.changes[0].result_resource_name).toMatch(/adGroupAds\//);
     expect(

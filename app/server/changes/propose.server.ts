@@ -21,6 +21,7 @@ import type { ChangeOperation, ChangeResourceKind, ChangeSetSource } from "../db
 import { getConfig } from "../env.server";
 import { InvalidError, NotFoundError, parseInput } from "../domain-errors.server";
 import { resourceName, type Fields } from "./kinds.server";
+import { formatEnum } from "~/lib/format";
 
 export type { Action };
 
@@ -395,6 +396,7 @@ async function rsaDrafts(db: DB, customerId: string, input: z.output<typeof Crea
   const rsa: Record<string, unknown> = { headlines: input.headlines.map(asset), descriptions: input.descriptions.map(asset) };
   if (input.path1) rsa.path1 = input.path1;
   if (input.path2) rsa.path2 = input.path2;
+  const pins = [...input.headlines, ...input.descriptions].filter((a) => a.pin).map((a) => `“${a.text}” → ${formatEnum(a.pin!)}`);
   return [
     {
       kind: "ad",
@@ -408,6 +410,10 @@ async function rsaDrafts(db: DB, customerId: string, input: z.output<typeof Crea
         headlines: input.headlines.map((h) => h.text),
         descriptions: input.descriptions.map((d) => d.text),
         finalUrls: [input.finalUrl],
+        // Everything sent to Google is shown in the review: the display path and the pins too.
+        ...(input.path1 ? { path1: input.path1 } : {}),
+        ...(input.path2 ? { path2: input.path2 } : {}),
+        ...(pins.length > 0 ? { pins } : {}),
       },
       op: { create: { adGroup, status: "ENABLED", ad: { finalUrls: [input.finalUrl], responsiveSearchAd: rsa } } },
     },
