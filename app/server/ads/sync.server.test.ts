@@ -406,7 +406,12 @@ describe("a full sync of the rich demo account", () => {
   it("stores each keyword's window totals as the sums of its daily rows over each window", async () => {
     // Summed here in JavaScript, apart from the SQL that stored them (two steps on PostgreSQL).
     const period = makePeriod(FIRST_DAY, LAST_DAY, null);
-    const windows = { w30: [period.from30, period.evalTo], w60: [period.from60, period.evalTo], all: [period.dataFrom, period.evalTo], l30: [period.last30From, period.dataTo] };
+    const windows = {
+      w30: [period.from30, period.evalTo],
+      w60: [period.from60, period.evalTo],
+      all: [period.dataFrom, period.evalTo],
+      l30: [period.last30From, period.dataTo],
+    };
     const metrics = ["impressions", "clicks", "cost_micros", "conversions", "conversions_value"] as const;
     const daily = await ctx.db.selectFrom("ads_keyword_daily").selectAll().where("customer_id", "=", RICH).execute();
     const expected = new Map<string, Record<string, number | string | null>>();

@@ -47,7 +47,7 @@ it("writes one line per request with an id that the response and the request's o
   const user = await registerUser("log@example.com", "a-long-password");
   const { accessToken } = await createSession(user.id, new Request("http://localhost/"));
   logged = captureLogs();
-  const response = await fetch(`${base}/work?token=secret-in-the-query&code=abc`, {
+  const response = await fetch(`${base}/work?token=secret-in-the-query&code=code-in-the-query`, {
     headers: { Authorization: `Bearer ${accessToken}`, Cookie: "__session=cookie-value" },
   });
   expect(response.status).toBe(200);
@@ -62,7 +62,7 @@ it("writes one line per request with an id that the response and the request's o
   // The warning logged while serving it carries the same id.
   expect(logged.records.find((r) => r.msg === "something worth a look")).toMatchObject({ level: "warn", reqId: id });
   const everything = JSON.stringify(logged.records);
-  for (const secret of ["secret-in-the-query", "abc", accessToken, "cookie-value"]) expect(everything).not.toContain(secret);
+  for (const secret of ["secret-in-the-query", "code-in-the-query", accessToken, "cookie-value"]) expect(everything).not.toContain(secret);
 });
 
 it("gives each request its own id, omits the user when there is none, and logs a 5xx at error", async () => {
