@@ -5,6 +5,7 @@ import { commitSessionCookie } from "~/server/auth/session.server";
 import { requestInfoContext, requireAnonymous } from "~/server/request-context.server";
 import { register, signIn } from "~/server/auth/credentials.server";
 import { handoffHeader } from "~/server/auth/token-handoff.server";
+import { takeAfterSignIn } from "~/server/auth/after-sign-in.server";
 import { toHttpError } from "~/server/http/errors.server";
 import { PASSWORD_MIN_LENGTH } from "~/lib/auth-limits";
 import { LoginSchema, RegisterSchema } from "~/lib/auth-schemas";
@@ -46,7 +47,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const headers = new Headers();
     headers.append("Set-Cookie", await commitSessionCookie(session.sessionId));
     headers.append("Set-Cookie", await handoffHeader(session.accessToken));
-    return redirect("/dashboard", { headers });
+    // The page a signed-out visit asked for, if any (after-sign-in.server.ts); else the dashboard.
+    const next = await takeAfterSignIn(request);
+    headers.append("Set-Cookie", next.clear);
+    return redirect(next.path, { headers });
   } catch (error) {
     const failure = toHttpError(error);
     if (!failure) throw error;

@@ -1,4 +1,5 @@
 import { createContext, redirect, RouterContextProvider, type MiddlewareFunction } from "react-router";
+import { rememberAfterSignIn } from "./auth/after-sign-in.server";
 import { clearSessionCookie, getSession, getSessionId, type SessionContext } from "./auth/session.server";
 
 /**
@@ -72,7 +73,10 @@ export const requireUserMiddleware: MiddlewareFunction<Response> = async ({ requ
 export async function requireSession(request: Request, context: RequestContext): Promise<SessionContext> {
   const session = await currentSession(request, context);
   if (!session) {
-    const headers = (await getSessionId(request)) ? { "Set-Cookie": await clearSessionCookie() } : undefined;
+    const headers = new Headers();
+    if (await getSessionId(request)) headers.append("Set-Cookie", await clearSessionCookie());
+    const remember = await rememberAfterSignIn(request);
+    if (remember) headers.append("Set-Cookie", remember);
     throw redirect("/login", { headers });
   }
   return session;

@@ -81,6 +81,20 @@ test.describe("registration", () => {
         if (!javaScriptEnabled) await expect(password).toHaveValue("");
       });
 
+      test("signing in lands on the page asked for while signed out", async ({ page, user }) => {
+        await page.goto("/campaigns?status=paused");
+        await expect(page).toHaveURL(/\/login$/);
+        if (javaScriptEnabled) await page.waitForLoadState("networkidle");
+        await page.getByLabel("Email").fill(user.email);
+        await page.getByLabel("Password").fill(user.password);
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await expect(page).toHaveURL(/\/campaigns\?status=paused$/);
+        // Once: the next sign-in goes to the dashboard again.
+        await page.getByRole("button", { name: "Logout" }).click();
+        await expect(page).toHaveURL(/\/login$/);
+        await signInViaForm(page, user);
+      });
+
       test("a blank sign-in names each missing field", async ({ page }) => {
         await page.goto("/login");
         if (javaScriptEnabled) await page.waitForLoadState("networkidle");
