@@ -87,3 +87,29 @@ it("keeps decisions, updates what changed, marks every finding seen, forgets ope
   expect(stored.get(idOf("b"))).toMatchObject({ status: "dismissed", present: 1, last_seen_at: "2026-11-22T19:00:00.000Z" });
   expect(stored.size).toBe(3);
 });
+
+it("keeps an applied recommendation applied until a week of data after the change shows it is still needed", async () => {
+  const raise = (amount: number, to: string): Finding => {
+    const f = finding("budget", 50);
+    return { ...f, actions: [{ amount }] as never, evidence: { ...f.evidence, dateRange: { from: "2026-10-23", to } } };
+  };
+  await saveRun(ctx.db, CID, run([raise(278.75, "2026-11-21")]), meta, new Date("2026-11-22T16:00:00Z"));
+  // Its change set was applied on Nov 22.
+  await ctx.db
+    .updateTable("recommendations")
+    .set({ status: "applied", status_changed_at: "2026-11-22T16:05:00.000Z" })
+    .where("id", "=", idOf("budget"))
+    .execute();
+  const status = async () =>
+    await ctx.db.selectFrom("recommendations").select(["status", "present", "actions_json"]).where("id", "=", idOf("budget")).executeTakeFirstOrThrow();
+
+  // The next run, on the same days, judged against the raised budget: no second raise.
+  await saveRun(ctx.db, CID, run([raise(348.44, "2026-11-21")]), meta, new Date("2026-11-22T17:00:00Z"));
+  expect(await status()).toMatchObject({ status: "applied", present: 1, actions_json: JSON.stringify([{ amount: 278.75 }]) });
+  // Six days of data after the change: still held.
+  await saveRun(ctx.db, CID, run([raise(348.44, "2026-11-28")]), meta, new Date("2026-11-29T17:00:00Z"));
+  expect((await status()).status).toBe("applied");
+  // A week of data after it: new advice.
+  await saveRun(ctx.db, CID, run([raise(348.44, "2026-11-29")]), meta, new Date("2026-11-30T17:00:00Z"));
+  expect(await status()).toMatchObject({ status: "open", present: 1, actions_json: JSON.stringify([{ amount: 348.44 }]) });
+});

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
+import { addDays } from "~/lib/dates";
 import type { DB } from "../db/db.server";
 import type { RecommendationStatus, RecommendationsTable } from "../db/schema";
 import type { EngineResult } from "./engine.server";
@@ -32,6 +33,14 @@ export async function markApplied(db: DB, customerId: string, now: Date = new Da
     .execute();
 }
 
+/** Days of data after an applied change before the same rule's new advice on it counts. */
+export const DAYS_AFTER_CHANGE = 7;
+
+function hasDataSinceChange(evidenceTo: string | undefined, appliedAt: string | null | undefined): boolean {
+  if (!evidenceTo || !appliedAt) return true;
+  return evidenceTo >= addDays(appliedAt.slice(0, 10), DAYS_AFTER_CHANGE);
+}
+
 // Ids per `IN (…)` list.
 const ID_CHUNK = 500;
 // Rows per multi-row statement: 17 values a row stays far below both databases' parameter limits.
@@ -46,13 +55,26 @@ export async function saveRun(db: DB, customerId: string, result: EngineResult, 
     (
       await db
         .selectFrom("recommendations")
-        .select(["id", "status", "present", "title", "confidence", "impact_amount", "impact_json", "evidence_json", "actions_json", "resources_json"])
+        .select([
+          "id",
+          "status",
+          "status_changed_at",
+          "present",
+          "title",
+          "confidence",
+          "impact_amount",
+          "impact_json",
+          "evidence_json",
+          "actions_json",
+          "resources_json",
+        ])
         .where("customer_id", "=", customerId)
         .execute()
     ).map((r) => [r.id, r]),
   );
   const changed: RecommendationsTable[] = [];
   const unchanged: string[] = [];
+  const held: string[] = [];
   const seen = new Set<string>();
   for (const f of result.findings) {
     const id = recommendationIdFor(customerId, f.key);
@@ -63,7 +85,14 @@ export async function saveRun(db: DB, customerId: string, result: EngineResult, 
     const resourcesJson = JSON.stringify({ resources: f.resources, links: f.links });
     const prev = existing.get(id);
     let status: RecommendationStatus = (prev?.status as RecommendationStatus | undefined) ?? "open";
-    // An applied recommendation found again with a different change (a budget still limited after a raise) is new advice.
+    // An applied recommendation found again with a different change (a budget still limited after a raise) is new
+    // advice, once the evidence holds a week of days after the change. Before that it is the same days that
+    // led to the change, judged against the new setting: applying it would raise the budget again on stale
+    // evidence, and again after that. It stays applied meanwhile.
+    if (status === "applied" && prev?.actions_json !== actionsJson && !hasDataSinceChange(f.evidence.dateRange?.to, prev?.status_changed_at)) {
+      held.push(id);
+      continue;
+    }
     const reopened = status === "applied" && prev?.actions_json !== actionsJson;
     if (reopened) status = "open";
     if (
@@ -120,6 +149,13 @@ export async function saveRun(db: DB, customerId: string, result: EngineResult, 
         .updateTable("recommendations")
         .set({ last_seen_at: at })
         .where("id", "in", unchanged.slice(i, i + ID_CHUNK))
+        .execute();
+    }
+    for (let i = 0; i < held.length; i += ID_CHUNK) {
+      await trx
+        .updateTable("recommendations")
+        .set({ present: 1, last_seen_at: at })
+        .where("id", "in", held.slice(i, i + ID_CHUNK))
         .execute();
     }
     for (let i = 0; i < changed.length; i += CHUNK) {
