@@ -177,31 +177,33 @@ async function performance(w: Writer, parts: string[]) {
     parts.push("No enabled campaign spent anything in this period.");
     return;
   }
+  // Every statement below is about the campaigns in this table: a "most expensive" picked from a
+  // longer list named a campaign the reader could not see, and one beyond it could cost more.
+  const shown = spending.slice(0, 6);
   parts.push(
     "**Enabled campaigns by cost**:",
     table(
       ["Campaign", "Cost", "Conv.", "Cost / conv.", "ROAS"],
-      spending
-        .slice(0, 6)
-        .map((r) => [
-          String(r.name),
-          w.money(r.cost),
-          String(r.conversions),
-          r.costPerConversion === null ? "—" : w.money(r.costPerConversion),
-          r.roas === null ? "—" : num(r.roas).toFixed(2),
-        ]),
+      shown.map((r) => [
+        String(r.name),
+        w.money(r.cost),
+        String(r.conversions),
+        r.costPerConversion === null ? "—" : w.money(r.costPerConversion),
+        r.roas === null ? "—" : num(r.roas).toFixed(2),
+      ]),
     ),
   );
-  const converting = spending.filter((r) => r.costPerConversion !== null);
+  const converting = shown.filter((r) => r.costPerConversion !== null);
   if (converting.length >= 2) {
     const best = converting.reduce((a, b) => (num(a.costPerConversion) <= num(b.costPerConversion) ? a : b));
     const worst = converting.reduce((a, b) => (num(a.costPerConversion) >= num(b.costPerConversion) ? a : b));
     parts.push(
-      `Cheapest conversions: **${best.name}** at ${w.money(best.costPerConversion)}. Most expensive: **${worst.name}** at ${w.money(worst.costPerConversion)}.`,
+      `Of these, the cheapest conversions: **${best.name}** at ${w.money(best.costPerConversion)}; the most expensive: **${worst.name}** at ${w.money(worst.costPerConversion)}.`,
     );
   }
-  const zero = spending.filter((r) => num(r.conversions) === 0);
-  if (zero.length) parts.push(`Spending with no conversions: ${zero.map((r) => `**${r.name}** (${w.money(r.cost)})`).join(", ")}.`);
+  const zero = shown.filter((r) => num(r.conversions) === 0);
+  if (zero.length) parts.push(`Of these, spending with no conversions: ${zero.map((r) => `**${r.name}** (${w.money(r.cost)})`).join(", ")}.`);
+  if (spending.length > shown.length) parts.push("The campaigns list, sorted by Cost / conv., shows every campaign.");
 }
 
 /** "by 10%" → 10, within the 50% a single step may move; 20 when none is given. */

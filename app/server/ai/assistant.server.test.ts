@@ -208,6 +208,20 @@ describe("the built-in analyst (no model configured)", () => {
     expect(answer.text).toMatch(/AI_MODEL/);
     expect(answer.steps.map((s) => s.toolName)).toEqual(["get_account_overview", "list_campaigns"]);
     expect(answer.text).toMatch(/Enabled campaigns by cost/);
+    // The cheapest and dearest conversions it names are campaigns of the table it shows.
+    const rows = answer.text
+      .split("\n")
+      .filter((l) => l.startsWith("| ") && !l.startsWith("| Campaign") && !l.startsWith("| ---"))
+      // Cells split at unescaped pipes; names may hold one ("Search | Tents", written "Search \\| Tents").
+      .map((l) =>
+        l
+          .split(/(?<!\\)\|/)[1]
+          .trim()
+          .replace(/\\\|/g, "|"),
+      );
+    const named = [...answer.text.matchAll(/(?:cheapest|most expensive)[^*]*\*\*([^*]+)\*\*/g)].map((m) => m[1]);
+    expect(named).toHaveLength(2);
+    for (const name of named) expect(rows).toContain(name);
   });
 
   it("while the first sync's detail import runs, keyword and search-term reads say their figures are incomplete", async () => {
