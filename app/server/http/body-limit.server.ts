@@ -25,6 +25,9 @@ export function bodyWasRefused(req: IncomingMessage): boolean {
   return cut.has(req);
 }
 
+// How long the rest of a refused upload is read and dropped before the connection closes.
+const LINGER_MS = 2_000;
+
 function refuse(req: IncomingMessage, res: ServerResponse, limit: number) {
   cut.add(req);
   if (res.headersSent) {
@@ -32,9 +35,35 @@ function refuse(req: IncomingMessage, res: ServerResponse, limit: number) {
     return;
   }
   const body = JSON.stringify({ detail: `Request body too large: the limit is ${limit} bytes` });
-  // Connection: close, so the rest of an oversized upload is never read.
+  lingerAfterResponse(req, limit);
+  // Connection: close, so the rest of an oversized upload is never parsed.
   res.writeHead(413, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: "close" });
-  res.end(body, () => req.destroy(new BodyTooLargeError(limit)));
+  res.end(body);
+}
+
+/**
+ * A client is usually still sending when the 413 goes out. Closing at once
+ * (Node destroys a Connection: close socket as soon as the response is
+ * written) leaves its bytes unread, so the kernel resets the connection, and a
+ * client that reads only after writing sees the reset, not the 413. Instead
+ * the socket stops sending (FIN) and keeps reading and dropping for a moment,
+ * until the client stops or LINGER_MS pass (what web servers call a lingering
+ * close); then the request is destroyed, so its body's readers get an error.
+ */
+function lingerAfterResponse(req: IncomingMessage, limit: number) {
+  const socket = req.socket;
+  const close = () => {
+    clearTimeout(timer);
+    req.destroy(new BodyTooLargeError(limit));
+    socket.destroy();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref();
+  socket.destroySoon = () => {
+    socket.end();
+  };
+  socket.once("end", close);
+  socket.once("close", () => clearTimeout(timer));
 }
 
 export function bodyLimit(maxBytes: number) {
