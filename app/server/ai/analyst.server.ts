@@ -39,6 +39,8 @@ export type Intent =
   | "history"
   | "paused"
   | "campaign"
+  | "budget_to"
+  | "pause_campaign"
   | "overview";
 
 export const NO_MODEL_NOTE =
@@ -340,6 +342,42 @@ function containedWord(question: string): string | null {
   return m ? m[1].trim() : null;
 }
 
+/** "to $300", "to 300 a day", "to €45.50": the amount a question asks a budget to be set to. */
+export function amountIn(question: string): number | null {
+  const m = /\bto\s+(?:[$€£]\s?)?(\d{1,7}(?:[.,]\d{1,2})?)\b/i.exec(question);
+  return m ? Number(m[1].replace(",", ".")) : null;
+}
+
+/** What was asked, as asked: the named campaign's budget set to the named amount. */
+async function budgetTo(w: Writer, parts: string[], target: { id: string; name: string }, amount: number) {
+  const out = (await w.call("get_campaign", { campaignId: target.id })) as ToolEvidence & { campaign: Row };
+  const c = out.campaign;
+  if (c.dailyBudget === null) {
+    parts.push(`**${c.name}** has no budget of its own that I can change.`);
+    return;
+  }
+  const title = `Set the daily budget of ${c.name} from ${w.money(c.dailyBudget)} to ${w.money(amount)}`.slice(0, 200);
+  parts.push(
+    `**${c.name}** has a daily budget of ${w.money(c.dailyBudget)}` +
+      `${c.budgetLostImpressionShare === null ? "" : ` and loses ${num(c.budgetLostImpressionShare).toFixed(1)}% of its impressions to it`}.`,
+    proposalLine(await w.propose(title, [{ type: "budget", campaignId: target.id, amount }]), `sets its budget to ${w.money(amount)} a day`),
+  );
+}
+
+/** "Pause the Competitors campaign": a pause of that campaign, for review. */
+async function pauseCampaign(w: Writer, parts: string[], target: { id: string; name: string }) {
+  const out = (await w.call("get_campaign", { campaignId: target.id })) as ToolEvidence & { campaign: Row };
+  const c = out.campaign;
+  if (c.status !== "ENABLED") {
+    parts.push(`**${c.name}** is already ${String(c.status).toLowerCase()}: there is nothing to pause.`);
+    return;
+  }
+  parts.push(
+    `**${c.name}** spent ${w.money(c.cost)} for ${num(c.conversions).toLocaleString("en-US")} conversions in ${out.summary.replace(/^Read [^,]*(, [^,]*)*?, /, "")}.`,
+    proposalLine(await w.propose(`Pause ${c.name}`.slice(0, 200), [{ type: "status", kind: "campaign", ids: [target.id], status: "PAUSED" }]), "pauses it"),
+  );
+}
+
 async function campaign(w: Writer, parts: string[], target: { id: string; name: string }) {
   const out = (await w.call("get_campaign", { campaignId: target.id })) as ToolEvidence & { campaign: Row };
   const c = out.campaign;
@@ -479,11 +517,23 @@ export async function analystAnswer(ctx: ToolContext, question: string): Promise
   const w = new Writer(toolRunners(ctx), ctx);
   let intent = classify(question);
   const parts: string[] = [];
+  // An instruction about a named campaign is carried out as asked (for review), not replaced by advice.
+  const amount = /\bbudget\b/i.test(question) ? amountIn(question) : null;
+  const pausing = /\bpause\b/i.test(question) && !/\b(keyword|budget)/i.test(question);
+  const named = amount !== null || pausing ? await mentionedCampaign(ctx, question) : null;
+  if (named && amount !== null) intent = "budget_to";
+  else if (named && pausing) intent = "pause_campaign";
   // A named campaign narrows a general question to that campaign.
   const target = ["performance", "overview", "budgets", "keywords", "waste"].includes(intent) ? await mentionedCampaign(ctx, question) : null;
   if (target && (intent === "performance" || intent === "overview" || /worth|doing|perform|ad groups?|tell me/i.test(question))) intent = "campaign";
   const word = intent === "search_terms" || intent === "overview" || intent === "waste" ? containedWord(question) : null;
-  switch (word ? "containing" : intent) {
+  switch (word && intent !== "budget_to" && intent !== "pause_campaign" ? "containing" : intent) {
+    case "budget_to":
+      await budgetTo(w, parts, named!, amount!);
+      break;
+    case "pause_campaign":
+      await pauseCampaign(w, parts, named!);
+      break;
     case "containing":
       await containing(w, parts, word!);
       break;

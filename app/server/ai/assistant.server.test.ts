@@ -6,7 +6,7 @@ import { connectDemoUser } from "../../../tests/support/emulator-harness";
 import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
 import { toHttpError } from "../http/errors.server";
 import { requireAccountOf } from "../account-access.server";
-import { analystAnswer, classify, NO_MODEL_NOTE } from "./analyst.server";
+import { amountIn, analystAnswer, classify, NO_MODEL_NOTE } from "./analyst.server";
 import { listChats, loadMessages, tokensThisMonth } from "./chat-store.server";
 import { runTurn, startTurn } from "./chat.server";
 import { createLanguageModel, setLanguageModelForTests } from "./model.server";
@@ -222,6 +222,32 @@ describe("the built-in analyst (no model configured)", () => {
     const named = [...answer.text.matchAll(/(?:cheapest|most expensive)[^*]*\*\*([^*]+)\*\*/g)].map((m) => m[1]);
     expect(named).toHaveLength(2);
     for (const name of named) expect(rows).toContain(name);
+  });
+
+  it("carries out an instruction about a named campaign as asked: the budget it names, the pause it asks for", async () => {
+    const c = await ctx.db
+      .selectFrom("ads_campaigns")
+      .select(["id", "name", "budget_amount_micros"])
+      .where("customer_id", "=", CUSTOMER)
+      .where("status", "=", "ENABLED")
+      .where("budget_amount_micros", "is not", null)
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    // Named as people do, without the "Search |" part.
+    const name = c.name.replace(/^[^|]*\|\s*/, "");
+    const amount = Math.round(Number(c.budget_amount_micros) / 1e6) + 7.5;
+    const chat = { userId, account, chatId: "instructions" };
+    const raise = await analystAnswer(chat, `Raise the budget of ${name} to $${amount}`);
+    const proposed = raise.steps.find((s) => s.toolName === "propose_changes");
+    expect(proposed?.input).toMatchObject({ actions: [{ type: "budget", campaignId: c.id, amount }] });
+    expect(raise.text).toContain("sets its budget to");
+
+    const pause = await analystAnswer(chat, `Pause the ${name} campaign`);
+    expect(pause.steps.find((s) => s.toolName === "propose_changes")?.input).toMatchObject({
+      actions: [{ type: "status", kind: "campaign", ids: [c.id], status: "PAUSED" }],
+    });
+    expect(amountIn("Set the budget to €45,50 a day")).toBe(45.5);
+    expect(amountIn("Raise the budget by 20%")).toBeNull();
   });
 
   it("while the first sync's detail import runs, keyword and search-term reads say their figures are incomplete", async () => {
