@@ -60,6 +60,15 @@ test.describe("Sign in with Google Ads (demo mode)", () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
+  test("signing in with Google lands on the page asked for while signed out", async ({ page }) => {
+    await page.goto("/campaigns?status=paused");
+    await expect(page).toHaveURL(/\/login$/);
+    await page.getByRole("link", { name: "Sign in with Google Ads" }).click();
+    await consent(page);
+    await expect(page).toHaveURL(/\/campaigns\?status=paused$/);
+    await expect(page.getByRole("heading", { name: "Campaigns" })).toBeVisible();
+  });
+
   test("without JavaScript, the same message shows as a banner on the page it lands on", async ({ browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
