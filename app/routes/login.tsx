@@ -83,9 +83,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
 
   const fieldErrors = result && !result.ok ? firstErrors(result.result) : {};
   const typedEmail = result?.ok ? result.email : result?.result.initialValue?.email;
-  const failure = result && !result.ok ? result.detail || FALLBACK[result.intent] : null;
-  // A message already shown next to its field is not repeated above the form.
-  const error = failure && !Object.values(fieldErrors).includes(failure) ? failure : null;
+  const error = result && !result.ok ? result.detail || FALLBACK[result.intent] : null;
 
   return (
     <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-blue-50 to-indigo-100 p-4">
