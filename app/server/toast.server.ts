@@ -1,6 +1,6 @@
-import { createCookie, redirect } from "react-router";
+import { redirect } from "react-router";
 import { z } from "zod";
-import { getConfig } from "./env.server";
+import { appCookie } from "./http/app-cookie.server";
 
 export const ToastSchema = z.object({
   type: z.enum(["success", "error", "blank"]).default("blank"),
@@ -8,19 +8,7 @@ export const ToastSchema = z.object({
 });
 export type Toast = z.infer<typeof ToastSchema>;
 
-let cookie: ReturnType<typeof createCookie> | undefined;
-function toastCookie() {
-  const config = getConfig();
-  cookie ??= createCookie("toast", {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/",
-    secure: config.APP_URL.startsWith("https:"),
-    secrets: [config.SESSION_SECRET],
-    maxAge: 60,
-  });
-  return cookie;
-}
+const toastCookie = appCookie("toast", { maxAge: 60 });
 
 /** Carries a toast across a redirect (flash): shown once on the next page. */
 export async function toastHeader(toast: Toast) {

@@ -1,7 +1,6 @@
-import { createCookie } from "react-router";
 import { z } from "zod";
-import { getConfig } from "../env.server";
 import { safeReturnPath } from "../http/return-path.server";
+import { appCookie } from "../http/app-cookie.server";
 
 /**
  * The page a signed-out visitor asked for (a shared `/changes/<id>` link, a
@@ -13,19 +12,7 @@ import { safeReturnPath } from "../http/return-path.server";
  */
 const Remembered = z.object({ path: z.string() });
 
-let cookie: ReturnType<typeof createCookie> | undefined;
-function afterSignInCookie() {
-  const config = getConfig();
-  cookie ??= createCookie("__after_sign_in", {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/",
-    secure: config.APP_URL.startsWith("https:"),
-    secrets: [config.SESSION_SECRET],
-    maxAge: 600,
-  });
-  return cookie;
-}
+const afterSignInCookie = appCookie("__after_sign_in", { maxAge: 600 });
 
 /**
  * Set-Cookie remembering the page of a signed-out GET, or null when there is

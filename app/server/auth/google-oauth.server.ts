@@ -1,9 +1,9 @@
-import { createCookie } from "react-router";
 import { Authenticator } from "remix-auth";
 import { CodeChallengeMethod, OAuth2RequestError, OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
 import { getConfig } from "../env.server";
 import { safeReturnPath } from "../http/return-path.server";
+import { appCookie } from "../http/app-cookie.server";
 
 /**
  * Google's OAuth 2.0 authorization-code flow (state + PKCE S256, offline
@@ -193,19 +193,7 @@ export async function revokeGoogleToken(token: string) {
 }
 
 const ReturnSchema = z.object({ returnTo: z.string() });
-let returnCookie: ReturnType<typeof createCookie> | undefined;
-function returnToCookie() {
-  const config = getConfig();
-  returnCookie ??= createCookie("__google_return", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config.APP_URL.startsWith("https:"),
-    path: "/api/v1/auth/google",
-    maxAge: 600,
-    secrets: [config.SESSION_SECRET],
-  });
-  return returnCookie;
-}
+const returnToCookie = appCookie("__google_return", { path: "/api/v1/auth/google", maxAge: 600 });
 
 export async function rememberReturnTo(returnTo: string) {
   return returnToCookie().serialize({ returnTo });

@@ -1,9 +1,9 @@
-import { createCookie } from "react-router";
 import { getDb, type DB } from "../db/db.server";
 import type { User } from "../db/schema";
 import { getConfig } from "../env.server";
 import { noteRequestUser } from "../log.server";
 import { randomToken, sha256 } from "./crypto-utils.server";
+import { appCookie } from "../http/app-cookie.server";
 
 /**
  * Sessions live in the database. The cookie holds only the signed session id;
@@ -11,19 +11,7 @@ import { randomToken, sha256 } from "./crypto-utils.server";
  * with its session.
  */
 
-let cookie: ReturnType<typeof createCookie> | undefined;
-function sessionCookie() {
-  const config = getConfig();
-  cookie ??= createCookie("__session", {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/",
-    secure: config.APP_URL.startsWith("https:"),
-    secrets: [config.SESSION_SECRET],
-    maxAge: config.SESSION_TTL_DAYS * 24 * 3600,
-  });
-  return cookie;
-}
+const sessionCookie = appCookie("__session", { maxAge: (config) => config.SESSION_TTL_DAYS * 24 * 3600 });
 
 export interface CreatedSession {
   sessionId: string;

@@ -1,8 +1,8 @@
-import { createCookie, redirect } from "react-router";
+import { redirect } from "react-router";
 import { z } from "zod";
-import { getConfig } from "../env.server";
 import { VERIFY_PATH } from "./email-verification.server";
 import { tokenBelongsTo, type SessionContext } from "./session.server";
+import { appCookie } from "../http/app-cookie.server";
 
 /**
  * How the API access token reaches the browser's mirror (localStorage
@@ -22,19 +22,7 @@ import { tokenBelongsTo, type SessionContext } from "./session.server";
  */
 const Handoff = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/);
 
-let cookie: ReturnType<typeof createCookie> | undefined;
-function handoffCookie() {
-  const config = getConfig();
-  cookie ??= createCookie("__token_handoff", {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/",
-    secure: config.APP_URL.startsWith("https:"),
-    secrets: [config.SESSION_SECRET],
-    maxAge: 120,
-  });
-  return cookie;
-}
+const handoffCookie = appCookie("__token_handoff", { maxAge: 120 });
 
 /** Set-Cookie that keeps `token` for the next page load. */
 export function handoffHeader(token: string) {
