@@ -348,10 +348,13 @@ export function amountIn(question: string): number | null {
   return m ? Number(m[1].replace(",", ".")) : null;
 }
 
+async function readCampaign(w: Writer, id: string) {
+  return (await w.call("get_campaign", { campaignId: id })) as ToolEvidence & { campaign: Row };
+}
+
 /** What was asked, as asked: the named campaign's budget set to the named amount. */
 async function budgetTo(w: Writer, parts: string[], target: { id: string; name: string }, amount: number) {
-  const out = (await w.call("get_campaign", { campaignId: target.id })) as ToolEvidence & { campaign: Row };
-  const c = out.campaign;
+  const c = (await readCampaign(w, target.id)).campaign;
   if (c.dailyBudget === null) {
     parts.push(`**${c.name}** has no budget of its own that I can change.`);
     return;
@@ -366,7 +369,7 @@ async function budgetTo(w: Writer, parts: string[], target: { id: string; name: 
 
 /** "Pause the Competitors campaign": a pause of that campaign, for review. */
 async function pauseCampaign(w: Writer, parts: string[], target: { id: string; name: string }) {
-  const out = (await w.call("get_campaign", { campaignId: target.id })) as ToolEvidence & { campaign: Row };
+  const out = await readCampaign(w, target.id);
   const c = out.campaign;
   if (c.status !== "ENABLED") {
     parts.push(`**${c.name}** is already ${String(c.status).toLowerCase()}: there is nothing to pause.`);
@@ -379,7 +382,7 @@ async function pauseCampaign(w: Writer, parts: string[], target: { id: string; n
 }
 
 async function campaign(w: Writer, parts: string[], target: { id: string; name: string }) {
-  const out = (await w.call("get_campaign", { campaignId: target.id })) as ToolEvidence & { campaign: Row };
+  const out = await readCampaign(w, target.id);
   const c = out.campaign;
   parts.push(
     `**${c.name}** (${String(c.status).toLowerCase()}, ${String(c.bidding).replace(/_/g, " ").toLowerCase()}) in ${out.summary.replace(/^Read [^,]*(, [^,]*)*?, /, "")}: ` +
@@ -520,14 +523,16 @@ export async function analystAnswer(ctx: ToolContext, question: string): Promise
   // An instruction about a named campaign is carried out as asked (for review), not replaced by advice.
   const amount = /\bbudget\b/i.test(question) ? amountIn(question) : null;
   const pausing = /\bpause\b/i.test(question) && !/\b(keyword|budget)/i.test(question);
-  const named = amount !== null || pausing ? await mentionedCampaign(ctx, question) : null;
+  let mention: ReturnType<typeof mentionedCampaign> | undefined;
+  const mentioned = () => (mention ??= mentionedCampaign(ctx, question));
+  const named = amount !== null || pausing ? await mentioned() : null;
   if (named && amount !== null) intent = "budget_to";
   else if (named && pausing) intent = "pause_campaign";
   // A named campaign narrows a general question to that campaign.
-  const target = ["performance", "overview", "budgets", "keywords", "waste"].includes(intent) ? await mentionedCampaign(ctx, question) : null;
+  const target = ["performance", "overview", "budgets", "keywords", "waste"].includes(intent) ? await mentioned() : null;
   if (target && (intent === "performance" || intent === "overview" || /worth|doing|perform|ad groups?|tell me/i.test(question))) intent = "campaign";
   const word = intent === "search_terms" || intent === "overview" || intent === "waste" ? containedWord(question) : null;
-  switch (word && intent !== "budget_to" && intent !== "pause_campaign" ? "containing" : intent) {
+  switch (word ? "containing" : intent) {
     case "budget_to":
       await budgetTo(w, parts, named!, amount!);
       break;

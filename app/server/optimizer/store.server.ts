@@ -74,7 +74,6 @@ export async function saveRun(db: DB, customerId: string, result: EngineResult, 
   );
   const changed: RecommendationsTable[] = [];
   const unchanged: string[] = [];
-  const held: string[] = [];
   const seen = new Set<string>();
   for (const f of result.findings) {
     const id = recommendationIdFor(customerId, f.key);
@@ -89,11 +88,13 @@ export async function saveRun(db: DB, customerId: string, result: EngineResult, 
     // advice, once the evidence holds a week of days after the change. Before that it is the same days that
     // led to the change, judged against the new setting: applying it would raise the budget again on stale
     // evidence, and again after that. It stays applied meanwhile.
-    if (status === "applied" && prev?.actions_json !== actionsJson && !hasDataSinceChange(f.evidence.dateRange?.to, prev?.status_changed_at)) {
-      held.push(id);
+    const newAdvice = status === "applied" && prev?.actions_json !== actionsJson;
+    if (newAdvice && !hasDataSinceChange(f.evidence.dateRange?.to, prev?.status_changed_at)) {
+      // Kept as stored: only seen again.
+      unchanged.push(id);
       continue;
     }
-    const reopened = status === "applied" && prev?.actions_json !== actionsJson;
+    const reopened = newAdvice;
     if (reopened) status = "open";
     if (
       prev &&
@@ -147,15 +148,9 @@ export async function saveRun(db: DB, customerId: string, result: EngineResult, 
     for (let i = 0; i < unchanged.length; i += ID_CHUNK) {
       await trx
         .updateTable("recommendations")
-        .set({ last_seen_at: at })
-        .where("id", "in", unchanged.slice(i, i + ID_CHUNK))
-        .execute();
-    }
-    for (let i = 0; i < held.length; i += ID_CHUNK) {
-      await trx
-        .updateTable("recommendations")
+        // present: an applied one held back may have been gone from an earlier run.
         .set({ present: 1, last_seen_at: at })
-        .where("id", "in", held.slice(i, i + ID_CHUNK))
+        .where("id", "in", unchanged.slice(i, i + ID_CHUNK))
         .execute();
     }
     for (let i = 0; i < changed.length; i += CHUNK) {
