@@ -1,4 +1,4 @@
-import { expect, newUser, signInViaForm, test } from "./fixtures";
+import { expect, mirroredToken, newUser, signInViaForm, test } from "./fixtures";
 
 test.describe("signed out", () => {
   for (const path of ["/", "/dashboard", "/campaigns", "/ai-optimizer", "/ad-generator", "/history"]) {
@@ -112,6 +112,7 @@ test.describe("sign in", () => {
   test("goes to the dashboard and mirrors the session's token into localStorage", async ({ page, user, request }) => {
     await signInViaForm(page, user);
     await expect(page).not.toHaveURL(/token=/);
+    await mirroredToken(page);
     const stored = await page.evaluate(() => ({
       token: localStorage.getItem("auth-token"),
       state: JSON.parse(localStorage.getItem("auth-storage") ?? "null"),
@@ -139,7 +140,7 @@ test.describe("sign in", () => {
   });
 
   test("logout ends the session server-side and clears both storage keys", async ({ signedInPage: page, request }) => {
-    const token = await page.evaluate(() => localStorage.getItem("auth-token"));
+    const token = await mirroredToken(page);
     await page.getByRole("button", { name: "Logout" }).click();
     await expect(page).toHaveURL(/\/login$/);
     expect(await page.evaluate(() => [localStorage.getItem("auth-token"), localStorage.getItem("auth-storage")])).toEqual([null, null]);
@@ -176,7 +177,7 @@ test.describe("sign in", () => {
     // Signed in as someone else: the foreign token is stripped and not mirrored.
     const page = await browser.newPage();
     await signInViaForm(page, user);
-    const own = await page.evaluate(() => localStorage.getItem("auth-token"));
+    const own = await mirroredToken(page);
     await page.goto(`/campaigns?token=${foreign}`);
     await expect(page).toHaveURL(/\/campaigns$/);
     expect(await page.evaluate(() => localStorage.getItem("auth-token"))).toBe(own);

@@ -20,6 +20,16 @@ export async function signInViaForm(page: Page, user: TestUser) {
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
+/**
+ * The session's token once the hydrated app has mirrored it into
+ * localStorage: the URL changes before hydration, so reading it right after
+ * sign-in can race the mirror on a busy machine.
+ */
+export async function mirroredToken(page: Page): Promise<string> {
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("auth-token")), { timeout: 20_000 }).not.toBeNull();
+  return (await page.evaluate(() => localStorage.getItem("auth-token")))!;
+}
+
 const METHODS: Record<string, string> = { get: "GET", post: "POST", put: "PUT", patch: "PATCH", delete: "DELETE", head: "HEAD" };
 
 /**

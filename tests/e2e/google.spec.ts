@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, signInViaForm, test } from "./fixtures";
+import { expect, mirroredToken, signInViaForm, test } from "./fixtures";
 
 const DEMO_EMAIL = "demo.advertiser@example.com";
 
@@ -25,8 +25,7 @@ test.describe("Sign in with Google Ads (demo mode)", () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByText("Demo mode:")).toBeVisible();
     // Mirrored after hydration, which on the connected dashboard can come after the text is visible.
-    await expect.poll(() => page.evaluate(() => localStorage.getItem("auth-token"))).not.toBeNull();
-    const token = await page.evaluate(() => localStorage.getItem("auth-token"));
+    const token = await mirroredToken(page);
     const state = await page.evaluate(() => JSON.parse(localStorage.getItem("auth-storage") ?? "null"));
     expect(state).toEqual({ user: { email: DEMO_EMAIL }, token, isAuthenticated: true });
 
@@ -66,7 +65,7 @@ test.describe("Sign in with Google Ads (demo mode)", () => {
     await page.getByRole("link", { name: "Sign in with Google Ads" }).click();
     await consent(page);
     await expect(page).toHaveURL(/\/campaigns\?status=paused$/);
-    await expect(page.getByRole("heading", { name: "Campaigns" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Campaigns", exact: true })).toBeVisible();
   });
 
   test("without JavaScript, the same message shows as a banner on the page it lands on", async ({ browser }) => {

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { Page } from "@playwright/test";
-import { expect, signInViaForm, test } from "./fixtures";
+import { expect, mirroredToken, signInViaForm, test } from "./fixtures";
 
 // Issue 9 (security fixes) and issue 15's "token in the address", end to end
 // against the built server.
@@ -31,8 +31,7 @@ for (const javaScriptEnabled of [true, false]) {
       expect(page.url()).not.toContain("token");
       expect((await historyUrls(page)).filter((u) => u.includes("token"))).toEqual([]);
       if (javaScriptEnabled) {
-        await expect.poll(() => page.evaluate(() => localStorage.getItem("auth-token")), { timeout: 20_000 }).not.toBeNull();
-        const token = await page.evaluate(() => localStorage.getItem("auth-token"));
+        const token = await mirroredToken(page);
         const state = await page.evaluate(() => JSON.parse(localStorage.getItem("auth-storage") ?? "null"));
         expect(state).toEqual({ user: { email: user.email }, token, isAuthenticated: true });
         expect((await request.get("/api/v1/auth/me", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);
@@ -52,8 +51,7 @@ for (const javaScriptEnabled of [true, false]) {
       expect(seen.some((u) => /\/dashboard\?token=/.test(u))).toBe(true);
       expect((await historyUrls(page)).filter((u) => u.includes("token"))).toEqual([]);
       if (javaScriptEnabled) {
-        await expect.poll(() => page.evaluate(() => localStorage.getItem("auth-token")), { timeout: 20_000 }).not.toBeNull();
-        const token = await page.evaluate(() => localStorage.getItem("auth-token"));
+        const token = await mirroredToken(page);
         expect(await page.evaluate(() => JSON.parse(localStorage.getItem("auth-storage") ?? "null"))).toEqual({
           user: { email: DEMO_EMAIL },
           token,
@@ -82,7 +80,7 @@ test("a returnTo that a browser reads as another site falls back to the app (iss
 });
 
 test("data responses are never cached (issue 9 point 9)", async ({ signedInPage: page }) => {
-  const token = await page.evaluate(() => localStorage.getItem("auth-token"));
+  const token = await mirroredToken(page);
   for (const path of ["/api/v1/accounts", "/api/v1/auth/me"]) {
     const res = await page.request.get(path, { headers: { Authorization: `Bearer ${token}` } });
     expect(res.status(), path).toBe(200);
