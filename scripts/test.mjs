@@ -14,9 +14,15 @@ let passed = 0;
 let failed = 0;
 let stepFailed = false;
 
+// Each step's wall time, so a run creeping towards CI's time limit shows where.
+const timings = [];
+const started = Date.now();
+
 function run(title, cmd, args, env = {}) {
   console.log(`\n=== ${title} ===`);
+  const t0 = Date.now();
   const res = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  timings.push(`${title} ${Math.round((Date.now() - t0) / 1000)} s`);
   if (res.status !== 0) {
     console.log(`--- ${title}: FAILED (exit ${res.status ?? res.signal})`);
     stepFailed = true;
@@ -70,5 +76,6 @@ if (run("build", "npm", ["run", "build"])) {
   countPlaywright(`${out}/playwright.json`);
 }
 
+console.log(`\nTook ${Math.round((Date.now() - started) / 1000)} s: ${timings.join(", ")}`);
 console.log(`\nTests: ${passed} passed, ${failed} failed`);
 process.exit(stepFailed || failed > 0 ? 1 : 0);
