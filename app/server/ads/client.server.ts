@@ -11,7 +11,7 @@ import {
 } from "./errors.server";
 import { DEFAULT_MAX_BACKOFF_MS, DEFAULT_MAX_RETRIES, realSleep, retryWaitMs } from "./retry.server";
 import type { GoogleAdsRow } from "./rows.server";
-import { forEachJsonArrayElement, MalformedStreamError, StreamReadError } from "./stream-json.server";
+import { forEachJsonArrayElementBytes, MalformedStreamError, parseJsonElement, StreamReadError } from "./stream-json.server";
 
 /**
  * The Google Ads REST client: the only way product code reaches Google Ads (or
@@ -19,6 +19,17 @@ import { forEachJsonArrayElement, MalformedStreamError, StreamReadError } from "
  * as transient are retried, and a write is never replayed unless Google's
  * answer proves it was not applied.
  */
+
+/**
+ * Reads searchStream batches straight from their bytes (the sync's large
+ * streams). A batch it returns undefined for is parsed as JSON, checked, and
+ * handed to onRows as usual; so is every batch of a client without one.
+ */
+export interface BatchDecoder {
+  /** The batch's rows as the caller wants them, or undefined to leave the batch to the general way. */
+  decode(bytes: Uint8Array): unknown[] | undefined;
+  onDecoded(rows: unknown[]): void | Promise<void>;
+}
 
 export interface AdsClientOptions {
   /** e.g. "https://googleads.googleapis.com" (config google.adsApiUrl). */
@@ -108,7 +119,7 @@ export interface AdsClient {
     customerId: string,
     query: string,
     onRows: (rows: GoogleAdsRow[]) => void | Promise<void>,
-    opts?: SearchStreamOptions & { onRestart?: () => void | Promise<void> },
+    opts?: SearchStreamOptions & { onRestart?: () => void | Promise<void>; decoder?: BatchDecoder },
   ): Promise<void>;
   /** One page (10,000 rows) of a GAQL query. */
   search(customerId: string, query: string, opts?: SearchOptions): Promise<SearchPage>;
@@ -367,8 +378,17 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
           loginCustomerId,
           write: false,
           consume: async (body, headerRequestId) => {
-            await forEachJsonArrayElement(body, async (element) => {
-              const [batch] = parseStreamBody(element, headerRequestId);
+            const decoder = opts?.decoder;
+            await forEachJsonArrayElementBytes(body, async (bytes) => {
+              const decoded = decoder?.decode(bytes);
+              if (decoded !== undefined) {
+                if (decoded.length > 0) {
+                  handedOut = true;
+                  await decoder!.onDecoded(decoded);
+                }
+                return;
+              }
+              const [batch] = parseStreamBody(parseJsonElement(bytes), headerRequestId);
               if (batch && batch.results.length > 0) {
                 handedOut = true;
                 await onRows(batch.results);

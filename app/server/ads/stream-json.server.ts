@@ -28,6 +28,29 @@ export class MalformedStreamError extends Error {
  * StreamReadError; errors from `onElement` pass through unchanged.
  */
 export async function forEachJsonArrayElement(body: ReadableStream<Uint8Array>, onElement: (value: unknown) => void | Promise<void>): Promise<number> {
+  return forEachJsonArrayElementBytes(body, (bytes) => onElement(parseJsonElement(bytes)));
+}
+
+/**
+ * JSON.parse of one element's bytes. Nearly every batch is ASCII (ids, dates,
+ * numbers, enum names), and ASCII read as Latin-1 is a plain copy; UTF-8
+ * decoding cost as much as JSON.parse itself. Anything else is read as UTF-8.
+ */
+export function parseJsonElement(bytes: Buffer): unknown {
+  const text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new MalformedStreamError("an element of the streamed array is not JSON");
+  }
+}
+
+/**
+ * The same walk, handing out each element's bytes (`{` to its `}`) unparsed,
+ * for a caller that reads them itself (the sync's batch decoder). The bytes
+ * are only valid until `onElement`'s promise settles.
+ */
+export async function forEachJsonArrayElementBytes(body: ReadableStream<Uint8Array>, onElement: (bytes: Buffer) => void | Promise<void>): Promise<number> {
   const reader = body.getReader();
   let depth = 0;
   let inString = false;
@@ -42,17 +65,8 @@ export async function forEachJsonArrayElement(body: ReadableStream<Uint8Array>, 
     parts.push(last);
     const bytes = parts.length === 1 ? Buffer.from(parts[0].buffer, parts[0].byteOffset, parts[0].byteLength) : Buffer.concat(parts);
     parts = [];
-    // Nearly every batch is ASCII (ids, dates, numbers, enum names), and ASCII read as Latin-1 is a
-    // plain copy; UTF-8 decoding cost as much as JSON.parse itself. Anything else is read as UTF-8.
-    const text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new MalformedStreamError("an element of the streamed array is not JSON");
-    }
     elements += 1;
-    await onElement(value);
+    await onElement(bytes);
   };
 
   for (;;) {

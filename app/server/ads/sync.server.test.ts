@@ -25,6 +25,7 @@ import {
   type SyncState,
 } from "./sync.server";
 import { z } from "zod";
+import { SYNC_STEPS } from "./sync/streams.server";
 
 // The whole sync against the project's Google emulator over HTTP, through the
 // app's real connection (OAuth tokens stored encrypted, accounts discovered,
@@ -475,17 +476,36 @@ describe("a full sync of the rich demo account", () => {
 
   it("fails on a malformed row with the row and field, keeping the previous data", async () => {
     const before = await snapshot(RICH);
+    let spoiltLeft = false;
     const bad: AdsClient = {
       ...direct,
       async searchStreamEach(customerId, query, onRows, opts) {
+        const spoil = /FROM campaign WHERE/.test(query);
+        const decoder = opts?.decoder;
         await direct.searchStreamEach(
           customerId,
           query,
           (rows) => {
-            if (/FROM campaign WHERE/.test(query)) (rows[1] as { metrics: Record<string, unknown> }).metrics.costMicros = "12.5.3";
+            if (spoil) (rows[1] as { metrics: Record<string, unknown> }).metrics.costMicros = "12.5.3";
             return onRows(rows);
           },
-          opts,
+          {
+            ...opts,
+            // The batch decoder sees the same row spoilt in the bytes: it must leave the batch to the general way.
+            decoder: decoder && {
+              ...decoder,
+              decode: (bytes) => {
+                if (!spoil) return decoder.decode(bytes);
+                let seen = 0;
+                const text = Buffer.from(bytes)
+                  .toString("latin1")
+                  .replace(/"costMicros":"\d+"/g, (m) => (++seen === 2 ? '"costMicros":"12.5.3"' : m));
+                const rows = decoder.decode(Buffer.from(text, "latin1"));
+                spoiltLeft = seen >= 2 && rows === undefined;
+                return rows;
+              },
+            },
+          },
         );
       },
     };
@@ -493,6 +513,8 @@ describe("a full sync of the rich demo account", () => {
     expect(failed.status).toBe("failed");
     expect(failed.lastError).toMatch(/^Loading campaign performance failed: .*row 1 of campaign performance .*metrics\.costMicros/);
     expect(await snapshot(RICH)).toEqual(before);
+    // The batch decoder saw the spoilt row too, and left its batch to the general way.
+    expect(spoiltLeft).toBe(true);
   }, 60_000);
 
   it("a later sync is unchanged: every stream, then one switch-over of everything", async () => {
@@ -628,5 +650,50 @@ describe("freshness and single flight (small account)", () => {
     expect(result.status).toBe("running");
     expect(await snapshot(SMALL)).toEqual(before);
     await ctx.db.updateTable("ads_sync_state").set({ status: "ok", run_id: null }).where("customer_id", "=", SMALL).execute();
+  }, 60_000);
+});
+
+describe("the large streams, read straight from their bytes", () => {
+  it("store exactly the rows the general way (JSON.parse, then the rows) stores", async () => {
+    const planned = SYNC_STEPS.filter((s) => s.compiled).map((s) => s.table);
+    const dump = async () => {
+      const tables: Record<string, string[]> = {};
+      for (const table of planned) {
+        const rows = await ctx.db.selectFrom(table).selectAll().where("customer_id", "=", SMALL).execute();
+        tables[table] = rows.map((r) => JSON.stringify(r)).sort();
+      }
+      return tables;
+    };
+    const general: AdsClient = {
+      ...direct,
+      searchStreamEach: (customerId, query, onRows, opts) => direct.searchStreamEach(customerId, query, onRows, { ...opts, decoder: undefined }),
+    };
+    let decodedRows = 0;
+    const counting: AdsClient = {
+      ...direct,
+      searchStreamEach: (customerId, query, onRows, opts) => {
+        const decoder = opts?.decoder;
+        return direct.searchStreamEach(customerId, query, onRows, {
+          ...opts,
+          decoder: decoder && {
+            ...decoder,
+            decode: (bytes) => {
+              const rows = decoder.decode(bytes);
+              decodedRows += rows?.length ?? 0;
+              return rows;
+            },
+          },
+        });
+      },
+    };
+    const later = (ms: number) => () => new Date(NOW.getTime() + ms);
+    expect((await syncAccount(userId, SMALL, { client: general, now: later(3_600_000) })).status).toBe("ok");
+    const viaJson = await dump();
+    const counted = await syncAccount(userId, SMALL, { client: counting, now: later(3_700_000) });
+    expect(counted.status).toBe("ok");
+    // Every batch of the emulator's streams is plain: all of them were decoded.
+    expect(decodedRows).toBe(planned.reduce((n, t) => n + (counted.rowCounts?.[t] ?? 0), 0));
+    expect(decodedRows).toBeGreaterThan(1000);
+    expect(await dump()).toEqual(viaJson);
   }, 60_000);
 });

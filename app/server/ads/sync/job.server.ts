@@ -15,6 +15,8 @@ import { AdsClientError, AdsResponseError, type AdsClient } from "../client.serv
 import { withStager, type Dialect, type Stager } from "./bulk-insert.server";
 import { iso, SYNC_DAYS, SyncAccessError } from "./state.server";
 import { NOT_FAST } from "./row-readers.server";
+import { readRow } from "./row-plan.server";
+import { decodeBatch } from "./batch-decoder.server";
 import {
   DETAIL_STEP_COUNT,
   DETAIL_STEPS,
@@ -189,6 +191,7 @@ async function readSteps(
     onLabel(s.label);
     let columns: readonly string[] | undefined;
     let rowIndex = 0;
+    const plan = s.compiled;
     await client.searchStreamEach(
       customerId,
       s.query(range),
@@ -199,6 +202,15 @@ async function readSteps(
       },
       {
         loginCustomerId,
+        // The large streams' plain batches, read straight from their bytes.
+        decoder: plan && {
+          decode: (bytes) => decodeBatch(plan, bytes, customerId),
+          onDecoded: async (rows) => {
+            columns ??= plan.columns;
+            rowIndex += rows.length;
+            await stager.append(s.table, columns, rows as unknown[][]);
+          },
+        },
         onRestart: async () => {
           rowIndex = 0;
           await stager.reset(s.table);
@@ -347,17 +359,17 @@ function stageBatch(
 ): unknown[][] {
   const strings = new Map<string, string>();
   const out: unknown[][] = new Array(batch.length);
-  const fast = s.fast;
+  const plan = s.compiled;
   for (let i = 0; i < batch.length; i++) {
     let values: unknown[] | undefined;
-    if (fast) {
+    if (plan) {
       try {
-        values = fast(batch[i] as Record<string, unknown>, customerId);
+        values = readRow(plan, batch[i] as Record<string, unknown>, customerId);
       } catch (error) {
         if (error !== NOT_FAST) throw error;
       }
     }
-    if (values) columnsOf(s.columns!);
+    if (values) columnsOf(plan!.columns);
     else {
       // The schema's way: rows the fast reader left alone, and every row of the small streams.
       const row = s.toRow(parseRow(s, batch[i], rowOffset + i), customerId) as Record<string, unknown>;

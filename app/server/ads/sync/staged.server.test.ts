@@ -88,7 +88,9 @@ function clientWith(before: (query: string) => Promise<void> | undefined, oneRow
       const wait = before(query);
       if (wait) await wait;
       const detail = /FROM (keyword_view|search_term_view|ad_group_ad) WHERE/.test(query);
-      await direct.searchStreamEach(customerId, query, (batch) => onRows(oneRowOfDetail && detail ? batch.slice(0, 1) : batch), opts);
+      const slice = oneRowOfDetail && detail;
+      // Sliced batches go the general way (no batch decoder), so every one passes through here.
+      await direct.searchStreamEach(customerId, query, (batch) => onRows(slice ? batch.slice(0, 1) : batch), slice ? { ...opts, decoder: undefined } : opts);
     },
   };
 }

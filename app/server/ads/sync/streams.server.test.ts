@@ -1,15 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { createDemoStore, DEMO_RICH_CUSTOMER_ID, executeQuery } from "../../../../emulator/ads";
+import { decodeBatch } from "./batch-decoder.server";
+import { readRow } from "./row-plan.server";
 import { NOT_FAST } from "./row-readers.server";
 import { STEPS, type StagedTable, type Step } from "./streams.server";
 
-// The fast readers must give exactly what schema + toRow give, for every row
-// the schema accepts, and leave every other row to the schema.
+// The plans' two readers (a parsed row, a batch's bytes) must give exactly
+// what schema + toRow give, for every row the schema accepts, and leave every
+// other row to the schema.
 
 type AnyStep = Step<z.ZodType, StagedTable>;
 const steps = STEPS as readonly AnyStep[];
-const fastSteps = steps.filter((s) => s.fast);
+const fastSteps = steps.filter((s) => s.compiled);
 const customerId = DEMO_RICH_CUSTOMER_ID;
 
 /** What the schema's way gives for a row, in the step's column order; undefined if the schema refuses it. */
@@ -22,7 +25,7 @@ function slow(s: AnyStep, row: unknown): unknown[] | undefined {
 
 function fast(s: AnyStep, row: unknown): unknown[] | "not fast" {
   try {
-    return s.fast!(row as Record<string, unknown>, customerId);
+    return readRow(s.compiled!, row as Record<string, unknown>, customerId);
   } catch (error) {
     if (error === NOT_FAST) return "not fast";
     throw error;
@@ -39,6 +42,12 @@ const sample = (s: AnyStep) => {
   for (let i = 0; i < result.rowCount; i += every) rows.push(result.row(i));
   return rows;
 };
+
+/** The batch decoder's reading of rows sent as one searchStream batch. */
+function decoded(s: AnyStep, rows: unknown[], indent?: number): unknown[][] | undefined {
+  const element = JSON.stringify({ results: rows, fieldMask: "campaign.id", requestId: "r1" }, null, indent);
+  return decodeBatch(s.compiled!, Buffer.from(element, "utf8"), customerId);
+}
 
 describe("the sync's fast row readers", () => {
   it("cover the large streams", () => {
@@ -61,6 +70,10 @@ describe("the sync's fast row readers", () => {
       expect(Object.keys(s.toRow(s.schema.parse(row), customerId)).sort()).toEqual([...s.columns!].sort());
       expect(fast(s, row)).toEqual(expected);
     }
+    // Straight from the bytes: compact as the emulator sends it, indented as Google does.
+    const expected = rows.map((row) => slow(s, row));
+    expect(decoded(s, rows)).toEqual(expected);
+    expect(decoded(s, rows, 2)).toEqual(expected);
   });
 
   // Variations on a real row: values the schema accepts in other spellings, and values it refuses.
@@ -106,6 +119,68 @@ describe("the sync's fast row readers", () => {
       const got = fast(s, row);
       if (expected === undefined) expect(got, name).toBe("not fast");
       else if (got !== "not fast") expect(got, name).toEqual(expected);
+      // A batch holding the row beside a plain one: decoded whole, or left whole to the general way.
+      const batch = decoded(s, [base, row]);
+      if (expected === undefined) expect(batch, name).toBeUndefined();
+      else if (batch !== undefined) expect(batch, name).toEqual([slow(s, base), expected]);
     }
+  });
+});
+
+describe("the batch decoder", () => {
+  const keywords = steps.find((s) => s.table === "ads_keywords")!;
+  const daily = steps.find((s) => s.table === "ads_keyword_daily")!;
+  const row = sample(keywords)[1];
+  const dailyRow = sample(daily)[1];
+  const bytes = (text: string) => Buffer.from(text, "utf8");
+  const decode = (s: AnyStep, text: string) => decodeBatch(s.compiled!, bytes(text), customerId);
+
+  it("reads the plain batches every stream sends, however spaced", () => {
+    expect(decode(daily, "{}")).toEqual([]);
+    expect(decode(daily, '{"fieldMask":"x","requestId":"r"}')).toEqual([]);
+    expect(decode(daily, ' { "results" : [ ] } ')).toEqual([]);
+    const spaced = JSON.stringify({ results: [dailyRow] }, null, "\t").replace(/:/g, " :\r\n");
+    expect(decode(daily, spaced)).toEqual([slow(daily, dailyRow)]);
+    expect(decode(daily, JSON.stringify({ queryResourceConsumption: "12", results: [dailyRow, dailyRow] }))).toEqual([
+      slow(daily, dailyRow),
+      slow(daily, dailyRow),
+    ]);
+  });
+
+  it("reads text as JSON.parse does: escapes, characters past ASCII, unknown values skipped", () => {
+    for (const text of ['say "hi"\\', "café ☕ 𝄞", "tab\there", "\u00e9\u2028"]) {
+      const variant = structuredClone(row) as Record<string, any>;
+      variant.adGroupCriterion.keyword.text = text;
+      variant.adGroupCriterion.extra = { list: [1, -2.5e3, true, false, null, 'x"y', { z: [] }], s: "é" };
+      const got = decode(keywords, JSON.stringify({ results: [variant] }));
+      expect(got, text).toEqual([slow(keywords, variant)]);
+      expect(got![0][4]).toBe(text);
+    }
+  });
+
+  it("leaves every batch out of the ordinary to the general way", () => {
+    const plain = JSON.stringify({ results: [dailyRow] });
+    const odd = [
+      ["an error", JSON.stringify({ error: { code: 8, status: "RESOURCE_EXHAUSTED" } })],
+      ["a summary row", JSON.stringify({ results: [dailyRow], summaryRow: { metrics: {} } })],
+      ["results twice", plain.replace(/}$/, ',"results":[]}')],
+      ["results not a list", JSON.stringify({ results: dailyRow })],
+      ["a row not an object", JSON.stringify({ results: [dailyRow, 5] })],
+      ["a key escaped", plain.replace('"campaign"', '"\\u0063ampaign"')],
+      ["a message twice", plain.replace('"campaign":', '"campaign":{"id":"9"},"campaign":')],
+      ["a value twice", plain.replace('"impressions":', '"clicks":"1","impressions":')],
+      ["a value null", plain.replace(/"clicks":"?\d+"?/, '"clicks":null')],
+      ["cut off", plain.slice(0, -2)],
+      ["trailing bytes", `${plain} x`],
+      ["a trailing comma", plain.replace("]}", ",]}")],
+      ["a control character in a string", plain.replace('"metrics":{', '"metrics":{"n":"a\u0001b",')],
+      ["a bad escape", plain.replace('"metrics":{', '"metrics":{"n":"a\\qb",')],
+      ["a number with a leading zero", plain.replace('"metrics":{', '"metrics":{"n":01,')],
+      ["a bare word", plain.replace('"metrics":{', '"metrics":{"n":nope,')],
+      ["an unknown key beside results", plain.replace(/}$/, ',"n":1}')],
+      ["a list cut short", plain.replace('"metrics":{', '"metrics":{"n":[1,],')],
+    ] as const;
+    for (const [name, text] of odd) expect(decode(daily, text), name).toBeUndefined();
+    expect(decode(daily, plain)).toEqual([slow(daily, dailyRow)]);
   });
 });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { DateRange } from "~/lib/dates";
 import type { Database } from "../../db/schema";
 import { Double, Int64, Int64String, Micros, gaqlDate } from "../client.server";
-import * as read from "./row-readers.server";
+import { type CompiledPlan, type RowPlan, compilePlan, criterionIdOf, group, leaf, optGroup } from "./row-plan.server";
 
 /**
  * What a sync reads from Google: one searchStream per table, each with the
@@ -43,12 +43,6 @@ const metricColumns = (m: MetricsIn) => ({
 
 function finiteOr<T>(value: number | undefined, fallback: T): number | T {
   return value !== undefined && Number.isFinite(value) ? value : fallback;
-}
-
-/** "customers/1/adGroupCriteria/22~33" → "33". */
-function criterionIdOf(resourceName: string | undefined): string | null {
-  const m = resourceName ? /~(\d+)$/.exec(resourceName) : null;
-  return m ? m[1] : null;
 }
 
 /** "2025-03-01 00:00:00" (v23+ start_date_time) or "2025-03-01" → "2025-03-01". */
@@ -101,29 +95,30 @@ export interface Step<S extends z.ZodType, T extends StagedTable> {
   schema: S;
   toRow: (row: z.output<S>, customerId: string) => Insertable<Tables[T]>;
   /**
-   * For the large streams: the row read without zod, as values in `columns`
-   * order (the same values schema + toRow give). Throws read.NOT_FAST for
-   * anything out of the ordinary; that row then goes through schema + toRow.
+   * For the large streams: where each of `columns` comes from in Google's row
+   * (row-plan.server.ts), read without zod: straight from a batch's bytes, or
+   * from a parsed row. Rows the plan's readers give up on go through schema +
+   * toRow, which give the same values or say what is wrong.
    */
-  fast?: (row: Row, customerId: string) => unknown[];
-  /** The columns `fast` returns, in its order. */
+  plan?: RowPlan;
+  /** The columns the plan gives, in order (customer_id first). */
   columns?: readonly string[];
+  /** The plan numbered by `columns` (step() makes it). */
+  compiled?: CompiledPlan;
 }
 
-type Row = Record<string, unknown>;
-
-/** Daily metrics as metricColumns gives them, read without zod. */
-function fastMetrics(m: Row, out: unknown[], at: number) {
-  out[at] = read.count(m.impressions);
-  out[at + 1] = read.count(m.clicks);
-  out[at + 2] = read.micros(m.costMicros);
-  out[at + 3] = read.double(m.conversions, 0);
-  out[at + 4] = read.double(m.conversionsValue, 0);
-}
+/** Daily metrics as metricColumns gives them. */
+const METRIC_LEAVES = {
+  impressions: leaf("impressions", "count"),
+  clicks: leaf("clicks", "count"),
+  costMicros: leaf("cost_micros", "micros"),
+  conversions: leaf("conversions", "double0"),
+  conversionsValue: leaf("conversions_value", "double0"),
+};
 const METRIC_COLUMNS = ["impressions", "clicks", "cost_micros", "conversions", "conversions_value"] as const;
 
 function step<S extends z.ZodType, T extends StagedTable>(s: Step<S, T>): Step<S, T> {
-  return s;
+  return s.plan && s.columns ? { ...s, compiled: compilePlan(s.plan, s.columns) } : s;
 }
 
 const between = (r: DateRange) => `segments.date BETWEEN ${gaqlDate(r.from)} AND ${gaqlDate(r.to)}`;
@@ -210,17 +205,15 @@ export const STEPS = [
       "search_budget_lost_impression_share",
       "search_rank_lost_impression_share",
     ],
-    fast: (row, customerId) => {
-      const m = read.obj(row.metrics);
-      const out = new Array<unknown>(11);
-      out[0] = customerId;
-      out[1] = read.id(read.obj(row.campaign).id);
-      out[2] = read.date(read.obj(row.segments).date);
-      fastMetrics(m, out, 3);
-      out[8] = read.double(m.searchImpressionShare, null);
-      out[9] = read.double(m.searchBudgetLostImpressionShare, null);
-      out[10] = read.double(m.searchRankLostImpressionShare, null);
-      return out;
+    plan: {
+      campaign: group({ id: leaf("campaign_id", "id") }),
+      segments: group({ date: leaf("date", "date") }),
+      metrics: group({
+        ...METRIC_LEAVES,
+        searchImpressionShare: leaf("search_impression_share", "doubleNull"),
+        searchBudgetLostImpressionShare: leaf("search_budget_lost_impression_share", "doubleNull"),
+        searchRankLostImpressionShare: leaf("search_rank_lost_impression_share", "doubleNull"),
+      }),
     },
   }),
   step({
@@ -267,14 +260,11 @@ export const STEPS = [
       ...metricColumns(metrics),
     }),
     columns: ["customer_id", "ad_group_id", "campaign_id", "date", ...METRIC_COLUMNS],
-    fast: (row, customerId) => {
-      const out = new Array<unknown>(9);
-      out[0] = customerId;
-      out[1] = read.id(read.obj(row.adGroup).id);
-      out[2] = read.id(read.obj(row.campaign).id);
-      out[3] = read.date(read.obj(row.segments).date);
-      fastMetrics(read.obj(row.metrics), out, 4);
-      return out;
+    plan: {
+      adGroup: group({ id: leaf("ad_group_id", "id") }),
+      campaign: group({ id: leaf("campaign_id", "id") }),
+      segments: group({ date: leaf("date", "date") }),
+      metrics: group(METRIC_LEAVES),
     },
   }),
   step({
@@ -346,28 +336,25 @@ export const STEPS = [
       "system_serving_status",
       "approval_status",
     ],
-    fast: (row, customerId) => {
-      const k = read.obj(row.adGroupCriterion);
-      const keyword = read.obj(k.keyword);
-      const q = read.optObj(k.qualityInfo);
-      const out = new Array<unknown>(16);
-      out[0] = customerId;
-      out[1] = read.id(read.obj(row.adGroup).id);
-      out[2] = read.id(k.criterionId);
-      out[3] = read.id(read.obj(row.campaign).id);
-      out[4] = read.text(keyword.text);
-      out[5] = read.enumOf(keyword.matchType);
-      out[6] = read.enumOf(k.status);
-      out[7] = read.flag(k.negative) ? 1 : 0;
-      out[8] = read.optMicros(k.cpcBidMicros) ?? null;
-      out[9] = read.optMicros(k.effectiveCpcBidMicros) ?? null;
-      out[10] = q ? read.optInt(q.qualityScore) : null;
-      out[11] = q ? read.optEnum(q.creativeQualityScore) : null;
-      out[12] = q ? read.optEnum(q.postClickQualityScore) : null;
-      out[13] = q ? read.optEnum(q.searchPredictedCtr) : null;
-      out[14] = read.optEnum(k.systemServingStatus);
-      out[15] = read.optEnum(k.approvalStatus);
-      return out;
+    plan: {
+      adGroupCriterion: group({
+        criterionId: leaf("criterion_id", "id"),
+        keyword: group({ text: leaf("text", "text"), matchType: leaf("match_type", "enum") }),
+        status: leaf("status", "enum"),
+        negative: leaf("negative", "flag01"),
+        cpcBidMicros: leaf("cpc_bid_micros", "optMicros"),
+        effectiveCpcBidMicros: leaf("effective_cpc_bid_micros", "optMicros"),
+        qualityInfo: optGroup({
+          qualityScore: leaf("quality_score", "optInt"),
+          creativeQualityScore: leaf("creative_quality_score", "optEnum"),
+          postClickQualityScore: leaf("post_click_quality_score", "optEnum"),
+          searchPredictedCtr: leaf("search_predicted_ctr", "optEnum"),
+        }),
+        systemServingStatus: leaf("system_serving_status", "optEnum"),
+        approvalStatus: leaf("approval_status", "optEnum"),
+      }),
+      adGroup: group({ id: leaf("ad_group_id", "id") }),
+      campaign: group({ id: leaf("campaign_id", "id") }),
     },
   }),
   step({
@@ -404,18 +391,16 @@ export const STEPS = [
       "search_impression_share",
       "search_rank_lost_impression_share",
     ],
-    fast: (row, customerId) => {
-      const m = read.obj(row.metrics);
-      const out = new Array<unknown>(12);
-      out[0] = customerId;
-      out[1] = read.id(read.obj(row.adGroup).id);
-      out[2] = read.id(read.obj(row.adGroupCriterion).criterionId);
-      out[3] = read.id(read.obj(row.campaign).id);
-      out[4] = read.date(read.obj(row.segments).date);
-      fastMetrics(m, out, 5);
-      out[10] = read.double(m.searchImpressionShare, null);
-      out[11] = read.double(m.searchRankLostImpressionShare, null);
-      return out;
+    plan: {
+      adGroupCriterion: group({ criterionId: leaf("criterion_id", "id") }),
+      adGroup: group({ id: leaf("ad_group_id", "id") }),
+      campaign: group({ id: leaf("campaign_id", "id") }),
+      segments: group({ date: leaf("date", "date") }),
+      metrics: group({
+        ...METRIC_LEAVES,
+        searchImpressionShare: leaf("search_impression_share", "doubleNull"),
+        searchRankLostImpressionShare: leaf("search_rank_lost_impression_share", "doubleNull"),
+      }),
     },
   }),
   step({
@@ -511,15 +496,12 @@ export const STEPS = [
       ...metricColumns(metrics),
     }),
     columns: ["customer_id", "ad_group_id", "ad_id", "campaign_id", "date", ...METRIC_COLUMNS],
-    fast: (row, customerId) => {
-      const out = new Array<unknown>(10);
-      out[0] = customerId;
-      out[1] = read.id(read.obj(row.adGroup).id);
-      out[2] = read.id(read.obj(read.obj(row.adGroupAd).ad).id);
-      out[3] = read.id(read.obj(row.campaign).id);
-      out[4] = read.date(read.obj(row.segments).date);
-      fastMetrics(read.obj(row.metrics), out, 5);
-      return out;
+    plan: {
+      adGroupAd: group({ ad: group({ id: leaf("ad_id", "id") }) }),
+      adGroup: group({ id: leaf("ad_group_id", "id") }),
+      campaign: group({ id: leaf("campaign_id", "id") }),
+      segments: group({ date: leaf("date", "date") }),
+      metrics: group(METRIC_LEAVES),
     },
   }),
   step({
@@ -605,24 +587,19 @@ export const STEPS = [
       "date",
       ...METRIC_COLUMNS,
     ],
-    fast: (row, customerId) => {
-      const t = read.obj(row.searchTermView);
-      const s = read.obj(row.segments);
-      const keyword = read.optObj(s.keyword);
-      const info = keyword ? read.optObj(keyword.info) : undefined;
-      const out = new Array<unknown>(15);
-      out[0] = customerId;
-      out[1] = read.id(read.obj(row.campaign).id);
-      out[2] = read.id(read.obj(row.adGroup).id);
-      out[3] = read.text(t.searchTerm);
-      out[4] = t.status === undefined ? "UNKNOWN" : read.enumOf(t.status);
-      out[5] = read.optEnum(s.searchTermMatchType);
-      out[6] = keyword && keyword.adGroupCriterion !== undefined ? criterionIdOf(read.text(keyword.adGroupCriterion)) : null;
-      out[7] = info ? read.optText(info.text) : null;
-      out[8] = info ? read.optEnum(info.matchType) : null;
-      out[9] = read.date(s.date);
-      fastMetrics(read.obj(row.metrics), out, 10);
-      return out;
+    plan: {
+      searchTermView: group({ searchTerm: leaf("search_term", "text"), status: leaf("status", "enumOrUnknown") }),
+      campaign: group({ id: leaf("campaign_id", "id") }),
+      adGroup: group({ id: leaf("ad_group_id", "id") }),
+      segments: group({
+        date: leaf("date", "date"),
+        searchTermMatchType: leaf("match_type", "optEnum"),
+        keyword: optGroup({
+          adGroupCriterion: leaf("keyword_criterion_id", "criterionIdOf"),
+          info: optGroup({ text: leaf("keyword_text", "optText"), matchType: leaf("keyword_match_type", "optEnum") }),
+        }),
+      }),
+      metrics: group(METRIC_LEAVES),
     },
   }),
 ] as const;
