@@ -59,11 +59,29 @@ else failed += 1;
 run("unit + integration (SQLite)", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}/vitest-sqlite.json`]);
 countVitest(`${out}/vitest-sqlite.json`);
 
+/**
+ * The test files TEST_DB_DIALECT switches: those that open their database
+ * through tests/setup/test-db. The rest (pure units, SQLite-only files) would
+ * only run a second time for nothing.
+ */
+function databaseTestFiles() {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (/\.test\.tsx?$/.test(entry.name) && fs.readFileSync(file, "utf8").includes("setup/test-db")) files.push(file);
+    }
+  };
+  for (const dir of ["app", "emulator", "tests/integration"]) walk(dir);
+  return files.sort();
+}
+
 if (process.env.TEST_DATABASE_URL) {
   run(
     "database tests (PostgreSQL)",
     bin("vitest"),
-    ["run", "app/server/", "app/routes/", "tests/integration/", "--reporter=default", "--reporter=json", `--outputFile.json=${out}/vitest-postgres.json`],
+    ["run", ...databaseTestFiles(), "--reporter=default", "--reporter=json", `--outputFile.json=${out}/vitest-postgres.json`],
     { TEST_DB_DIALECT: "postgres" },
   );
   countVitest(`${out}/vitest-postgres.json`);
