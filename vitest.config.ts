@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
 
@@ -13,5 +14,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where
+    // the test files (each with its own database, emulator and ports) run well two at a time.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
