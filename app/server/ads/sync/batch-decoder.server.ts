@@ -144,9 +144,13 @@ class BatchDecoder {
       this.i++;
       return;
     }
+    // Keys come in the same order row after row: the one after the last match is tried first.
+    let next = 0;
     for (;;) {
       const from = this.key();
-      const child = this.match(node, from, this.keyTo);
+      const k = this.match(node, from, this.keyTo, next);
+      const child = k < 0 ? undefined : node.children[k];
+      next = k + 1;
       this.ws();
       this.expect(COLON);
       this.ws();
@@ -165,17 +169,20 @@ class BatchDecoder {
     }
   }
 
-  private match(node: CompiledNode, from: number, to: number): CompiledLeaf | CompiledNode | undefined {
-    const b = this.b;
-    const len = to - from;
+  /** Which of the message's keys [from, to) is (trying `first` before the rest), or -1. */
+  private match(node: CompiledNode, from: number, to: number, first: number): number {
     const names = node.bytes;
-    outer: for (let k = 0; k < names.length; k++) {
-      const name = names[k];
-      if (name.length !== len) continue;
-      for (let j = 0; j < len; j++) if (b[from + j] !== name[j]) continue outer;
-      return node.children[k];
-    }
-    return undefined;
+    if (first < names.length && this.equals(names[first], from, to)) return first;
+    for (let k = 0; k < names.length; k++) if (k !== first && this.equals(names[k], from, to)) return k;
+    return -1;
+  }
+
+  private equals(name: Uint8Array, from: number, to: number): boolean {
+    const len = to - from;
+    if (name.length !== len) return false;
+    const b = this.b;
+    for (let j = 0; j < len; j++) if (b[from + j] !== name[j]) return false;
+    return true;
   }
 
   /** A member's key: where its plain ASCII bytes start (they end at keyTo); escaped or non-ASCII keys give up. */
