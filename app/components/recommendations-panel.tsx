@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from "react-router";
 import { AnalysisRunning, useLiveAnalysis, type AnalysisView } from "~/components/analysis-status";
-import { formatDateRange, formatTimeAgo } from "~/lib/format";
+import { countOf, formatDateRange, formatTimeAgo } from "~/lib/format";
 import {
   DISMISS_REASON_MAX,
   impactText,
@@ -121,7 +121,7 @@ function Item({
             </p>
           ) : null}
           <p>Impact assumption: {r.impact.assumption}</p>
-          {r.impact.riskConversions ? <p>Risk: about {r.impact.riskConversions} conversions a month.</p> : null}
+          {r.impact.riskConversions ? <p>Risk: about {countOf(r.impact.riskConversions, "conversion")} a month.</p> : null}
           {r.evidence.notes.length ? (
             <ul className="list-disc pl-4">
               {r.evidence.notes.map((n) => (

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  countOf,
   formatCustomerId,
   formatDate,
   formatDateRange,
@@ -74,5 +75,17 @@ describe("identifiers and enums", () => {
     expect(formatEnum("PERFORMANCE_MAX")).toBe("Performance Max");
     expect(formatEnum("TARGET_CPA")).toBe("Target CPA");
     expect(formatEnum(null)).toBe("—");
+  });
+});
+
+describe("countOf", () => {
+  it("puts the noun in the singular only when the number shows as exactly 1", () => {
+    expect(countOf(1, "conversion")).toBe("1 conversion");
+    expect(countOf(0, "click")).toBe("0 clicks");
+    expect(countOf(2.5, "conversion")).toBe("2.5 conversions");
+    expect(countOf(1, "conversion", "1.00")).toBe("1.00 conversions");
+    expect(countOf(1204, "click", "1,204")).toBe("1,204 clicks");
+    expect(countOf(1, "search", "1", "searches")).toBe("1 search");
+    expect(countOf(3, "search", "3", "searches")).toBe("3 searches");
   });
 });

@@ -169,12 +169,21 @@ export function formatTimeAgo(isoTimestamp: string, now: string | Date): string 
   if (Number.isNaN(then) || Number.isNaN(at)) return isoTimestamp;
   const seconds = Math.max(0, Math.round((at - then) / 1000));
   if (seconds < 45) return "just now";
-  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"} ago`;
+  const ago = (n: number, unit: string) => `${countOf(n, unit)} ago`;
   const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return plural(minutes, "minute");
+  if (minutes < 60) return ago(minutes, "minute");
   const hours = Math.round(minutes / 60);
-  if (hours < 48) return plural(hours, "hour");
-  return plural(Math.round(hours / 24), "day");
+  if (hours < 48) return ago(hours, "hour");
+  return ago(Math.round(hours / 24), "day");
+}
+
+/**
+ * A number and its noun, singular only when it shows as exactly 1: "1
+ * conversion", "2.5 conversions", "0 clicks", "1.50 conversions". `shown` is
+ * the number as displayed (formatted, rounded); the noun agrees with it.
+ */
+export function countOf(n: number, one: string, shown: string = String(n), many = `${one}s`): string {
+  return `${shown} ${shown === "1" ? one : many}`;
 }
 
 /** Google's enum spellings for people: "SEARCH" → "Search", "MAXIMIZE_CONVERSION_VALUE" → "Maximize conversion value". */

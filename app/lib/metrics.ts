@@ -22,13 +22,22 @@ export function emptyMetrics(): Metrics {
   return { impressions: 0, clicks: 0, costMicros: 0, conversions: 0, conversionsValue: 0 };
 }
 
+/**
+ * A sum of fractional values (conversions, conversion value) without the
+ * binary noise adding doubles leaves (218457.61000000002): Google reports
+ * them to far fewer than six decimals.
+ */
+export function fractionalSum(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
 export function addMetrics(a: Metrics, b: Metrics): Metrics {
   return {
     impressions: a.impressions + b.impressions,
     clicks: a.clicks + b.clicks,
     costMicros: a.costMicros + b.costMicros,
-    conversions: a.conversions + b.conversions,
-    conversionsValue: a.conversionsValue + b.conversionsValue,
+    conversions: fractionalSum(a.conversions + b.conversions),
+    conversionsValue: fractionalSum(a.conversionsValue + b.conversionsValue),
   };
 }
 

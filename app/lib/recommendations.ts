@@ -1,4 +1,5 @@
 // What the screens say about recommendations (shared by server and client; no server code).
+import { countOf } from "./format";
 
 export const RECOMMENDATION_TYPE_LABELS: Record<string, string> = {
   wasted_keyword: "Keywords that spend without converting",
@@ -29,7 +30,7 @@ export function impactText(impact: { kind: string; monthly: number; currencyCode
     case "cost_saved":
       return `Saves about ${money(impact.monthly)} a month`;
     case "conversions_gained":
-      return impact.monthly > 0 ? `About +${num(impact.monthly)} conversions a month` : "Conversions: unknown until it serves";
+      return impact.monthly > 0 ? `About +${countOf(impact.monthly, "conversion", num(impact.monthly))} a month` : "Conversions: unknown until it serves";
     case "value_gained":
       return `About +${money(impact.monthly)} conversion value a month`;
     default:

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { AnalysisRunning, useLiveAnalysis } from "~/components/analysis-status";
 import { EmptyState, PageHeader } from "~/components/ui";
+import { countOf } from "~/lib/format";
 import { RECOMMENDATION_TYPE_LABELS } from "~/lib/recommendations";
 import { userContext } from "~/server/request-context.server";
 import { scorePage } from "~/server/optimizer/pages.server";
@@ -86,7 +87,8 @@ function Score({ data: loaderData }: { data: Extract<Route.ComponentProps["loade
                       {item.title}
                     </Link>
                     <span className="shrink-0 text-gray-600" title={RECOMMENDATION_TYPE_LABELS[item.type]}>
-                      −{item.points} pts
+                      {/* Points are rounded to a tenth: a smaller share would read as "−0 pts". */}
+                      {item.points >= 0.1 ? `−${countOf(item.points, "pt")}` : "less than 0.1 pts"}
                     </span>
                   </li>
                 ))}

@@ -206,6 +206,9 @@ describe("campaigns column chooser", () => {
       "averageCpc",
       "conversionValuePerCost",
     ]);
+    // The download holds the same columns as the table.
+    const csv = (await campaignsCsv(await pageArgs(page("/export/campaigns?range=7d")))) as Response;
+    expect((await csv.text()).replace(/^\uFEFF/, "").split("\n")[0]).toBe("Campaign ID,Campaign,Status,Cost (USD),Conversions,Cost/conv. (USD)");
     // Another user's view is untouched.
     const theirs = await campaignsLoader(await pageArgs(page("/campaigns", stranger)));
     expect("hiddenColumns" in theirs ? theirs.hiddenColumns : []).toEqual([]);

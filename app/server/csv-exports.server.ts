@@ -11,6 +11,7 @@ import type { User } from "./db/schema";
 import { activeAccountOf, notFound } from "./account-access.server";
 import { pageRange } from "./report-range.server";
 import { getSyncState } from "./ads/sync.server";
+import { hiddenCampaignColumns } from "./campaign-columns.server";
 
 // "Download CSV" of each table: the same address as the page (range, filters,
 // sort), every page of it. The same parsers as the pages, so the file holds
@@ -43,15 +44,18 @@ export async function campaignsCsv(user: User, url: URL): Promise<Response> {
     if (page * MAX_PAGE_SIZE >= list.total) break;
   }
   const currency = account.currencyCode;
-  const columns: CsvColumn<CampaignRow>[] = [
+  // The file holds the columns the table shows: the ones the person hid with "Columns" stay out.
+  const hidden: readonly string[] = await hiddenCampaignColumns(user);
+  const all: CsvColumn<CampaignRow>[] = [
     { header: "Campaign ID", value: (c) => c.id },
     { header: "Campaign", value: (c) => c.name },
-    { header: "Status", value: (c) => formatEnum(c.status) },
-    { header: "Type", value: (c) => formatEnum(c.channelType) },
-    { header: `Daily budget (${currency})`, value: (c) => moneyUnits(c.budgetMicros) },
-    { header: "Bidding", value: (c) => formatEnum(c.biddingStrategyType) },
+    { key: "status", header: "Status", value: (c) => formatEnum(c.status) },
+    { key: "channelType", header: "Type", value: (c) => formatEnum(c.channelType) },
+    { key: "budget", header: `Daily budget (${currency})`, value: (c) => moneyUnits(c.budgetMicros) },
+    { key: "biddingStrategyType", header: "Bidding", value: (c) => formatEnum(c.biddingStrategyType) },
     ...metricCsvColumns<CampaignRow>((c) => c.metrics, currency),
   ];
+  const columns = all.filter((c) => c.key === undefined || !hidden.includes(c.key));
   return csvResponse(`campaigns-${account.customerId}-${range.from}-to-${range.to}.csv`, toCsv(columns, rows));
 }
 

@@ -13,6 +13,8 @@ import { averageCpc, conversionValuePerCost, costPerConversion, ctr, type Metric
 export interface CsvColumn<Row> {
   header: string;
   value: (row: Row) => string | number | null;
+  /** The table column it mirrors, for a file that leaves out what the person hid (the campaigns' column chooser). */
+  key?: string;
 }
 
 export function toCsv<Row>(columns: CsvColumn<Row>[], rows: Iterable<Row>): string {
@@ -39,14 +41,14 @@ const units = (micros: number | null) => (micros === null ? null : round(micros 
 /** The eight standard metric columns, as numbers. */
 export function metricCsvColumns<Row>(metricsOf: (row: Row) => Metrics, currency: string): CsvColumn<Row>[] {
   return [
-    { header: "Impressions", value: (r) => metricsOf(r).impressions },
-    { header: "Clicks", value: (r) => metricsOf(r).clicks },
-    { header: "CTR (%)", value: (r) => round(ctr(metricsOf(r)) === null ? null : ctr(metricsOf(r))! * 100, 2) },
-    { header: `Avg. CPC (${currency})`, value: (r) => units(averageCpc(metricsOf(r))) },
-    { header: `Cost (${currency})`, value: (r) => units(metricsOf(r).costMicros) },
-    { header: "Conversions", value: (r) => round(metricsOf(r).conversions, 2) },
-    { header: `Cost/conv. (${currency})`, value: (r) => units(costPerConversion(metricsOf(r))) },
-    { header: "Conv. value/cost", value: (r) => round(conversionValuePerCost(metricsOf(r)), 2) },
+    { key: "impressions", header: "Impressions", value: (r) => metricsOf(r).impressions },
+    { key: "clicks", header: "Clicks", value: (r) => metricsOf(r).clicks },
+    { key: "ctr", header: "CTR (%)", value: (r) => round(ctr(metricsOf(r)) === null ? null : ctr(metricsOf(r))! * 100, 2) },
+    { key: "averageCpc", header: `Avg. CPC (${currency})`, value: (r) => units(averageCpc(metricsOf(r))) },
+    { key: "cost", header: `Cost (${currency})`, value: (r) => units(metricsOf(r).costMicros) },
+    { key: "conversions", header: "Conversions", value: (r) => round(metricsOf(r).conversions, 2) },
+    { key: "costPerConversion", header: `Cost/conv. (${currency})`, value: (r) => units(costPerConversion(metricsOf(r))) },
+    { key: "conversionValuePerCost", header: "Conv. value/cost", value: (r) => round(conversionValuePerCost(metricsOf(r)), 2) },
   ];
 }
 

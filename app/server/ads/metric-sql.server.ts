@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import type { DateRange } from "~/lib/dates";
-import { RATIOS, type MetricKey, type Metrics, type RatioKey } from "~/lib/metrics";
+import { fractionalSum, RATIOS, type MetricKey, type Metrics, type RatioKey } from "~/lib/metrics";
 import { getDb } from "../db/db.server";
 
 /**
@@ -140,8 +140,8 @@ export function metricsOf(row: MetricRow): Metrics {
     impressions: Number(row.impressions ?? 0),
     clicks: Number(row.clicks ?? 0),
     costMicros: Number(row.cost_micros ?? 0),
-    conversions: Number(row.conversions ?? 0),
-    conversionsValue: Number(row.conversions_value ?? 0),
+    conversions: fractionalSum(Number(row.conversions ?? 0)),
+    conversionsValue: fractionalSum(Number(row.conversions_value ?? 0)),
   };
 }
 

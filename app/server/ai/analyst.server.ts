@@ -1,5 +1,5 @@
 import type { EvidenceCell, ProposalOutput, ToolEvidence } from "~/lib/chat";
-import { formatMoney } from "~/lib/format";
+import { countOf, formatMoney } from "~/lib/format";
 import { KEYWORD_INVALID_CHARS, KEYWORD_MAX_CHARS, KEYWORD_MAX_WORDS, keywordWordCount } from "~/lib/ad-limits";
 import { getDb } from "../db/db.server";
 import { detailIncomplete, openAssistantProposal } from "./account-data.server";
@@ -67,6 +67,8 @@ export function classify(question: string): Intent {
 
 type Row = Record<string, EvidenceCell>;
 const num = (v: EvidenceCell | undefined) => (typeof v === "number" ? v : 0);
+/** "1 click", "1,204 clicks", "2.5 conversions". */
+const count = (v: EvidenceCell | undefined, noun: string) => countOf(num(v), noun, num(v).toLocaleString("en-US"));
 
 class Writer {
   steps: AnalystStep[] = [];
@@ -168,8 +170,8 @@ async function performance(w: Writer, parts: string[]) {
     return ` (${change >= 0 ? "+" : ""}${change.toFixed(1)}% vs the previous period)`;
   };
   parts.push(
-    `**${current.period}**: cost ${w.money(current.cost)}${delta("cost")}, ${num(current.clicks).toLocaleString("en-US")} clicks, ` +
-      `${num(current.conversions).toLocaleString("en-US")} conversions${delta("conversions")}, ` +
+    `**${current.period}**: cost ${w.money(current.cost)}${delta("cost")}, ${count(current.clicks, "click")}, ` +
+      `${count(current.conversions, "conversion")}${delta("conversions")}, ` +
       `cost per conversion ${current.costPerConversion === null ? "—" : w.money(current.costPerConversion)}` +
       `${current.roas === null ? "" : `, ROAS ${num(current.roas).toFixed(2)}`}.`,
   );
@@ -376,7 +378,7 @@ async function pauseCampaign(w: Writer, parts: string[], target: { id: string; n
     return;
   }
   parts.push(
-    `**${c.name}** spent ${w.money(c.cost)} for ${num(c.conversions).toLocaleString("en-US")} conversions in ${out.summary.replace(/^Read [^,]*(, [^,]*)*?, /, "")}.`,
+    `**${c.name}** spent ${w.money(c.cost)} for ${count(c.conversions, "conversion")} in ${out.summary.replace(/^Read [^,]*(, [^,]*)*?, /, "")}.`,
     proposalLine(await w.propose(`Pause ${c.name}`.slice(0, 200), [{ type: "status", kind: "campaign", ids: [target.id], status: "PAUSED" }]), "pauses it"),
   );
 }
@@ -386,7 +388,7 @@ async function campaign(w: Writer, parts: string[], target: { id: string; name: 
   const c = out.campaign;
   parts.push(
     `**${c.name}** (${String(c.status).toLowerCase()}, ${String(c.bidding).replace(/_/g, " ").toLowerCase()}) in ${out.summary.replace(/^Read [^,]*(, [^,]*)*?, /, "")}: ` +
-      `cost ${w.money(c.cost)}, ${num(c.clicks).toLocaleString("en-US")} clicks, ${num(c.conversions).toLocaleString("en-US")} conversions, ` +
+      `cost ${w.money(c.cost)}, ${count(c.clicks, "click")}, ${count(c.conversions, "conversion")}, ` +
       `cost per conversion ${c.costPerConversion === null ? "—" : w.money(c.costPerConversion)}` +
       `${c.dailyBudget === null ? "" : `, daily budget ${w.money(c.dailyBudget)}`}` +
       `${c.budgetLostImpressionShare === null ? "" : `, ${num(c.budgetLostImpressionShare).toFixed(1)}% of impressions lost to the budget`}.`,
@@ -433,7 +435,7 @@ async function containing(w: Writer, parts: string[], word: string) {
   const cost = terms.rows.reduce((s, r) => s + num(r.cost), 0);
   const conv = terms.rows.reduce((s, r) => s + num(r.conversions), 0);
   parts.push(
-    `**Search terms containing “${word}”**: ${terms.rows.length}${terms.truncated ? "+" : ""}, costing ${w.money(cost)} for ${conv} conversions.`,
+    `**Search terms containing “${word}”**: ${terms.rows.length}${terms.truncated ? "+" : ""}, costing ${w.money(cost)} for ${count(conv, "conversion")}.`,
     table(
       ["Search term", "Campaign", "Cost", "Conv."],
       terms.rows.slice(0, 8).map((r) => [String(r.searchTerm), String(r.campaign), w.money(r.cost), String(r.conversions)]),
@@ -450,7 +452,7 @@ async function pauseWorstKeyword(w: Writer, parts: string[]) {
     return;
   }
   parts.push(
-    `The keyword that wastes the most is **“${worst.keyword}”** (${String(worst.matchType).toLowerCase()}, ${worst.campaign}): ${w.money(worst.cost)} and ${worst.clicks} clicks without a conversion.`,
+    `The keyword that wastes the most is **“${worst.keyword}”** (${String(worst.matchType).toLowerCase()}, ${worst.campaign}): ${w.money(worst.cost)} and ${count(worst.clicks, "click")} without a conversion.`,
   );
   const title = `Pause keyword “${worst.keyword}” (${String(worst.matchType).toLowerCase()}) in ${worst.campaign}`.slice(0, 200);
   parts.push(proposalLine(await w.propose(title, [{ type: "status", kind: "keyword", ids: [String(worst.id)], status: "PAUSED" }]), "pauses it"));
@@ -464,7 +466,7 @@ async function addWorstNegative(w: Writer, parts: string[]) {
     return;
   }
   parts.push(
-    `The worst non-converting search term is **“${worst.searchTerm}”** (${worst.campaign}): ${w.money(worst.cost)} and ${worst.clicks} clicks without a conversion.`,
+    `The worst non-converting search term is **“${worst.searchTerm}”** (${worst.campaign}): ${w.money(worst.cost)} and ${count(worst.clicks, "click")} without a conversion.`,
   );
   const title = `Exclude “${worst.searchTerm}” (exact) in ${worst.campaign}`.slice(0, 200);
   const action = {

@@ -1,7 +1,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { addDays, MAX_RANGE_DAYS, rangeLength, type DateRange, todayIn, yesterdayIn } from "~/lib/dates";
-import { formatDateRange } from "~/lib/format";
+import { countOf, formatDateRange } from "~/lib/format";
 import { conversionValuePerCost, costPerConversion, ctr, type Metrics } from "~/lib/metrics";
 import type { EvidenceCell, EvidenceColumn, ProposalOutput, ToolEvidence } from "~/lib/chat";
 import { getAccountSummary, getCampaignDetail, listCampaigns } from "../ads/reports.server";
@@ -143,8 +143,6 @@ function metricCells(m: Metrics): Record<string, EvidenceCell> {
   };
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 function evidence(
   ctx: ToolContext,
   what: string,
@@ -195,7 +193,7 @@ async function accountRowsEvidence<Row>(
   // Missing detail is said in the summary (no comma: readers split the range off at the first one).
   const incomplete = await detailIncomplete(ctx.account.customerId);
   const note = incomplete ? ` — ${INCOMPLETE_NOTE[incomplete]}` : "";
-  return evidence(ctx, plural(rows.length, noun) + (truncated ? " (more matched)" : "") + note, range, columns, rows.map(cells), { truncated });
+  return evidence(ctx, countOf(rows.length, noun) + (truncated ? " (more matched)" : "") + note, range, columns, rows.map(cells), { truncated });
 }
 
 // ---- the tools' work, callable without a model (the built-in analyst uses the same functions)
@@ -220,7 +218,7 @@ export function toolRunners(ctx: ToolContext) {
         lastSyncAt: synced,
         ...evidence(
           ctx,
-          `the account totals (${plural(now.activeCampaigns, "active campaign")})`,
+          `the account totals (${countOf(now.activeCampaigns, "active campaign")})`,
           range,
           [
             { key: "period", label: "Period", kind: "text" },
@@ -253,7 +251,7 @@ export function toolRunners(ctx: ToolContext) {
       }));
       return evidence(
         ctx,
-        plural(list.total, "campaign"),
+        countOf(list.total, "campaign"),
         range,
         [
           { key: "name", label: "Campaign", kind: "text" },
@@ -302,7 +300,7 @@ export function toolRunners(ctx: ToolContext) {
         })),
         ...evidence(
           ctx,
-          `campaign “${untrusted(d.campaign.name, 60)}” and ${plural(d.adGroups.length, "ad group")}`,
+          `campaign “${untrusted(d.campaign.name, 60)}” and ${countOf(d.adGroups.length, "ad group")}`,
           range,
           [
             { key: "name", label: "Ad group", kind: "text" },
@@ -391,7 +389,7 @@ export function toolRunners(ctx: ToolContext) {
         })),
         ...evidence(
           ctx,
-          `${plural(matching.length, "open recommendation")} from the rules engine`,
+          `${countOf(matching.length, "open recommendation")} from the rules engine`,
           undefined,
           [
             { key: "title", label: "Recommendation", kind: "text" },
@@ -433,7 +431,7 @@ export function toolRunners(ctx: ToolContext) {
       }));
       return evidence(
         ctx,
-        plural(total, "change"),
+        countOf(total, "change"),
         range,
         [
           { key: "when", label: "When (UTC)", kind: "text" },

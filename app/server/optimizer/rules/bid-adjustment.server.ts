@@ -14,6 +14,7 @@ import {
 import { addTotals, BID_REST_DAYS, EMPTY_TOTALS, type Totals } from "../data.server";
 import type { Finding, ResourceRef } from "../types.server";
 import { adGroupRef, campaignRef, costPerTargetConversion, isManualCpc, keywordId, keywordLabel, keywordRef, LIKELY } from "./shared.server";
+import { countOf } from "~/lib/format";
 
 // bid_adjustment (research K1): manual-CPC ad groups (their default bid) and
 // keywords with their own bid that miss or beat target with confidence → move
@@ -135,7 +136,7 @@ export function bidAdjustments(ctx: Context, skipKeywords: Set<string> = new Set
       sortAmount: down ? s.last30.cost * -step : s.last30.conversions * step * ELASTICITY * costUnit,
       evidence: {
         ...evidenceBase(ctx, range.from, range.to),
-        summary: `${cpa === null ? `No conversions from ${t.clicks} clicks` : `CPA ${ctx.money(cpa)} from ${round2(t.conversions)} conversions`} against a target of ${ctx.money(costUnit)}; the estimated CPA (rate shrunk toward its parent) is ${ctx.money(shrunkCpa)}.`,
+        summary: `${cpa === null ? `No conversions from ${countOf(t.clicks, "click")}` : `CPA ${ctx.money(cpa)} from ${countOf(round2(t.conversions), "conversion")}`} against a target of ${ctx.money(costUnit)}; the estimated CPA (rate shrunk toward its parent) is ${ctx.money(shrunkCpa)}.`,
         figures: [
           ...totalsFigures(t),
           { name: "bid", label: "Current bid", value: old, unit: "money" },

@@ -6,6 +6,7 @@ import { ratePosterior } from "../stats.server";
 import type { Action } from "../../changes/propose.server";
 import type { Finding } from "../types.server";
 import { adGroupRef, campaignRef, costPerTargetConversion, keywordId, keywordLabel, keywordRef } from "./shared.server";
+import { countOf } from "~/lib/format";
 
 // low_quality_score (Q1), weak_ad (Q2), duplicate_keyword (Q3),
 // paused_converting (Q4), blocked_keyword (Q6/N5-1). Facts rather than
@@ -243,7 +244,7 @@ export function pausedConverting(ctx: Context): Finding[] {
       sortAmount: monthly * costUnit,
       evidence: {
         ...evidenceBase(ctx, range.from, range.to),
-        summary: `While live it brought ${round2(t.conversions)} conversions at ${ctx.money(cpa)} each, below target; its last day with traffic was ${k.m.lastDate ?? "unknown"}.`,
+        summary: `While live it brought ${countOf(round2(t.conversions), "conversion")} at ${ctx.money(cpa)} each, below target; its last day with traffic was ${k.m.lastDate ?? "unknown"}.`,
         figures: [
           ...totalsFigures(t),
           { name: "cpa", label: "CPA", value: round2(cpa), unit: "money" },

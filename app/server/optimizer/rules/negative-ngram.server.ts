@@ -7,6 +7,7 @@ import type { Action } from "../../changes/propose.server";
 import type { Finding } from "../types.server";
 import { adGroupRef, campaignRef, costPerTargetConversion, STRONG } from "./shared.server";
 import { isValidKeywordText, judgeableTerms } from "./search-terms.server";
+import { countOf } from "~/lib/format";
 
 // negative_ngram (research N1/N2): a 1–3 word n-gram that fails across several
 // search terms → a phrase negative in each campaign (or the one ad group) where
@@ -149,7 +150,7 @@ export function negativeNgrams(ctx: Context, terms = judgeableTerms(ctx)): Findi
       sortAmount: last30.cost,
       evidence: {
         ...evidenceBase(ctx, range.from, range.to),
-        summary: `${rows.length} search terms containing “${c.g.gram}” cost ${ctx.money(t.cost)} over ${t.clicks} clicks without a conversion, in ${campaigns.length} campaign${campaigns.length === 1 ? "" : "s"}.`,
+        summary: `${rows.length} search terms containing “${c.g.gram}” cost ${ctx.money(t.cost)} over ${countOf(t.clicks, "click")} without a conversion, in ${campaigns.length} campaign${campaigns.length === 1 ? "" : "s"}.`,
         figures: [
           ...totalsFigures(t),
           { name: "termCount", label: "Search terms", value: rows.length, unit: "count" },

@@ -18,6 +18,7 @@ import { alreadyExcluded, negativeProblem } from "../safety.server";
 import { benjaminiHochberg } from "../stats.server";
 import type { Finding } from "../types.server";
 import { adGroupRef, campaignRef, costPerTargetConversion, isManualCpc, LIKELY, STRONG } from "./shared.server";
+import { countOf } from "~/lib/format";
 
 // wasted_search_term (research W3) and harvest_search_term (N3).
 
@@ -90,7 +91,7 @@ export function wastedSearchTerms(ctx: Context, terms = judgeableTerms(ctx)): Fi
     out.push({
       key: `wasted_search_term:${level}:${parentId}:${g.term}`,
       type: "wasted_search_term",
-      title: `Exclude the search term “${g.term}” in ${where}: ${ctx.money(g.t.cost)} on ${g.t.clicks} clicks, no conversions`,
+      title: `Exclude the search term “${g.term}” in ${where}: ${ctx.money(g.t.cost)} on ${countOf(g.t.clicks, "click")}, no conversions`,
       resources: [
         { kind: "search_term", id: g.term, name: g.term },
         ...(level === "ad_group" ? [adGroupRef(ctx, parentId)] : adGroupIds.map((id) => adGroupRef(ctx, id))),
@@ -107,7 +108,7 @@ export function wastedSearchTerms(ctx: Context, terms = judgeableTerms(ctx)): Fi
       sortAmount: g.last30.cost,
       evidence: {
         ...evidenceBase(ctx, range.from, range.to),
-        summary: `“${g.term}” cost ${ctx.money(g.t.cost)} over ${g.t.clicks} clicks without a conversion; it needed ${pct(c.breakEven)} to hit target.`,
+        summary: `“${g.term}” cost ${ctx.money(g.t.cost)} over ${countOf(g.t.clicks, "click")} without a conversion; it needed ${pct(c.breakEven)} to hit target.`,
         figures: [
           ...totalsFigures(g.t),
           { name: "breakEvenRate", label: "Break-even conversion rate", value: round2(c.breakEven * 100), unit: "percent" },
@@ -156,7 +157,7 @@ export function harvestSearchTerms(ctx: Context, terms = judgeableTerms(ctx)): F
     out.push({
       key: `harvest_search_term:${t.adGroupId}:${text}`,
       type: "harvest_search_term",
-      title: `Add “${text}” as an exact keyword in ${adGroup}: ${round2(t.m.all.conversions)} conversions at ${ctx.money(t.m.all.cost / t.m.all.conversions)} each`,
+      title: `Add “${text}” as an exact keyword in ${adGroup}: ${countOf(round2(t.m.all.conversions), "conversion")} at ${ctx.money(t.m.all.cost / t.m.all.conversions)} each`,
       resources: [{ kind: "search_term", id: text, name: text }, adGroupRef(ctx, t.adGroupId), campaignRef(ctx, t.campaignId)],
       confidence,
       impact: {
@@ -169,7 +170,7 @@ export function harvestSearchTerms(ctx: Context, terms = judgeableTerms(ctx)): F
       sortAmount: monthly * costUnit * 0.25,
       evidence: {
         ...evidenceBase(ctx, range.from, range.to),
-        summary: `“${text}” converted ${round2(t.m.all.conversions)} times from ${t.m.all.clicks} clicks (${pct(t.m.all.conversions / Math.max(1, t.m.all.clicks))}); its break-even rate is ${pct(test.breakEven)}.`,
+        summary: `“${text}” converted ${countOf(round2(t.m.all.conversions), "time")} from ${countOf(t.m.all.clicks, "click")} (${pct(t.m.all.conversions / Math.max(1, t.m.all.clicks))}); its break-even rate is ${pct(test.breakEven)}.`,
         figures: [
           ...totalsFigures(t.m.all),
           { name: "matchedKeyword", label: "Matched by keyword", value: t.keywordText, unit: "text" },

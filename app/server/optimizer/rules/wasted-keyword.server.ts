@@ -18,6 +18,7 @@ import { convertsAtTarget } from "../safety.server";
 import { benjaminiHochberg } from "../stats.server";
 import type { Finding } from "../types.server";
 import { adGroupRef, campaignRef, costPerTargetConversion, isManualCpc, keywordId, keywordLabel, keywordRef, LIKELY, STRONG } from "./shared.server";
+import { countOf } from "~/lib/format";
 
 // wasted_keyword (research W1/W2): spends without converting, judged with the
 // beta-binomial test against its break-even conversion rate. Strong and ≥ 2×
@@ -81,7 +82,7 @@ export function wastedKeywords(ctx: Context): Finding[] {
     const last30 = k.m.last30;
     const risk = round2(last30.clicks * c.posteriorRate);
     const adGroup = ctx.adGroups.get(k.adGroupId)?.name ?? k.adGroupId;
-    const spent = `${ctx.money(t.cost)} on ${t.clicks} clicks with ${t.conversions === 0 ? "no conversions" : `${round2(t.conversions)} conversions`}`;
+    const spent = `${ctx.money(t.cost)} on ${countOf(t.clicks, "click")} with ${t.conversions === 0 ? "no conversions" : `${countOf(round2(t.conversions), "conversion")}`}`;
     const bid = (k.effectiveCpcBidMicros ?? k.cpcBidMicros ?? 0) / 1e6;
     out.push({
       key: `wasted_keyword:${keywordId(k)}`,
