@@ -59,9 +59,13 @@ export async function setupTestEnvironment(env: Record<string, string> = {}): Pr
     cleanup: async () => {
       setDbForTests(undefined);
       setConfigForTests(undefined);
-      await db.destroy();
-      await dropDatabase();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      try {
+        await db.destroy();
+      } finally {
+        // Even when closing the pool failed: a PostgreSQL database left behind stays on the machine.
+        await dropDatabase();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }
