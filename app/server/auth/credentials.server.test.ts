@@ -102,6 +102,8 @@ describe("signIn", () => {
   });
 
   it("counts a malformed body against the address before parsing it", async () => {
+    // Its own environment for a stricter limit; the file's one is made again afterwards (and dropped first, not left behind).
+    await t.cleanup();
     const limited = await setupTestEnvironment({ AUTH_RATE_LIMIT_IP: "2" });
     try {
       let reads = 0;
@@ -122,6 +124,8 @@ describe("signIn", () => {
 
 describe("per-IP limit", () => {
   it("limits registrations and sign-ins from one address", async () => {
+    // Its own environment for a stricter limit; the file's one is made again afterwards (and dropped first, not left behind).
+    await t.cleanup();
     const limited = await setupTestEnvironment({ AUTH_RATE_LIMIT_IP: "2" });
     try {
       await register({ email: "g1@example.com", password: "password1" }, "9.9.9.9");
