@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import { type CompiledLeaf, type CompiledNode, type CompiledPlan, UNREAD, fillUnset } from "./row-plan.server";
+import { type CompiledLeaf, type CompiledNode, type CompiledPlan, INTERN_MAX_LENGTH, UNREAD, fillUnset } from "./row-plan.server";
 
 /**
  * Reads one searchStream batch (`{"results":[row, …], "fieldMask": …,
@@ -29,8 +29,6 @@ const CLOSE_BRACKET = 0x5d;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
-/** Strings this short share one copy per batch, as the general way does (job.server.ts). */
-const INTERN_MAX_LENGTH = 40;
 /** Up to 15 digits a double holds exactly: summed in place, as Number() would read them. */
 const EXACT_DIGITS = 15;
 

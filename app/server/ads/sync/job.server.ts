@@ -15,7 +15,7 @@ import { AdsClientError, AdsResponseError, type AdsClient } from "../client.serv
 import { withStager, type Dialect, type Stager } from "./bulk-insert.server";
 import { iso, SYNC_DAYS, SyncAccessError } from "./state.server";
 import { NOT_FAST } from "./row-readers.server";
-import { readRow } from "./row-plan.server";
+import { INTERN_MAX_LENGTH, readRow } from "./row-plan.server";
 import { decodeBatch } from "./batch-decoder.server";
 import {
   DETAIL_STEP_COUNT,
@@ -78,12 +78,6 @@ export async function runSyncJob(job: SyncJob): Promise<void> {
 }
 
 class SupersededError extends Error {}
-
-/**
- * One copy of each short string (ids, dates, enum values) per batch: JSON
- * gives every row its own copy, and daily rows repeat the same ids many times.
- */
-const INTERN_MAX_LENGTH = 40;
 
 /** Columns of ads_sync_state to set, values or SQL (data_version + 1). */
 type StateUpdate = UpdateObject<Database, "ads_sync_state">;

@@ -48,6 +48,13 @@ export const group = (keys: Record<string, Leaf | Group>): Group => ({ leaf: fal
 /** A nested message that may be unset (z.object().optional()): its values then read as unset. */
 export const optGroup = (keys: Record<string, Leaf | Group>): Group => ({ leaf: false, required: false, keys });
 
+/**
+ * Strings this short (ids, dates, enum values) are kept once per batch: JSON
+ * gives every row its own copy, and daily rows repeat the same ids many times.
+ * Both ways of reading a batch share them so.
+ */
+export const INTERN_MAX_LENGTH = 40;
+
 /** Unset and the schema refuses the row. */
 export const REQUIRED: unknown = Object.freeze({ required: true });
 

@@ -115,6 +115,10 @@ const METRIC_LEAVES = {
   conversions: leaf("conversions", "double0"),
   conversionsValue: leaf("conversions_value", "double0"),
 };
+// The plans' messages that only carry an id or the day.
+const CAMPAIGN_ID = group({ id: leaf("campaign_id", "id") });
+const AD_GROUP_ID = group({ id: leaf("ad_group_id", "id") });
+const DAY = group({ date: leaf("date", "date") });
 const METRIC_COLUMNS = ["impressions", "clicks", "cost_micros", "conversions", "conversions_value"] as const;
 
 function step<S extends z.ZodType, T extends StagedTable>(s: Step<S, T>): Step<S, T> {
@@ -206,8 +210,8 @@ export const STEPS = [
       "search_rank_lost_impression_share",
     ],
     plan: {
-      campaign: group({ id: leaf("campaign_id", "id") }),
-      segments: group({ date: leaf("date", "date") }),
+      campaign: CAMPAIGN_ID,
+      segments: DAY,
       metrics: group({
         ...METRIC_LEAVES,
         searchImpressionShare: leaf("search_impression_share", "doubleNull"),
@@ -261,9 +265,9 @@ export const STEPS = [
     }),
     columns: ["customer_id", "ad_group_id", "campaign_id", "date", ...METRIC_COLUMNS],
     plan: {
-      adGroup: group({ id: leaf("ad_group_id", "id") }),
-      campaign: group({ id: leaf("campaign_id", "id") }),
-      segments: group({ date: leaf("date", "date") }),
+      adGroup: AD_GROUP_ID,
+      campaign: CAMPAIGN_ID,
+      segments: DAY,
       metrics: group(METRIC_LEAVES),
     },
   }),
@@ -353,8 +357,8 @@ export const STEPS = [
         systemServingStatus: leaf("system_serving_status", "optEnum"),
         approvalStatus: leaf("approval_status", "optEnum"),
       }),
-      adGroup: group({ id: leaf("ad_group_id", "id") }),
-      campaign: group({ id: leaf("campaign_id", "id") }),
+      adGroup: AD_GROUP_ID,
+      campaign: CAMPAIGN_ID,
     },
   }),
   step({
@@ -393,9 +397,9 @@ export const STEPS = [
     ],
     plan: {
       adGroupCriterion: group({ criterionId: leaf("criterion_id", "id") }),
-      adGroup: group({ id: leaf("ad_group_id", "id") }),
-      campaign: group({ id: leaf("campaign_id", "id") }),
-      segments: group({ date: leaf("date", "date") }),
+      adGroup: AD_GROUP_ID,
+      campaign: CAMPAIGN_ID,
+      segments: DAY,
       metrics: group({
         ...METRIC_LEAVES,
         searchImpressionShare: leaf("search_impression_share", "doubleNull"),
@@ -498,9 +502,9 @@ export const STEPS = [
     columns: ["customer_id", "ad_group_id", "ad_id", "campaign_id", "date", ...METRIC_COLUMNS],
     plan: {
       adGroupAd: group({ ad: group({ id: leaf("ad_id", "id") }) }),
-      adGroup: group({ id: leaf("ad_group_id", "id") }),
-      campaign: group({ id: leaf("campaign_id", "id") }),
-      segments: group({ date: leaf("date", "date") }),
+      adGroup: AD_GROUP_ID,
+      campaign: CAMPAIGN_ID,
+      segments: DAY,
       metrics: group(METRIC_LEAVES),
     },
   }),
@@ -589,8 +593,8 @@ export const STEPS = [
     ],
     plan: {
       searchTermView: group({ searchTerm: leaf("search_term", "text"), status: leaf("status", "enumOrUnknown") }),
-      campaign: group({ id: leaf("campaign_id", "id") }),
-      adGroup: group({ id: leaf("ad_group_id", "id") }),
+      campaign: CAMPAIGN_ID,
+      adGroup: AD_GROUP_ID,
       segments: group({
         date: leaf("date", "date"),
         searchTermMatchType: leaf("match_type", "optEnum"),
