@@ -173,6 +173,11 @@ async function main() {
     const port = typeof address === "object" && address ? address.port : app.port;
     log.info({ demoMode: app.demoMode, database: app.databaseKind }, `Ads AI Manager listening on ${app.appUrl} (port ${port})`);
   });
+  // Node closes an idle keep-alive socket after 5 s; a client (a proxy, a browser, a test's request
+  // context) that reuses it at that moment gets ECONNRESET. Outlive the usual 60 s of load balancers
+  // instead; shutdown still closes idle sockets at once (drainServer).
+  listener.keepAliveTimeout = 65_000;
+  listener.headersTimeout = 66_000;
 
   let closing = false;
   const shutdown = (signal: string) => {
