@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { Form } from "react-router";
-import { MAX_CHAT_MESSAGE_LENGTH } from "~/lib/chat";
+import { CHAT_END_ID, MAX_CHAT_MESSAGE_LENGTH } from "~/lib/chat";
 
 // The chat's markup, shared by the assistant (chat-panel.tsx) and the seed's
 // chat while no account is connected (offline-chat.tsx): the conversation with
@@ -28,7 +28,7 @@ export function Conversation({ empty, endRef, children }: { empty: boolean; endR
       ) : (
         <ol className="space-y-4">{children}</ol>
       )}
-      <div ref={endRef} />
+      <div ref={endRef} id={CHAT_END_ID} />
     </section>
   );
 }

@@ -106,21 +106,7 @@ export function ChatPanel(props: ChatPanelProps) {
           New chat
         </Link>
         <h2 className="mb-1 text-xs font-semibold uppercase tracking-wide text-gray-500">Past chats</h2>
-        {chats.length === 0 ? <p className="text-gray-500">None yet.</p> : null}
-        <ul className="space-y-1">
-          {chats.map((c) => (
-            <li key={c.id}>
-              <Link
-                to={`/ai-optimizer?chat=${c.id}`}
-                aria-current={c.id === chatId ? "page" : undefined}
-                className={`block truncate rounded px-2 py-1 ${c.id === chatId ? "bg-blue-50 font-semibold text-blue-800" : "text-gray-700 hover:bg-gray-50"}`}
-                title={`${c.title} · ${formatDateTime(c.updatedAt)}`}
-              >
-                {c.title}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <PastChats chats={chats} current={chatId} />
       </nav>
       <div className="flex min-w-0 flex-1 flex-col">
         <p className="mb-2 text-xs text-gray-500">
@@ -129,6 +115,15 @@ export function ChatPanel(props: ChatPanelProps) {
             New chat
           </Link>
         </p>
+        {/* Narrow screens have no room for the list beside the conversation: it folds above it (no JavaScript needed). */}
+        {chats.length > 0 ? (
+          <details className="mb-2 rounded-lg border border-gray-200 bg-white px-3 py-2 text-sm lg:hidden">
+            <summary className="cursor-pointer font-semibold text-gray-700">Past chats ({chats.length})</summary>
+            <nav aria-label="Past chats" className="mt-2 max-h-60 overflow-y-auto">
+              <PastChats chats={chats} current={chatId} />
+            </nav>
+          </details>
+        ) : null}
         <Conversation empty={messages.length === 0 && status === "ready"} endRef={endRef}>
           {messages.map((m) => (
             <MessageView key={m.id} message={m} retry={m === last ? retryButton : undefined} />
@@ -168,5 +163,25 @@ export function ChatPanel(props: ChatPanelProps) {
         />
       </div>
     </div>
+  );
+}
+
+function PastChats({ chats, current }: { chats: ChatListItem[]; current: string }) {
+  if (chats.length === 0) return <p className="text-gray-500">None yet.</p>;
+  return (
+    <ul className="space-y-1">
+      {chats.map((c) => (
+        <li key={c.id}>
+          <Link
+            to={`/ai-optimizer?chat=${c.id}`}
+            aria-current={c.id === current ? "page" : undefined}
+            className={`block truncate rounded px-2 py-1 ${c.id === current ? "bg-blue-50 font-semibold text-blue-800" : "text-gray-700 hover:bg-gray-50"}`}
+            title={`${c.title} · ${formatDateTime(c.updatedAt)}`}
+          >
+            {c.title}
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }

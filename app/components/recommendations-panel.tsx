@@ -55,6 +55,8 @@ export interface PanelData {
   syncedAt: string | null;
   score: number | null;
   currencyCode: string;
+  /** The server's clock when the page was rendered (ISO): "… ago" must read the same when the page hydrates. */
+  now: string;
 }
 
 export interface PanelError {
@@ -244,7 +246,7 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
         </AnalysisRunning>
       ) : null}
       <p className="mt-1 text-xs text-gray-500">
-        {data.ranAt ? `Last analysis ${formatTimeAgo(data.ranAt, new Date())}` : analysing ? null : "No analysis yet: it runs after the first sync."}
+        {data.ranAt ? `Last analysis ${formatTimeAgo(data.ranAt, data.now)}` : analysing ? null : "No analysis yet: it runs after the first sync."}
         {data.score !== null ? (
           <>
             {" · "}

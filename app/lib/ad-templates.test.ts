@@ -29,6 +29,18 @@ describe("generateTemplateAds", () => {
   });
 });
 
+describe("the seed's calls to action", () => {
+  it("fit a service as well as a product: nothing only a shop or only a service would say", () => {
+    for (const tone of TONES) {
+      for (const product of ["hiking boots", "tax advice"]) {
+        for (const ad of generateTemplateAds(AdFormSchema.parse({ product, targetAudience: "families", tone }))) {
+          expect(`${ad.headline} ${ad.cta} ${ad.description}`).not.toMatch(/\b(shop|buy|quote|book|premium|offer)\b/i);
+        }
+      }
+    }
+  });
+});
+
 describe("the seed's lines pass the gate", () => {
   it("for every tone, with no claim the user did not type", () => {
     for (const tone of TONES) {

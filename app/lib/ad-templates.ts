@@ -35,22 +35,24 @@ export function fitTo(text: string, max: number): string {
   return shortened;
 }
 
+// Calls to action and closers that fit a product or a service alike (no "Shop", no "Request a Quote"),
+// and promise nothing the user did not type (no quality, offer or scarcity claims).
 const TONE_COPY: Record<AdForm["tone"], { ctas: [string, string, string]; closers: [string, string, string] }> = {
   professional: {
-    ctas: ["Learn More", "Get Started", "Request a Quote"],
-    closers: ["Trusted quality, proven results.", "Expert service you can rely on.", "Get started today."],
+    ctas: ["Learn More", "Get Started", "See the Details"],
+    closers: ["Compare the options today.", "See how it fits your needs.", "Get started today."],
   },
   casual: {
-    ctas: ["Check It Out", "Try It Today", "See What's New"],
-    closers: ["You're going to love it.", "Easy, simple, and made for you.", "Come take a look!"],
+    ctas: ["Check It Out", "Take a Look", "See What's New"],
+    closers: ["Take a look today.", "Easy to find, made for you.", "Come take a look!"],
   },
   urgent: {
-    ctas: ["Buy Now", "Claim Your Offer", "Shop Now"],
-    closers: ["Act now and order yours today!", "Don't miss out. Order today!", "Book yours before they're gone!"],
+    ctas: ["Act Now", "Start Today", "Don't Wait"],
+    closers: ["Act now and get started today!", "Don't wait. Start today!", "Take the first step today!"],
   },
   friendly: {
-    ctas: ["Discover More", "Join Us Today", "Say Hello"],
-    closers: ["We're here to help every step.", "Made with care, just for you.", "We'd love to meet you!"],
+    ctas: ["Discover More", "Get in Touch", "Say Hello"],
+    closers: ["We're here to help every step.", "Made with care, just for you.", "We'd love to hear from you!"],
   },
 };
 
@@ -68,8 +70,8 @@ export function generateTemplateAds(form: AdForm): GeneratedAd[] {
   const { ctas, closers } = TONE_COPY[form.tone];
   const candidates: Array<[string[], string]> = [
     [[`${product} for ${titleCase(audience)}`, product], `Discover ${product.toLowerCase()} designed for ${audience}. ${closers[0]}`],
-    [[`Premium ${product}`, product], `${titleCase(audience)} choose our ${product.toLowerCase()}. ${closers[1]}`],
-    [[`Shop ${product} Today`, `Shop ${product}`, product], `Quality ${product.toLowerCase()} for ${audience}. ${closers[2]}`],
+    [[`Explore ${product}`, product], `Our ${product.toLowerCase()}, for ${audience}. ${closers[1]}`],
+    [[`Find ${product} Today`, `Find ${product}`, product], `The right ${product.toLowerCase()} for ${audience}. ${closers[2]}`],
   ];
   return candidates.map(([headlines, description], i) => ({
     headline: fitTo(headlines.find((h) => h.length <= HEADLINE_MAX) ?? headlines[headlines.length - 1], HEADLINE_MAX),

@@ -79,3 +79,6 @@ export interface ChatMessageMeta {
 export function isAppLink(href: string | undefined): href is string {
   return typeof href === "string" && /^\/(?!\/)[^\s\\]*$/.test(href);
 }
+
+/** The end of the conversation's element id: a JavaScript-off answer's address points at it. */
+export const CHAT_END_ID = "chat-end";

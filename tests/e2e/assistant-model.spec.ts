@@ -117,7 +117,12 @@ test.describe("without JavaScript", () => {
     await connectDemoAccount(page, request, "/ai-optimizer");
     await page.getByLabel("Message").fill("What is wasting money?");
     await page.getByRole("button", { name: "Send" }).click();
-    await expect(page).toHaveURL(/\/ai-optimizer\?chat=[0-9a-f-]{36}$/);
+    // The answer's address points at the end of the conversation, so the browser scrolls to it.
+    await expect(page).toHaveURL(/\/ai-optimizer\?chat=[0-9a-f-]{36}#chat-end$/);
+    const conversation = page.getByRole("region", { name: "Conversation" });
+    const box = await conversation.evaluate((el) => ({ top: el.scrollTop, height: el.scrollHeight, view: el.clientHeight }));
+    expect(box.height, "the answer overflows the conversation's box").toBeGreaterThan(box.view);
+    expect(box.top + box.view).toBeGreaterThanOrEqual(box.height - 2);
     await expect(lastAnswer(page)).toContainText("Here is what I found.");
     await expect(
       lastAnswer(page)

@@ -76,6 +76,8 @@ test.describe("registration", () => {
         const password = page.getByLabel("Password");
         await expect(password).toHaveAttribute("aria-invalid", "true");
         await expect(password).toHaveAccessibleDescription("Password must be at least 8 characters");
+        // Said next to the field, not again in a banner above the form.
+        await expect(page.getByRole("alert")).toHaveCount(0);
         await expect(page.getByLabel("Email")).toHaveValue(email);
         // Without JavaScript the page is new: what was typed comes back from the server, except the password.
         if (!javaScriptEnabled) await expect(password).toHaveValue("");

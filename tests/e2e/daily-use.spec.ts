@@ -90,6 +90,19 @@ for (const javaScriptEnabled of [true, false]) {
         await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
         await expectNoPageScroll(page);
       }
+
+      // No room for the past chats beside the conversation: they fold above it.
+      await page.goto("/ai-optimizer");
+      await page.getByLabel("Message").fill("How are my campaigns doing?");
+      await page.getByRole("button", { name: "Send" }).click();
+      await expect(page).toHaveURL(/\/ai-optimizer\?chat=/);
+      await page.goto("/ai-optimizer");
+      await expect(page.getByText("AI Assistant Ready")).toBeVisible();
+      await page.getByText("Past chats (1)", { exact: true }).click();
+      await page.getByRole("navigation", { name: "Past chats" }).getByRole("link", { name: "How are my campaigns doing?" }).click();
+      await expect(page).toHaveURL(/\/ai-optimizer\?chat=/);
+      await expect(page.getByRole("region", { name: "Conversation" })).toContainText("How are my campaigns doing?");
+      await expectNoPageScroll(page);
     });
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import { ChatMessageSchema, CONNECT_FIRST_REPLY, isBlank, MAX_CHAT_MESSAGE_LENGTH, type ChatMessage } from "~/lib/chat";
+import { CHAT_END_ID, ChatMessageSchema, CONNECT_FIRST_REPLY, isBlank, MAX_CHAT_MESSAGE_LENGTH, type ChatMessage } from "~/lib/chat";
 import type { User } from "../db/schema";
 import { userFacingError } from "../http/errors.server";
 import { activeAccountOf } from "../account-access.server";
@@ -83,7 +83,8 @@ export async function chatPageAction(user: User, form: FormData) {
       { userId: user.id, account },
       input.intent === "retry" ? { chatId: input.chatId, retry: true } : { chatId: input.chatId, message: input.message },
     );
-    return redirect(`/ai-optimizer?chat=${chat.id}`);
+    // To the end of the conversation: without JavaScript nothing else would scroll to the new answer.
+    return redirect(`/ai-optimizer?chat=${chat.id}#${CHAT_END_ID}`);
   } catch (error) {
     const failure = userFacingError(error);
     if (failure) {

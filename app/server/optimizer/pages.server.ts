@@ -48,6 +48,7 @@ export async function recommendationsPanel(user: User, url: URL) {
     syncedAt: result.syncedAt,
     score: result.score.value,
     currencyCode: account.currencyCode,
+    now: new Date().toISOString(),
   };
 }
 
