@@ -19,7 +19,7 @@ export function useScrollToEnd(messages: unknown, state: unknown) {
 /** The conversation: the seed's empty state, or the list of messages (its children, `<li>`s). */
 export function Conversation({ empty, endRef, children }: { empty: boolean; endRef: React.RefObject<HTMLDivElement | null>; children: ReactNode }) {
   return (
-    <section aria-label="Conversation" className="flex-1 overflow-y-auto rounded-xl border border-gray-200 bg-white p-6 shadow-sm">
+    <section aria-label="Conversation" className="relative flex-1 overflow-y-auto rounded-xl border border-gray-200 bg-white p-6 shadow-sm">
       {empty ? (
         <div className="flex h-full flex-col items-center justify-center text-center">
           <h2 className="text-lg font-semibold text-gray-900">AI Assistant Ready</h2>

@@ -21,7 +21,7 @@ const markdownComponents: Components = {
       <span className="text-gray-900">{children}</span>
     ),
   table: ({ children }) => (
-    <div className="my-2 overflow-x-auto">
+    <div className="relative my-2 overflow-x-auto">
       <table className="min-w-full border-collapse text-xs">{children}</table>
     </div>
   ),
@@ -74,7 +74,7 @@ export function EvidenceCard({ evidence }: { evidence: ToolEvidence }) {
         {evidence.summary}
         {evidence.truncated ? " · first rows shown" : ""}
       </summary>
-      <div className="overflow-x-auto border-t border-gray-100 px-3 py-2">
+      <div className="relative overflow-x-auto border-t border-gray-100 px-3 py-2">
         {evidence.rows.length === 0 ? (
           <p className="text-gray-500">No rows.</p>
         ) : (

@@ -96,7 +96,7 @@ export function ChatPanel(props: ChatPanelProps) {
     <div className="flex min-h-0 flex-1 gap-4">
       <nav
         aria-label="Past chats"
-        className="hidden w-56 shrink-0 flex-col overflow-y-auto rounded-xl border border-gray-200 bg-white p-3 text-sm shadow-sm lg:flex"
+        className="relative hidden w-56 shrink-0 flex-col overflow-y-auto rounded-xl border border-gray-200 bg-white p-3 text-sm shadow-sm lg:flex"
       >
         <Link
           to="/ai-optimizer"
@@ -119,7 +119,7 @@ export function ChatPanel(props: ChatPanelProps) {
         {chats.length > 0 ? (
           <details className="mb-2 rounded-lg border border-gray-200 bg-white px-3 py-2 text-sm lg:hidden">
             <summary className="cursor-pointer font-semibold text-gray-700">Past chats ({chats.length})</summary>
-            <nav aria-label="Past chats" className="mt-2 max-h-60 overflow-y-auto">
+            <nav aria-label="Past chats" className="relative mt-2 max-h-60 overflow-y-auto">
               <PastChats chats={chats} current={chatId} />
             </nav>
           </details>

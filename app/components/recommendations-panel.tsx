@@ -273,7 +273,8 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
           {error.message}
         </p>
       ) : null}
-      <div className="mt-3 min-h-0 flex-1 space-y-4 overflow-y-auto">
+      {/* relative: the screen-reader-only labels inside (position: absolute) must belong to this scrolling box, not stretch the page. */}
+      <div className="relative mt-3 min-h-0 flex-1 space-y-4 overflow-y-auto">
         {data.recommendations.length === 0 ? (
           // Before the first analysis ends there is nothing to judge yet; "nothing to recommend" would be a verdict.
           analysing && !data.ranAt ? null : (

@@ -73,7 +73,7 @@ export default function ChangeSetPage({ loaderData, actionData }: Route.Componen
         ) : null}
       </section>
       <Verdict cs={cs} />
-      <section aria-label="Changes" className="mb-6 overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
+      <section aria-label="Changes" className="relative mb-6 overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
         <table className="min-w-full divide-y divide-gray-200 text-sm">
           <caption className="sr-only">Changes in this change set</caption>
           <thead className="bg-gray-50">

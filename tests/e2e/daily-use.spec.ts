@@ -134,6 +134,14 @@ test.describe("laptop, 1440 px", () => {
     await expect(page.getByRole("columnheader", { name: "Bidding" })).toHaveCount(0);
     await expect(page.getByRole("columnheader", { name: "Cost", exact: true })).toBeVisible();
     await expect(page.getByText("Columns (10 of 12)")).toBeVisible();
+
+    // The AI Optimizer fits the screen: a long list of recommendations scrolls in its own box and
+    // never stretches the page (its screen-reader labels once did, by tens of thousands of pixels).
+    await page.goto("/ai-optimizer");
+    const recommendations = page.getByRole("region", { name: "Recommendations" });
+    await expect.poll(() => recommendations.getByRole("listitem").count()).toBeGreaterThan(20);
+    const size = await page.evaluate(() => ({ height: document.documentElement.scrollHeight, view: window.innerHeight }));
+    expect(size.height).toBeLessThan(size.view + 100);
   });
 
   test("a campaign tab of 1,200 keywords is paged and sorted in the database, and downloads as CSV", async ({ page, request }) => {
