@@ -30,8 +30,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function AiOptimizer({ loaderData, actionData }: Route.ComponentProps) {
   const result = actionData as { messages?: ChatMessage[]; error?: string | null; message?: string; recError?: PanelError } | undefined;
   return (
-    <div className="flex flex-col gap-4 xl:h-[calc(100vh-4rem)] xl:flex-row">
-      <div className="flex h-[calc(100vh-4rem)] min-w-0 flex-1 flex-col">
+    <div data-fit-screen className="flex flex-col gap-4 xl:min-h-0 xl:flex-1 xl:flex-row">
+      <div className="flex h-[calc(100vh-4rem)] min-w-0 flex-1 flex-col xl:h-auto">
         <PageHeader title="AI Optimizer" description="Chat with your AI assistant about your campaigns" />
         {loaderData?.connected ? (
           <ChatPanel
