@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { KEYWORD_MAX_CHARS } from "./ad-limits";
 import { AD_TYPES, TONES } from "./ad-templates";
+import { textError } from "./text-error";
 
 // The ad generator's inputs, shared by the screen (form fields, one message per field), the
 // JSON API (POST /api/v1/ad-copy) and the tests. Browser-safe.
@@ -11,12 +12,7 @@ export const MAX_KEYWORDS = 20;
 export const MAX_FACTS = 20;
 export const FACT_MAX_CHARS = 150;
 
-const Text = (label: string) =>
-  z
-    .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(200, "Keep it under 200 characters");
+const Text = (label: string) => z.string(textError(label)).trim().min(1, `${label} is required`).max(200, "Keep it under 200 characters");
 const FinalUrl = z
   .string({ error: "Final URL must be text" })
   .trim()

@@ -1,12 +1,13 @@
 import { z } from "zod";
 
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./auth-limits";
+import { textError } from "./text-error";
 
 // Shared by the forms, the route actions and the JSON API, so a rule is stated once.
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
 
 export const EmailSchema = z
-  .string({ error: "Email is required" })
+  .string(textError("Email"))
   .trim()
   .min(1, "Email is required")
   .max(254, "Email is too long")
@@ -16,7 +17,7 @@ export const EmailSchema = z
 export const LoginSchema = z.object({
   email: EmailSchema,
   password: z
-    .string({ error: "Password is required" })
+    .string(textError("Password"))
     .min(1, "Password is required")
     .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
 });
@@ -27,7 +28,7 @@ export const VerifyEmailSchema = z.object({ password: LoginSchema.shape.password
 export const RegisterSchema = z.object({
   email: EmailSchema,
   password: z
-    .string({ error: "Password is required" })
+    .string(textError("Password"))
     .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
     .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
 });

@@ -185,6 +185,12 @@ describe("POST /api/v1/ad-copy", () => {
     expect(Object.keys(res.body.errors as object)).toContain(field);
   });
 
+  it("says a field sent as something other than text is not text, and a missing one is required", async () => {
+    const res = await callApi({ product: 5, tone: "casual" });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toMatchObject({ product: "product must be text", audience: "audience is required" });
+  });
+
   it("400 for a body that isn't JSON, 401 without a token, 405 for GET", async () => {
     expect((await callApi("{nope")).status).toBe(400);
     expect((await callApi({ product: "a", audience: "b", tone: "casual" }, null)).status).toBe(401);

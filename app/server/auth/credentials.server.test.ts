@@ -50,6 +50,10 @@ describe("register", () => {
     expect(bad.fieldErrors?.email).toBe("Enter a valid email address");
     const wrongType = await rejection(register({ email: 42, password: ["x"] }, "1.1.1.1"));
     expect(wrongType.status).toBe(400);
+    // Sent, but not as text: said so, rather than "required".
+    expect(wrongType.fieldErrors).toMatchObject({ email: "Email must be text", password: "Password must be text" });
+    const missing = await rejection(register({}, "1.1.1.1"));
+    expect(missing.fieldErrors).toMatchObject({ email: "Email is required", password: "Password is required" });
     const count = await t.db.selectFrom("users").select(t.db.fn.countAll().as("n")).where("email", "=", "c@example.com").executeTakeFirst();
     expect(Number(count?.n)).toBe(0);
   });
