@@ -55,7 +55,12 @@ export const KeywordText = z
 export const MatchType = z.enum(KEYWORD_MATCH_TYPES, { error: "Match type must be EXACT, PHRASE or BROAD" });
 
 /** A list of 1 to MAX_CHANGE_ITEMS items, with the message for an empty one. */
-const items = <T extends z.ZodType>(item: T, empty: string) => z.array(item).min(1, empty).max(MAX_CHANGE_ITEMS, `At most ${MAX_CHANGE_ITEMS} items at a time`);
+// Missing says what is missing; anything but a list (a string, an object) says so, not zod's "expected array".
+const items = <T extends z.ZodType>(item: T, empty: string) =>
+  z
+    .array(item, { error: (issue) => (issue.input == null ? empty : "Must be a list") })
+    .min(1, empty)
+    .max(MAX_CHANGE_ITEMS, `At most ${MAX_CHANGE_ITEMS} items at a time`);
 
 export const StatusChangeInput = z.object({
   customerId: CustomerId,

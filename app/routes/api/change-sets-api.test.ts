@@ -173,6 +173,9 @@ describe("POST /accounts/{customerId}/change-sets", () => {
     expect(Object.keys(several.body.errors as object)).toEqual(expect.arrayContaining(["actions.1.type", "title"]));
 
     expect((await propose([])).body.errors).toMatchObject({ actions: "Nothing to change" });
+    // Missing, or not a list: said in words, not as zod's "expected array".
+    expect((await propose(undefined as never)).body.errors).toMatchObject({ actions: "Nothing to change" });
+    expect((await propose("pause everything" as never)).body.errors).toMatchObject({ actions: "Must be a list" });
 
     const form = await proposeAction(
       args(api(`/accounts/${CUSTOMER}/change-sets`, demo, { body: "actions=1", headers: { "Content-Type": "application/x-www-form-urlencoded" } }), {
