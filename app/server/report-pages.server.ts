@@ -9,6 +9,7 @@ import type { User } from "./db/schema";
 import { activeAccountOf, notFound, type ReportAccount } from "./account-access.server";
 import { awaitingFirstSync, freshness } from "./sync-status.server";
 import { pageRange } from "./report-range.server";
+import { renderClock } from "./render-clock.server";
 import { cachedRead } from "./ads/report-cache.server";
 import type { DateRange } from "~/lib/dates";
 
@@ -27,9 +28,7 @@ async function pageContext(user: User, url: URL, account: ReportAccount) {
   const ctx = {
     connected: true as const,
     account: { customerId: account.customerId, name: account.name, currencyCode: account.currencyCode, timeZone: account.timeZone },
-    // The server's clock, so "synced 3 minutes ago" renders the same on both sides; to the
-    // second, so the same page asked for again within it is the same render (ADR 017).
-    now: new Date(Math.floor(Date.now() / 1000) * 1000).toISOString(),
+    now: renderClock(),
     sync,
     firstSync: awaitingFirstSync(sync),
     range: range.range,

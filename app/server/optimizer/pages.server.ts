@@ -9,6 +9,7 @@ import type { User } from "../db/schema";
 import { toHttpError } from "../http/errors.server";
 import { activeAccountOf } from "../account-access.server";
 import { redirectWithToast } from "../toast.server";
+import { renderClock } from "../render-clock.server";
 import { getAnalysisState } from "./in-flight.server";
 import { runOptimizerOffThread } from "./run.server";
 import { getAccountTargets, setAccountTargets } from "./targets.server";
@@ -48,7 +49,7 @@ export async function recommendationsPanel(user: User, url: URL) {
     syncedAt: result.syncedAt,
     score: result.score.value,
     currencyCode: account.currencyCode,
-    now: new Date().toISOString(),
+    now: renderClock(),
   };
 }
 
