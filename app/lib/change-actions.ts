@@ -17,6 +17,7 @@ import {
   keywordWordCount,
 } from "./ad-limits";
 import { BIDI_MESSAGE, hasBidiControl } from "./text-safety";
+import { missingOrWrongType } from "./text-error";
 
 // The one contract for a change to a Google Ads account: what the forms, the
 // JSON API (whose OpenAPI document is generated from these schemas), the
@@ -57,10 +58,7 @@ export const MatchType = z.enum(KEYWORD_MATCH_TYPES, { error: "Match type must b
 /** A list of 1 to MAX_CHANGE_ITEMS items, with the message for an empty one. */
 // Missing says what is missing; anything but a list (a string, an object) says so, not zod's "expected array".
 const items = <T extends z.ZodType>(item: T, empty: string) =>
-  z
-    .array(item, { error: (issue) => (issue.input == null ? empty : "Must be a list") })
-    .min(1, empty)
-    .max(MAX_CHANGE_ITEMS, `At most ${MAX_CHANGE_ITEMS} items at a time`);
+  z.array(item, missingOrWrongType(empty, "Must be a list")).min(1, empty).max(MAX_CHANGE_ITEMS, `At most ${MAX_CHANGE_ITEMS} items at a time`);
 
 export const StatusChangeInput = z.object({
   customerId: CustomerId,
