@@ -85,8 +85,8 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const typedEmail = result?.ok ? result.email : result?.result.initialValue?.email;
   const detail = result && !result.ok ? result.detail || FALLBACK[result.intent] : null;
   // A message already shown next to its field is not repeated above the form (the toast still says it once, with JavaScript).
-  const atFields = Object.entries(fieldErrors).flatMap(([name, message]) => (name === "" ? [] : [message]));
-  const error = detail && !atFields.includes(detail) ? detail : null;
+  const shownAtField = Object.entries(fieldErrors).some(([name, message]) => name !== "" && message === detail);
+  const error = shownAtField ? null : detail;
 
   return (
     <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-blue-50 to-indigo-100 p-4">
