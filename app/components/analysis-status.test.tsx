@@ -67,6 +67,8 @@ describe("Recommendations panel", () => {
     const Stub = createRoutesStub([{ path: "/", Component: () => <RecommendationsPanel data={panelData(IDLE)} error={null} /> }]);
     const html = renderToString(<Stub initialEntries={["/"]} />);
     expect(html).toContain("No analysis yet: it runs after the first sync.");
+    // No verdict before any analysis: the line above says why the list is empty.
+    expect(html).not.toContain("Nothing to recommend");
     expect(html).not.toContain("Analysing");
     expect(html).not.toContain("refresh");
   });

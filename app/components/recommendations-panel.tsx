@@ -276,8 +276,9 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
       {/* relative: the screen-reader-only labels inside (position: absolute) must belong to this scrolling box, not stretch the page. */}
       <div className="relative mt-3 min-h-0 flex-1 space-y-4 overflow-y-auto">
         {data.recommendations.length === 0 ? (
-          // Before the first analysis ends there is nothing to judge yet; "nothing to recommend" would be a verdict.
-          analysing && !data.ranAt ? null : (
+          // Before the first analysis ends there is nothing to judge yet; "nothing to recommend" would be a
+          // verdict. The line above already says an analysis is running or has not run yet.
+          !data.ranAt ? null : (
             <p className="text-sm text-gray-600">
               {data.list === "open" ? "Nothing to recommend right now." : `No ${RECOMMENDATION_LIST_LABELS[data.list].toLowerCase()} recommendations.`}
             </p>
