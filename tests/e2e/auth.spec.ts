@@ -153,6 +153,9 @@ test.describe("sign in", () => {
   });
 
   test("a corrupt auth-storage is logged and the app goes on", async ({ signedInPage: page }) => {
+    // Corrupt the mirror only after the hydrated app wrote it, or its write
+    // overwrites the corruption and nothing is left to log after the reload.
+    await mirroredToken(page);
     await page.evaluate(() => localStorage.setItem("auth-storage", "{not json"));
     const logged = page.waitForEvent("console", (msg) => msg.type() === "error" && msg.text() === "Failed to parse auth token");
     await page.reload();
