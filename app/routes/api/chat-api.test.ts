@@ -112,6 +112,8 @@ describe("POST /api/v1/chat", () => {
     const empty = await post({ message: "   " });
     expect(empty.status).toBe(400);
     expect(empty.body.errors).toMatchObject({ message: "message cannot be empty" });
+    expect((await post({})).body.errors).toMatchObject({ message: "message is required" });
+    expect((await post({ message: 42 })).body.errors).toMatchObject({ message: "message must be text" });
     expect((await post({ message: "x", chatId: "nope" })).status).toBe(400);
     expect((await post({ message: "x", extra: 1 })).status).toBe(400);
     expect((await post("{not json")).status).toBe(400);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_CHAT_MESSAGE_LENGTH, type ProposalOutput } from "~/lib/chat";
+import { textError } from "~/lib/text-error";
 import type { User } from "../db/schema";
 import { getDb } from "../db/db.server";
 import { ConflictError, UnavailableError } from "../domain-errors.server";
@@ -13,7 +14,7 @@ import { runTurn } from "./chat.server";
 export const ChatPostBody = z
   .object({
     message: z
-      .string({ error: "message must be text" })
+      .string(textError("message"))
       .trim()
       .min(1, "message cannot be empty")
       .max(MAX_CHAT_MESSAGE_LENGTH, `message can be at most ${MAX_CHAT_MESSAGE_LENGTH} characters`),
