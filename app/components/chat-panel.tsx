@@ -21,6 +21,8 @@ export interface ChatPanelProps {
   initialMessages: AssistantMessage[];
   chats: ChatListItem[];
   accountName: string;
+  /** The account's time zone, for the past chats' times (as every other screen shows times). */
+  timeZone: string;
   /** "openai-compatible:qwen3:8b" or null for the built-in analyst. */
   model: string | null;
   /** From the no-JavaScript form post: an error to show by the field, and the text to keep in it. */
@@ -106,7 +108,7 @@ export function ChatPanel(props: ChatPanelProps) {
           New chat
         </Link>
         <h2 className="mb-1 text-xs font-semibold uppercase tracking-wide text-gray-500">Past chats</h2>
-        <PastChats chats={chats} current={chatId} />
+        <PastChats chats={chats} current={chatId} timeZone={props.timeZone} />
       </nav>
       <div className="flex min-w-0 flex-1 flex-col">
         <p className="mb-2 text-xs text-gray-500">
@@ -120,7 +122,7 @@ export function ChatPanel(props: ChatPanelProps) {
           <details className="mb-2 rounded-lg border border-gray-200 bg-white px-3 py-2 text-sm lg:hidden">
             <summary className="cursor-pointer font-semibold text-gray-700">Past chats ({chats.length})</summary>
             <nav aria-label="Past chats" className="relative mt-2 max-h-60 overflow-y-auto">
-              <PastChats chats={chats} current={chatId} />
+              <PastChats chats={chats} current={chatId} timeZone={props.timeZone} />
             </nav>
           </details>
         ) : null}
@@ -166,7 +168,7 @@ export function ChatPanel(props: ChatPanelProps) {
   );
 }
 
-function PastChats({ chats, current }: { chats: ChatListItem[]; current: string }) {
+function PastChats({ chats, current, timeZone }: { chats: ChatListItem[]; current: string; timeZone: string }) {
   if (chats.length === 0) return <p className="text-gray-500">None yet.</p>;
   return (
     <ul className="space-y-1">
@@ -176,7 +178,7 @@ function PastChats({ chats, current }: { chats: ChatListItem[]; current: string 
             to={`/ai-optimizer?chat=${c.id}`}
             aria-current={c.id === current ? "page" : undefined}
             className={`block truncate rounded px-2 py-1 ${c.id === current ? "bg-blue-50 font-semibold text-blue-800" : "text-gray-700 hover:bg-gray-50"}`}
-            title={`${c.title} · ${formatDateTime(c.updatedAt)}`}
+            title={`${c.title} · ${formatDateTime(c.updatedAt, timeZone)}`}
           >
             {c.title}
           </Link>

@@ -41,6 +41,7 @@ export default function AiOptimizer({ loaderData, actionData }: Route.ComponentP
             initialMessages={loaderData.messages}
             chats={loaderData.chats}
             accountName={loaderData.accountName}
+            timeZone={loaderData.timeZone}
             model={loaderData.model}
             formError={result?.error ?? (loaderData.notFound ? "That chat was not found; this is a new one." : null)}
             formMessage={result?.message}

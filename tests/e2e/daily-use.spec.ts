@@ -99,7 +99,10 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto("/ai-optimizer");
       await expect(page.getByText("AI Assistant Ready")).toBeVisible();
       await page.getByText("Past chats (1)", { exact: true }).click();
-      await page.getByRole("navigation", { name: "Past chats" }).getByRole("link", { name: "How are my campaigns doing?" }).click();
+      const past = page.getByRole("navigation", { name: "Past chats" }).getByRole("link", { name: "How are my campaigns doing?" });
+      // Its time in the account's zone (the demo account is in New York), as every other screen shows times.
+      await expect(past).toHaveAttribute("title", /^How are my campaigns doing\? · .+ E[SD]T$/);
+      await past.click();
       await expect(page).toHaveURL(/\/ai-optimizer\?chat=/);
       await expect(page.getByRole("region", { name: "Conversation" })).toContainText("How are my campaigns doing?");
       await expectNoPageScroll(page);

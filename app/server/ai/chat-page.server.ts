@@ -23,6 +23,7 @@ export async function chatPage(user: User, url: URL) {
   return {
     connected: true as const,
     accountName: account.name,
+    timeZone: account.timeZone,
     chatId: current?.id ?? randomUUID(),
     saved: current !== null,
     notFound: requested !== null && current === null,
