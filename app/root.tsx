@@ -119,7 +119,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <main className="flex min-h-screen flex-col items-center justify-center gap-4 p-8 text-center">
       <h1 className="text-2xl font-bold">Unexpected Application Error!</h1>
       <p className="text-gray-600">{isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong. Please try again."}</p>
-      {details ? <pre className="max-w-full overflow-auto text-left text-xs">{details}</pre> : null}
+      {details ? <pre className="relative max-w-full overflow-auto text-left text-xs">{details}</pre> : null}
     </main>
   );
 }

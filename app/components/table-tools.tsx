@@ -22,7 +22,7 @@ export function StatusFilter<S extends string>({
   search: string;
 }) {
   return (
-    <nav aria-label="Status filter" className="flex max-w-full overflow-x-auto rounded-lg border border-gray-300 bg-white text-sm">
+    <nav aria-label="Status filter" className="relative flex max-w-full overflow-x-auto rounded-lg border border-gray-300 bg-white text-sm">
       {filters.map((status) => {
         const active = current === status;
         return (

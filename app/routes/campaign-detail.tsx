@@ -103,7 +103,7 @@ export default function CampaignDetailPage({ loaderData: data }: Route.Component
       </div>
       <MetricSummary metrics={campaign.metrics} currency={currency} />
       {data.tabNotice ? <Notice>{data.tabNotice}</Notice> : null}
-      <nav aria-label="Campaign sections" className="mb-4 flex gap-1 overflow-x-auto border-b border-gray-200">
+      <nav aria-label="Campaign sections" className="relative mb-4 flex gap-1 overflow-x-auto border-b border-gray-200">
         {DETAIL_TABS.map((tab) => {
           const current = data.tab === tab;
           return (
