@@ -1,9 +1,10 @@
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { useMemo, useState } from "react";
-import { Form, Link, useNavigate } from "react-router";
+import { Form, Link, useLocation, useNavigate } from "react-router";
 import { isBlank } from "~/lib/chat";
 import { formatDateTime } from "~/lib/format";
+import { optimizerHref } from "~/lib/optimizer-url";
 import { useHydrated } from "~/lib/use-hydrated";
 import { Composer, ComposerError, Conversation, ThinkingBubble, useScrollToEnd } from "./chat-layout";
 import { MessageView, type AssistantMessage } from "./chat-message";
@@ -40,6 +41,8 @@ export function ChatPanel(props: ChatPanelProps) {
   const { chatId, initialMessages, chats, model, accountName } = props;
   const hydrated = useHydrated();
   const navigate = useNavigate();
+  // The recommendations list beside the chat stays as it is when the chat changes.
+  const { search } = useLocation();
   const [input, setInput] = useState(props.formMessage ?? "");
   const transport = useMemo(
     () =>
@@ -60,7 +63,8 @@ export function ChatPanel(props: ChatPanelProps) {
     experimental_throttle: 50,
     onFinish: () => {
       // The chat now has an address and belongs in the list of past chats.
-      if (!props.saved || !chats.some((c) => c.id === chatId)) void navigate(`/ai-optimizer?chat=${chatId}`, { replace: true, preventScrollReset: true });
+      if (!props.saved || !chats.some((c) => c.id === chatId))
+        void navigate(optimizerHref(search, { chat: chatId }), { replace: true, preventScrollReset: true });
     },
   });
   const busy = status === "submitted" || status === "streaming";
@@ -101,19 +105,19 @@ export function ChatPanel(props: ChatPanelProps) {
         className="relative hidden w-56 shrink-0 flex-col overflow-y-auto rounded-xl border border-gray-200 bg-white p-3 text-sm shadow-sm lg:flex"
       >
         <Link
-          to="/ai-optimizer"
+          to={optimizerHref(search, { chat: null })}
           reloadDocument={false}
           className="mb-3 rounded-lg border border-gray-300 px-3 py-2 text-center font-semibold text-gray-800 hover:bg-gray-50"
         >
           New chat
         </Link>
         <h2 className="mb-1 text-xs font-semibold uppercase tracking-wide text-gray-500">Past chats</h2>
-        <PastChats chats={chats} current={chatId} timeZone={props.timeZone} />
+        <PastChats chats={chats} current={chatId} timeZone={props.timeZone} search={search} />
       </nav>
       <div className="flex min-w-0 flex-1 flex-col">
         <p className="mb-2 text-xs text-gray-500">
           {accountName} · {model ? `Model: ${model}` : "No AI model configured: the built-in analyst answers"}
-          <Link to="/ai-optimizer" className="ml-3 font-semibold text-blue-700 lg:hidden">
+          <Link to={optimizerHref(search, { chat: null })} className="ml-3 font-semibold text-blue-700 lg:hidden">
             New chat
           </Link>
         </p>
@@ -122,7 +126,7 @@ export function ChatPanel(props: ChatPanelProps) {
           <details className="mb-2 rounded-lg border border-gray-200 bg-white px-3 py-2 text-sm lg:hidden">
             <summary className="cursor-pointer font-semibold text-gray-700">Past chats ({chats.length})</summary>
             <nav aria-label="Past chats" className="relative mt-2 max-h-60 overflow-y-auto">
-              <PastChats chats={chats} current={chatId} timeZone={props.timeZone} />
+              <PastChats chats={chats} current={chatId} timeZone={props.timeZone} search={search} />
             </nav>
           </details>
         ) : null}
@@ -168,14 +172,14 @@ export function ChatPanel(props: ChatPanelProps) {
   );
 }
 
-function PastChats({ chats, current, timeZone }: { chats: ChatListItem[]; current: string; timeZone: string }) {
+function PastChats({ chats, current, timeZone, search }: { chats: ChatListItem[]; current: string; timeZone: string; search: string }) {
   if (chats.length === 0) return <p className="text-gray-500">None yet.</p>;
   return (
     <ul className="space-y-1">
       {chats.map((c) => (
         <li key={c.id}>
           <Link
-            to={`/ai-optimizer?chat=${c.id}`}
+            to={optimizerHref(search, { chat: c.id })}
             aria-current={c.id === current ? "page" : undefined}
             className={`block truncate rounded px-2 py-1 ${c.id === current ? "bg-blue-50 font-semibold text-blue-800" : "text-gray-700 hover:bg-gray-50"}`}
             title={`${c.title} · ${formatDateTime(c.updatedAt, timeZone)}`}

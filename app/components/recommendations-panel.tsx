@@ -1,6 +1,7 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, useLocation, useNavigation } from "react-router";
 import { AnalysisRunning, useLiveAnalysis, type AnalysisView } from "~/components/analysis-status";
 import { countOf, formatDateRange, formatTimeAgo } from "~/lib/format";
+import { optimizerHref } from "~/lib/optimizer-url";
 import {
   DISMISS_REASON_MAX,
   impactText,
@@ -220,6 +221,7 @@ function Item({
 
 export function RecommendationsPanel({ data, error }: { data: PanelData; error: PanelError | null }) {
   const navigation = useNavigation();
+  const { search } = useLocation();
   const busy = navigation.state === "submitting";
   const analysing = useLiveAnalysis(data.analysis).status === "running";
   const groups = new Map<string, PanelRecommendation[]>();
@@ -260,7 +262,8 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
         {RECOMMENDATION_LISTS.map((l) => (
           <Link
             key={l}
-            to={`?recs=${l}`}
+            // The chat beside the list stays open.
+            to={optimizerHref(search, { recs: l })}
             aria-current={l === data.list ? "page" : undefined}
             className={l === data.list ? "font-semibold text-gray-900 underline" : "text-blue-700 hover:underline"}
           >

@@ -22,9 +22,11 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = context.get(userContext);
   const form = await request.formData();
+  // The form posted to the page's own address: its chat and list are kept in the redirect.
+  const url = new URL(request.url);
   // The recommendations panel's forms (intent rec-…); everything else is the chat's.
-  if (isRecommendationIntent(form)) return recommendationsAction(user, form);
-  return chatPageAction(user, form);
+  if (isRecommendationIntent(form)) return recommendationsAction(user, form, url);
+  return chatPageAction(user, form, url);
 }
 
 export default function AiOptimizer({ loaderData, actionData }: Route.ComponentProps) {

@@ -149,3 +149,49 @@ test("without JavaScript: apply, dismiss with a reason, snooze and restore throu
   await snoozed.getByRole("button", { name: "Restore" }).click();
   await context.close();
 });
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`beside an open conversation, switching lists, dismissing and restoring keep the conversation on screen (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
+    browser,
+    request,
+  }) => {
+    test.slow();
+    const context = await browser.newContext({ javaScriptEnabled });
+    const page = await context.newPage();
+    await connectDemoAccount(page, request, "/dashboard");
+    await page.goto("/ai-optimizer");
+    await page.getByLabel("Message").fill("How are my campaigns doing?");
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(page).toHaveURL(/\/ai-optimizer\?chat=[0-9a-f-]{36}/);
+    const chat = new URL(page.url()).searchParams.get("chat")!;
+    const conversation = page.getByRole("region", { name: "Conversation" });
+    await expect(conversation).toContainText("How are my campaigns doing?");
+    const stillOpen = async (list: string) => {
+      await expect(page).toHaveURL((url) => url.searchParams.get("chat") === chat && url.searchParams.get("recs") === list);
+      await expect(conversation).toContainText("How are my campaigns doing?");
+    };
+
+    const weak = panel(page).locator('[data-group="weak_ad"]').getByRole("listitem").first();
+    const title = (await weak.locator("p").first().textContent())!;
+    await weak.getByLabel("Reason for dismissing (optional)").fill("Kept beside the chat");
+    await weak.getByRole("button", { name: "Dismiss" }).click();
+    await stillOpen("open");
+    await expect(panel(page).getByText(title, { exact: true })).toHaveCount(0);
+
+    await panel(page)
+      .getByRole("link", { name: /^Dismissed \(\d+\)$/ })
+      .click();
+    await stillOpen("dismissed");
+    const dismissed = panel(page).getByRole("listitem").filter({ hasText: title });
+    await dismissed.getByRole("button", { name: "Restore" }).click();
+    await stillOpen("dismissed");
+    await expect(panel(page).getByText(title, { exact: true })).toHaveCount(0);
+
+    await panel(page)
+      .getByRole("link", { name: /^Open \(\d+\)$/ })
+      .click();
+    await stillOpen("open");
+    await expect(panel(page).getByText(title, { exact: true })).toHaveCount(1);
+    await context.close();
+  });
+}

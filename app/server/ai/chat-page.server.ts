@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import { z } from "zod";
 import { CHAT_END_ID, ChatMessageSchema, CONNECT_FIRST_REPLY, isBlank, MAX_CHAT_MESSAGE_LENGTH, type ChatMessage } from "~/lib/chat";
 import type { User } from "../db/schema";
+import { optimizerHref } from "~/lib/optimizer-url";
 import { userFacingError } from "../http/errors.server";
 import { activeAccountOf } from "../account-access.server";
 import { findChat, listChats, loadMessages } from "./chat-store.server";
@@ -70,7 +71,7 @@ const ConnectedPost = z.discriminatedUnion("intent", [
 ]);
 
 /** Without JavaScript: the whole answer is produced here, stored, and the page shows the chat. */
-export async function chatPageAction(user: User, form: FormData) {
+export async function chatPageAction(user: User, form: FormData, url: URL) {
   const fields = Object.fromEntries(form);
   const account = await activeAccountOf(user);
   if (!account) return offlineAction(fields);
@@ -85,7 +86,7 @@ export async function chatPageAction(user: User, form: FormData) {
       input.intent === "retry" ? { chatId: input.chatId, retry: true } : { chatId: input.chatId, message: input.message },
     );
     // To the end of the conversation: without JavaScript nothing else would scroll to the new answer.
-    return redirect(`/ai-optimizer?chat=${chat.id}#${CHAT_END_ID}`);
+    return redirect(optimizerHref(url.search, { chat: chat.id }, CHAT_END_ID));
   } catch (error) {
     const failure = userFacingError(error);
     if (failure) {

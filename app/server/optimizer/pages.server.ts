@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { z } from "zod";
 import { RECOMMENDATION_LISTS, type RecommendationList } from "~/lib/recommendations";
 import { todayIn } from "~/lib/dates";
+import { optimizerHref } from "~/lib/optimizer-url";
 import { parseSubmission, refusal } from "~/lib/form-submission";
 import { TargetsForm } from "~/lib/targets-form";
 import { getDb } from "../db/db.server";
@@ -66,8 +67,9 @@ export function isRecommendationIntent(form: FormData): boolean {
 }
 
 /** The panel's forms (they work without JavaScript): Apply opens the change set's review page. */
-export async function recommendationsAction(user: User, form: FormData) {
-  const back = `/ai-optimizer?recs=${RECOMMENDATION_LISTS.find((l) => l === form.get("list")) ?? "open"}`;
+export async function recommendationsAction(user: User, form: FormData, url: URL) {
+  // Back to the list the form was on, with the chat beside it still open.
+  const back = optimizerHref(url.search, { recs: RECOMMENDATION_LISTS.find((l) => l === form.get("list")) ?? "open" });
   const parsed = Intent.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ recError: { id: null as string | null, field: "intent", message: "Unknown action" } }, { status: 400 });
   const input = parsed.data;
