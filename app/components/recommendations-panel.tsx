@@ -1,6 +1,6 @@
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import { AnalysisRunning, useLiveAnalysis, type AnalysisView } from "~/components/analysis-status";
-import { countOf, formatDateRange, formatTimeAgo } from "~/lib/format";
+import { countOf, formatDateRange, formatDateTime, formatTimeAgo } from "~/lib/format";
 import { optimizerHref } from "~/lib/optimizer-url";
 import {
   DISMISS_REASON_MAX,
@@ -56,6 +56,8 @@ export interface PanelData {
   syncedAt: string | null;
   score: number | null;
   currencyCode: string;
+  /** The account's time zone: times are shown in it, as on every other screen. */
+  timeZone: string;
   /** The server's clock when the page was rendered (ISO): "… ago" must read the same when the page hydrates. */
   now: string;
 }
@@ -82,12 +84,14 @@ function Item({
   error,
   busy,
   currency,
+  timeZone,
 }: {
   r: PanelRecommendation;
   list: RecommendationList;
   error: PanelError | null;
   busy: boolean;
   currency: string;
+  timeZone: string;
 }) {
   const mine = error && error.id === r.id ? error : null;
   return (
@@ -107,7 +111,7 @@ function Item({
           <p>{r.evidence.summary}</p>
           <p className="text-gray-500">
             {formatDateRange(r.evidence.dateRange)}
-            {r.evidence.syncedAt ? ` · data synced ${r.evidence.syncedAt.slice(0, 16).replace("T", " ")} UTC` : ""}
+            {r.evidence.syncedAt ? ` · data synced ${formatDateTime(r.evidence.syncedAt, timeZone)}` : ""}
           </p>
           <dl className="grid grid-cols-2 gap-x-3 gap-y-0.5">
             {r.evidence.figures.map((f) => (
@@ -193,7 +197,7 @@ function Item({
       ) : list === "dismissed" || list === "snoozed" ? (
         <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-gray-600">
           {r.dismissedReason ? <span>Reason: {r.dismissedReason}</span> : null}
-          {r.snoozedUntil ? <span>Snoozed until {r.snoozedUntil.slice(0, 10)}</span> : null}
+          {r.snoozedUntil ? <span>Snoozed until {formatDateTime(r.snoozedUntil, timeZone)}</span> : null}
           <Form method="post">
             <input type="hidden" name="intent" value="rec-restore" />
             <input type="hidden" name="id" value={r.id} />
@@ -294,7 +298,7 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
               </summary>
               <ol className="mt-2 space-y-2">
                 {items.map((r) => (
-                  <Item key={r.id} r={r} list={data.list} error={error} busy={busy} currency={data.currencyCode} />
+                  <Item key={r.id} r={r} list={data.list} error={error} busy={busy} currency={data.currencyCode} timeZone={data.timeZone} />
                 ))}
               </ol>
             </details>

@@ -50,6 +50,7 @@ export async function recommendationsPanel(user: User, url: URL) {
     syncedAt: result.syncedAt,
     score: result.score.value,
     currencyCode: account.currencyCode,
+    timeZone: account.timeZone,
     now: renderClock(),
   };
 }
