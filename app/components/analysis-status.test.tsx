@@ -6,6 +6,7 @@ import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import PerformanceScore from "~/routes/performance-score";
 import type { AnalysisView } from "./analysis-status";
+import type { SyncView } from "./sync-status";
 import { RecommendationsPanel, type PanelData } from "./recommendations-panel";
 
 // While the engine analyses newly synced data the screens say so, never "No
@@ -20,10 +21,20 @@ afterEach(() => {
 
 const RUNNING: AnalysisView = { status: "running", startedAt: "2026-11-25T10:00:00.000Z" };
 const IDLE: AnalysisView = { status: "idle", startedAt: null };
+const SYNCED: SyncView = {
+  status: "ok",
+  lastSuccessAt: "2026-11-25T09:59:00.000Z",
+  lastError: null,
+  progressDone: 9,
+  progressTotal: 9,
+  currentStep: null,
+  detail: { status: "ok", currentStep: null, lastError: null, progressDone: 4, progressTotal: 4 },
+};
 
 function panelData(analysis: AnalysisView, ranAt: string | null = null): PanelData {
   return {
     list: "open",
+    sync: SYNCED,
     analysis,
     counts: { open: 0, dismissed: 0, snoozed: 0, applied: 0 },
     recommendations: [],

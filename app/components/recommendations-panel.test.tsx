@@ -4,6 +4,7 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { RecommendationsPanel, type PanelData, type PanelRecommendation } from "./recommendations-panel";
+import type { SyncView } from "./sync-status";
 
 afterEach(cleanup);
 
@@ -33,8 +34,28 @@ const snoozed: PanelRecommendation = {
   changeSetId: null,
 };
 
+const SYNCED: SyncView = {
+  status: "ok",
+  lastSuccessAt: "2026-11-26T03:30:00.000Z",
+  lastError: null,
+  progressDone: 9,
+  progressTotal: 9,
+  currentStep: null,
+  detail: { status: "ok", currentStep: null, lastError: null, progressDone: 4, progressTotal: 4 },
+};
+const FIRST_SYNC: SyncView = {
+  ...SYNCED,
+  status: "running",
+  lastSuccessAt: null,
+  progressDone: 1,
+  progressTotal: 5,
+  currentStep: "Loading campaign performance",
+  detail: { status: "never", currentStep: null, lastError: null, progressDone: 0, progressTotal: 4 },
+};
+
 const data: PanelData = {
   list: "snoozed",
+  sync: SYNCED,
   analysis: { status: "idle", startedAt: null },
   counts: { open: 3, snoozed: 1, dismissed: 0, applied: 0 },
   recommendations: [snoozed],
@@ -46,8 +67,8 @@ const data: PanelData = {
   now: "2026-11-26T05:00:00.000Z",
 };
 
-function renderAt(url: string) {
-  const Stub = createRoutesStub([{ path: "/ai-optimizer", Component: () => <RecommendationsPanel data={data} error={null} /> }]);
+function renderAt(url: string, panel: PanelData = data) {
+  const Stub = createRoutesStub([{ path: "/ai-optimizer", Component: () => <RecommendationsPanel data={panel} error={null} /> }]);
   return render(<Stub initialEntries={[url]} />);
 }
 
@@ -58,6 +79,30 @@ describe("RecommendationsPanel", () => {
     // 04:00 UTC on Dec 3 is 11 PM on Dec 2 in New York: the date a UTC slice gave was a day late.
     expect(item).toHaveTextContent(/Snoozed until Dec 2, 2026.*11:00 PM EST/);
     expect(item).toHaveTextContent(/data synced Nov 25, 2026.*10:30 PM EST/);
+  });
+
+  it("during the first sync, says the account is importing and that recommendations come after, not 'No analysis yet'", async () => {
+    const importing: PanelData = {
+      ...data,
+      list: "open",
+      sync: FIRST_SYNC,
+      recommendations: [],
+      ranAt: null,
+      score: null,
+      counts: { open: 0, snoozed: 0, dismissed: 0, applied: 0 },
+    };
+    renderAt("/ai-optimizer", importing);
+    const region = await screen.findByRole("region", { name: "Recommendations" });
+    expect(within(region).getByRole("status")).toHaveTextContent("Importing your account from Google Ads… recommendations appear once it is analysed.");
+    expect(region).not.toHaveTextContent("No analysis yet");
+    expect(region).not.toHaveTextContent("Nothing to recommend");
+  });
+
+  it("after the first sync and before any analysis, says when it runs", async () => {
+    renderAt("/ai-optimizer", { ...data, list: "open", recommendations: [], ranAt: null, score: null });
+    const region = await screen.findByRole("region", { name: "Recommendations" });
+    expect(region).toHaveTextContent("No analysis yet: it runs after the first sync.");
+    expect(within(region).queryByRole("status")).toBeNull();
   });
 
   it("switches lists without closing the chat beside it", async () => {

@@ -1,5 +1,6 @@
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import { AnalysisRunning, useLiveAnalysis, type AnalysisView } from "~/components/analysis-status";
+import { useLiveSync, type SyncView } from "~/components/sync-status";
 import { countOf, formatDateRange, formatDateTime, formatTimeAgo } from "~/lib/format";
 import { optimizerHref } from "~/lib/optimizer-url";
 import {
@@ -48,6 +49,8 @@ export interface PanelRecommendation {
 
 export interface PanelData {
   list: RecommendationList;
+  /** The account's sync: while one runs, the recommendations wait for its data to be analysed. */
+  sync: SyncView;
   /** An engine run in flight: its results replace these when it ends. */
   analysis: AnalysisView;
   counts: Record<RecommendationList, number>;
@@ -228,6 +231,10 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
   const { search } = useLocation();
   const busy = navigation.state === "submitting";
   const analysing = useLiveAnalysis(data.analysis).status === "running";
+  // A sync's new data is analysed right after it: until then the panel says so (and polls, like the report pages).
+  // The page's state counts too: once the poll sees the sync end, it is said until the new data arrives.
+  const sync = useLiveSync(data.sync);
+  const syncing = !analysing && [data.sync, sync].some((s) => s.status === "running" || s.detail.status === "running");
   const groups = new Map<string, PanelRecommendation[]>();
   for (const r of data.recommendations) groups.set(r.type, [...(groups.get(r.type) ?? []), r]);
   return (
@@ -250,9 +257,15 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
             ? "Analysing your new data… the recommendations below update when it finishes."
             : "Analysing your data… recommendations appear when it finishes."}
         </AnalysisRunning>
+      ) : syncing ? (
+        <AnalysisRunning className="mt-2 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900">
+          {data.ranAt
+            ? "Syncing new data from Google Ads… the recommendations below update once it is analysed."
+            : "Importing your account from Google Ads… recommendations appear once it is analysed."}
+        </AnalysisRunning>
       ) : null}
       <p className="mt-1 text-xs text-gray-500">
-        {data.ranAt ? `Last analysis ${formatTimeAgo(data.ranAt, data.now)}` : analysing ? null : "No analysis yet: it runs after the first sync."}
+        {data.ranAt ? `Last analysis ${formatTimeAgo(data.ranAt, data.now)}` : analysing || syncing ? null : "No analysis yet: it runs after the first sync."}
         {data.score !== null ? (
           <>
             {" · "}

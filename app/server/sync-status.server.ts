@@ -1,5 +1,7 @@
 import type { ReportAccount } from "./account-access.server";
+import { getAccount } from "./ads/accounts.server";
 import { ensureFresh, getSyncState, syncAccount, type SyncState } from "./ads/sync.server";
+import { getDb } from "./db/db.server";
 import { errorMessage, log } from "./log.server";
 
 // How fresh an account's local copy is, as the pages and the API show it, and
@@ -32,6 +34,26 @@ export function syncView(state: SyncState) {
 export async function freshness(userId: string, account: ReportAccount) {
   const state = await ensureFresh(userId, account.customerId);
   return { sync: syncView(state), scope: { customerId: state.customerId, dataVersion: state.dataVersion } };
+}
+
+/**
+ * At the Google connection: the active account's first sync (or a refresh of
+ * data gone stale) starts now, whatever page the user lands on. Pages that
+ * start none themselves (the AI Optimizer, Settings) would otherwise wait for a
+ * visit to a report page. Resolves once the sync has claimed the account, so
+ * the landing page already shows it running; a failure to start is logged and
+ * the next page view tries again.
+ */
+export async function syncOnConnect(userId: string): Promise<void> {
+  try {
+    const user = await getDb().selectFrom("users").select("active_customer_id").where("id", "=", userId).executeTakeFirst();
+    const account = user?.active_customer_id ? await getAccount(userId, user.active_customer_id) : undefined;
+    // A manager account has no campaigns of its own to sync.
+    if (!account || account.manager === 1) return;
+    await ensureFresh(userId, account.customer_id);
+  } catch (error) {
+    log.warn(`The first sync could not start at the Google connection: ${errorMessage(error)}`);
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -30,12 +30,18 @@ test("first sync: the campaigns first, then the detail; the detail tabs say it i
   fs.mkdirSync(HOLD_DIR, { recursive: true });
   fs.writeFileSync(holdFile, "");
 
-  // The bakery, never synced on this server: the dashboard's view starts its first sync.
+  // The bakery, never synced on this server. The AI Optimizer's view starts its first sync as the
+  // report pages' do (it once waited for a visit to one), and says what is coming instead of "No analysis yet".
   await page.goto("/settings");
   await page.getByLabel(/Northwind Bakery Berlin/).check();
   await page.getByRole("button", { name: "Use selected account" }).click();
   await expect(page.getByRole("link", { name: "Account settings" })).toContainText("Northwind Bakery Berlin");
-  await page.goto("/dashboard");
+  await page.goto("/ai-optimizer");
+  const recommendations = page.getByRole("region", { name: "Recommendations" });
+  await expect(recommendations.getByRole("status")).toContainText(
+    /Importing your account from Google Ads… recommendations appear once it is analysed\.|Analysing your data… recommendations appear when it finishes\./,
+  );
+  await expect(recommendations).not.toContainText("No analysis yet");
   // The JSON API's status document (checked against the OpenAPI schema by the request fixture).
   const syncState = async () =>
     (await (await request.get(`/api/v1/accounts/${SMALL_CUSTOMER_ID}/sync`, { headers: auth })).json()) as {

@@ -166,6 +166,10 @@ for (const javaScriptEnabled of [true, false]) {
     const chat = new URL(page.url()).searchParams.get("chat")!;
     const conversation = page.getByRole("region", { name: "Conversation" });
     await expect(conversation).toContainText("How are my campaigns doing?");
+    // The page has taken in its new address when the chat is listed (JavaScript on: the address changes just before).
+    await expect(
+      page.getByRole("navigation", { name: "Past chats" }).getByRole("link", { name: "How are my campaigns doing?" }).filter({ visible: true }),
+    ).toHaveCount(1);
     const stillOpen = async (list: string) => {
       await expect(page).toHaveURL((url) => url.searchParams.get("chat") === chat && url.searchParams.get("recs") === list);
       await expect(conversation).toContainText("How are my campaigns doing?");

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL } from "../../emulator/ads";
 import { createEmulator, type Emulator } from "../../emulator/server";
 import { googleEnvFor } from "../support/emulator-harness";
+import { settleSyncs, SYNC_SETTLE_MS } from "../support/settle-syncs";
 import { loader as callbackLoader } from "~/routes/api/auth-google-callback";
 import { loader as startLoader } from "~/routes/api/auth-google";
 import { disconnectGoogle, getConnection, getGoogleAccessToken, ReconnectNeededError } from "~/server/auth/google-connection.server";
@@ -44,13 +45,16 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  await settleSyncs(t.db);
   await t.cleanup();
   await new Promise((resolve) => server.close(resolve));
-});
-beforeEach(() => {
+}, SYNC_SETTLE_MS);
+beforeEach(async () => {
+  // A sync a connection started talks to the emulator: not during the next test's count of calls.
+  await settleSyncs(t.db);
   calls.length = 0;
   emulator.state.clearFaults();
-});
+}, SYNC_SETTLE_MS);
 
 class Browser {
   cookies = new Map<string, string>();
@@ -129,40 +133,50 @@ describe("sign in with Google", () => {
     expect(url.searchParams.get("redirect_uri")).toBe(`${APP}/api/v1/auth/google/callback`);
   });
 
-  it("completes: real email, encrypted refresh token, session, token in the redirect, accounts listed", async () => {
-    const browser = new Browser();
-    const back = await consent(await start(browser));
-    const res = await callback(browser, back);
-    expect(res.status).toBe(302);
-    const location = new URL(res.headers.get("Location")!, APP);
-    expect(location.pathname).toBe("/dashboard");
-    const token = location.searchParams.get("token")!;
-    const session = await getBearerSession(new Request(APP, { headers: { Authorization: `Bearer ${token}` } }));
-    expect(session?.user.email).toBe(DEMO_USER_EMAIL);
-    expect(browser.cookies.has("__session")).toBe(true);
-    // The state cookie is spent.
-    expect([...browser.cookies.keys()].some((k) => k.startsWith("__google_oauth"))).toBe(false);
+  it(
+    "completes: real email, encrypted refresh token, session, token in the redirect, accounts listed, the first sync started",
+    { timeout: SYNC_SETTLE_MS },
+    async () => {
+      const browser = new Browser();
+      const back = await consent(await start(browser));
+      const res = await callback(browser, back);
+      expect(res.status).toBe(302);
+      const location = new URL(res.headers.get("Location")!, APP);
+      expect(location.pathname).toBe("/dashboard");
+      const token = location.searchParams.get("token")!;
+      const session = await getBearerSession(new Request(APP, { headers: { Authorization: `Bearer ${token}` } }));
+      expect(session?.user.email).toBe(DEMO_USER_EMAIL);
+      expect(browser.cookies.has("__session")).toBe(true);
+      // The state cookie is spent.
+      expect([...browser.cookies.keys()].some((k) => k.startsWith("__google_oauth"))).toBe(false);
 
-    const connection = (await getConnection(session!.user.id))!;
-    expect(connection.refresh_token_enc).toMatch(/^enc:v1:/);
-    expect(connection.status).toBe("active");
-    const accounts = await t.db.selectFrom("ads_accounts").selectAll().where("user_id", "=", session!.user.id).execute();
-    expect(accounts.map((a) => a.customer_id).sort()).toEqual(["1112223334", "1234567890", "5556667778"]);
-    expect(accounts.find((a) => a.customer_id === "1112223334")?.login_customer_id).toBe("1234567890");
-    expect(
-      session!.user.active_customer_id ??
-        (await t.db.selectFrom("users").select("active_customer_id").where("id", "=", session!.user.id).executeTakeFirst())?.active_customer_id,
-    ).toBe("1112223334");
+      const connection = (await getConnection(session!.user.id))!;
+      expect(connection.refresh_token_enc).toMatch(/^enc:v1:/);
+      expect(connection.status).toBe("active");
+      const accounts = await t.db.selectFrom("ads_accounts").selectAll().where("user_id", "=", session!.user.id).execute();
+      expect(accounts.map((a) => a.customer_id).sort()).toEqual(["1112223334", "1234567890", "5556667778"]);
+      expect(accounts.find((a) => a.customer_id === "1112223334")?.login_customer_id).toBe("1234567890");
+      // The active account's first sync started with the connection, before the redirect, whatever page comes next.
+      const syncStatus = async () =>
+        (await t.db.selectFrom("ads_sync_state").select("status").where("customer_id", "=", "1112223334").executeTakeFirst())?.status;
+      expect(["running", "ok"]).toContain(await syncStatus());
+      await settleSyncs(t.db);
+      expect(await syncStatus()).toBe("ok");
+      expect(
+        session!.user.active_customer_id ??
+          (await t.db.selectFrom("users").select("active_customer_id").where("id", "=", session!.user.id).executeTakeFirst())?.active_customer_id,
+      ).toBe("1112223334");
 
-    // No token or code in plaintext anywhere in the database.
-    const code = new URL(back).searchParams.get("code")!;
-    const plainAccess = await getGoogleAccessToken(connection);
-    const dump = await allText();
-    expect(dump).not.toContain(code);
-    expect(dump).not.toContain(plainAccess);
-    expect(dump).not.toContain(token);
-    expect(dump).not.toMatch(/1\/\/[A-Za-z0-9_-]{10,}/);
-  });
+      // No token or code in plaintext anywhere in the database.
+      const code = new URL(back).searchParams.get("code")!;
+      const plainAccess = await getGoogleAccessToken(connection);
+      const dump = await allText();
+      expect(dump).not.toContain(code);
+      expect(dump).not.toContain(plainAccess);
+      expect(dump).not.toContain(token);
+      expect(dump).not.toMatch(/1\/\/[A-Za-z0-9_-]{10,}/);
+    },
+  );
 
   it("a replayed code is refused (invalid_grant) and starts no session", async () => {
     const browser = new Browser();

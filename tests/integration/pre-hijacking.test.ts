@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL } from "../../emulator/ads";
 import { createEmulator, type Emulator } from "../../emulator/server";
 import { googleEnvFor } from "../support/emulator-harness";
+import { settleSyncs, SYNC_SETTLE_MS } from "../support/settle-syncs";
 import { loader as callbackLoader } from "~/routes/api/auth-google-callback";
 import { loader as startLoader } from "~/routes/api/auth-google";
 import { action as verifyAction, loader as verifyLoader } from "~/routes/verify-email";
@@ -47,13 +48,15 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  await settleSyncs(t.db);
   await t.cleanup();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-});
+}, SYNC_SETTLE_MS);
 beforeEach(async () => {
+  await settleSyncs(t.db);
   for (const table of ["ads_accounts", "google_connections", "sessions", "users"] as const) await t.db.deleteFrom(table).execute();
-});
+}, SYNC_SETTLE_MS);
 
 const args = (request: Request) => routeArgs(request, {}, { clientIp: "203.0.113.1" });
 

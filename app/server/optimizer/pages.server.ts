@@ -11,6 +11,7 @@ import { toHttpError } from "../http/errors.server";
 import { activeAccountOf } from "../account-access.server";
 import { redirectWithToast } from "../toast.server";
 import { renderClock } from "../render-clock.server";
+import { freshness } from "../sync-status.server";
 import { getAnalysisState } from "./in-flight.server";
 import { runOptimizerOffThread } from "./run.server";
 import { getAccountTargets, setAccountTargets } from "./targets.server";
@@ -36,6 +37,8 @@ export async function recommendationsPanel(user: User, url: URL) {
   const raw = url.searchParams.get("recs");
   const list: RecommendationList = (RECOMMENDATION_LISTS as readonly string[]).includes(raw ?? "") ? (raw as RecommendationList) : "open";
   const db = getDb();
+  // Recommendations are only as fresh as the data: this page keeps it fresh as the report pages do.
+  const { sync } = await freshness(user.id, account);
   const [result, counts, analysis] = await Promise.all([
     listRecommendations(db, account.customerId, { status: list }),
     countRecommendations(db, account.customerId),
@@ -43,6 +46,7 @@ export async function recommendationsPanel(user: User, url: URL) {
   ]);
   return {
     list,
+    sync,
     analysis,
     counts,
     recommendations: result.recommendations,
