@@ -105,6 +105,26 @@ describe("RecommendationsPanel", () => {
     expect(within(region).queryByRole("status")).toBeNull();
   });
 
+  it("shows a group's top five, and all of it on asking, keeping the chat open", async () => {
+    const weak = Array.from({ length: 7 }, (_, i) => ({ ...snoozed, id: `rec-${i}`, status: "open", snoozedUntil: null, title: `Weak ad ${i + 1}` }));
+    const open: PanelData = { ...data, list: "open", recommendations: weak, counts: { open: 7, snoozed: 0, dismissed: 0, applied: 0 } };
+    renderAt(`/ai-optimizer?chat=${CHAT}`, open);
+    const region = await screen.findByRole("region", { name: "Recommendations" });
+    expect(
+      within(region)
+        .getAllByRole("listitem")
+        .map((li) => li.querySelector("p")?.textContent),
+    ).toEqual(["Weak ad 1", "Weak ad 2", "Weak ad 3", "Weak ad 4", "Weak ad 5"]);
+    const more = within(region).getByRole("link", { name: /^Show all 7/ });
+    expect(more).toHaveAttribute("href", `/ai-optimizer?chat=${CHAT}&group=weak_ad#group-weak_ad`);
+    cleanup();
+
+    renderAt(`/ai-optimizer?chat=${CHAT}&group=weak_ad`, open);
+    const whole = await screen.findByRole("region", { name: "Recommendations" });
+    expect(within(whole).getAllByRole("listitem")).toHaveLength(7);
+    expect(within(whole).getByRole("link", { name: /^Show the top 5/ })).toHaveAttribute("href", `/ai-optimizer?chat=${CHAT}#group-weak_ad`);
+  });
+
   it("switches lists without closing the chat beside it", async () => {
     renderAt(`/ai-optimizer?chat=${CHAT}&recs=snoozed`);
     const lists = await screen.findByRole("navigation", { name: "Recommendation lists" });

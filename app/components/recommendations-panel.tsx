@@ -79,6 +79,10 @@ function formatFigure(f: Figure, currency: string): string {
   return f.value.toLocaleString("en-US");
 }
 
+// Items shown per group until it is opened in full (?group=<type>): the largest groups run to dozens, and
+// on narrow screens, where the list follows the chat, every item adds to the page's length.
+const GROUP_PREVIEW = 5;
+
 const small = "rounded-md border border-gray-300 px-2.5 py-1 text-xs font-semibold text-gray-700 hover:bg-gray-50 disabled:opacity-50";
 
 function Item({
@@ -229,6 +233,7 @@ function Item({
 export function RecommendationsPanel({ data, error }: { data: PanelData; error: PanelError | null }) {
   const navigation = useNavigation();
   const { search } = useLocation();
+  const expanded = new URLSearchParams(search).get("group");
   const busy = navigation.state === "submitting";
   const analysing = useLiveAnalysis(data.analysis).status === "running";
   // A sync's new data is analysed right after it: until then the panel says so (and polls, like the report pages).
@@ -304,18 +309,34 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
             </p>
           )
         ) : (
-          [...groups.entries()].map(([type, items]) => (
-            <details key={type} open className="group" data-group={type}>
-              <summary className="cursor-pointer text-sm font-semibold text-gray-800">
-                {RECOMMENDATION_TYPE_LABELS[type] ?? type} ({items.length})
-              </summary>
-              <ol className="mt-2 space-y-2">
-                {items.map((r) => (
-                  <Item key={r.id} r={r} list={data.list} error={error} busy={busy} currency={data.currencyCode} timeZone={data.timeZone} />
-                ))}
-              </ol>
-            </details>
-          ))
+          [...groups.entries()].map(([type, items]) => {
+            const label = RECOMMENDATION_TYPE_LABELS[type] ?? type;
+            const all = expanded === type || items.length <= GROUP_PREVIEW;
+            return (
+              <details key={type} open id={`group-${type}`} className="group" data-group={type}>
+                <summary className="cursor-pointer text-sm font-semibold text-gray-800">
+                  {label} ({items.length})
+                </summary>
+                <ol className="mt-2 space-y-2">
+                  {(all ? items : items.slice(0, GROUP_PREVIEW)).map((r) => (
+                    <Item key={r.id} r={r} list={data.list} error={error} busy={busy} currency={data.currencyCode} timeZone={data.timeZone} />
+                  ))}
+                </ol>
+                {items.length > GROUP_PREVIEW ? (
+                  <p className="mt-2 text-sm">
+                    <Link
+                      to={optimizerHref(search, { group: all ? null : type }, `group-${type}`)}
+                      preventScrollReset
+                      className="font-semibold text-blue-700 hover:underline"
+                    >
+                      {all ? `Show the top ${GROUP_PREVIEW}` : `Show all ${items.length}`}
+                      <span className="sr-only"> of {label}</span>
+                    </Link>
+                  </p>
+                ) : null}
+              </details>
+            );
+          })
         )}
       </div>
     </section>

@@ -14,5 +14,7 @@ describe("optimizerHref", () => {
   it("carries nothing that is not its own: other keys, a token, values that are not an id or a list", () => {
     expect(optimizerHref(`?token=abc&chat=${CHAT}&x=1`, {})).toBe(`/ai-optimizer?chat=${CHAT}`);
     expect(optimizerHref("?chat=../../login&recs=everything", { recs: "open" })).toBe("/ai-optimizer?recs=open");
+    expect(optimizerHref("?group=weak_ad&recs=open", { recs: "dismissed" })).toBe("/ai-optimizer?recs=dismissed&group=weak_ad");
+    expect(optimizerHref("?group=<script>", {})).toBe("/ai-optimizer");
   });
 });

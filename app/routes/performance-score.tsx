@@ -83,7 +83,7 @@ function Score({ data: loaderData }: { data: Extract<Route.ComponentProps["loade
               <ol className="mt-3 divide-y divide-gray-100 text-sm">
                 {c.items.slice(0, 50).map((item) => (
                   <li key={item.key} className="flex items-start justify-between gap-4 py-2">
-                    <Link to={`/ai-optimizer?recs=open#rec-${item.recommendationId}`} className="text-blue-700 hover:underline">
+                    <Link to={`/ai-optimizer?recs=open&group=${item.type}#rec-${item.recommendationId}`} className="text-blue-700 hover:underline">
                       {item.title}
                     </Link>
                     <span className="shrink-0 text-gray-600" title={RECOMMENDATION_TYPE_LABELS[item.type]}>

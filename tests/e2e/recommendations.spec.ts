@@ -37,7 +37,8 @@ async function applyRecommendation(page: Page, request: APIRequestContext, user:
   const title = (r: { title: string }) => r.title.includes(`Enable “${keyword}”`);
   expect((await apiTitles(request, user, "open")).filter(title)).toHaveLength(1);
 
-  await page.goto("/ai-optimizer");
+  // The whole group, as its "Show all" link opens it: the panel shows each group's top five.
+  await page.goto("/ai-optimizer?group=paused_converting");
   const group = panel(page).locator('[data-group="paused_converting"]');
   await expect(group).toBeVisible();
   const item = group.getByRole("listitem").filter({ hasText: `Enable “${keyword}”` });
@@ -99,6 +100,9 @@ test("Camp Stoves' own target CPA (plant P7): Apply → review shows $95.00 → 
   await connectDemoAccount(page, request, "/dashboard");
   await page.goto("/ai-optimizer");
   const group = panel(page).locator('[data-group="bid_adjustment"]');
+  // Beyond the group's top five: "Show all" opens the whole group.
+  await group.getByRole("link", { name: /^Show all \d+/ }).click();
+  await expect(page).toHaveURL(/group=bid_adjustment/);
   await expect(group).toBeVisible();
   const item = group.getByRole("listitem").filter({ hasText: "target CPA of ad group Camp Stoves" });
   await expect(item).toHaveCount(1);
@@ -199,3 +203,16 @@ for (const javaScriptEnabled of [true, false]) {
     await context.close();
   });
 }
+
+test("an item on the score page opens its recommendation on the AI Optimizer, beyond its group's top five", async ({ page, request }) => {
+  await connectDemoAccount(page, request, "/dashboard");
+  await page.goto("/dashboard/score");
+  // The last-listed item of the largest group: never among the top five the panel shows at first.
+  const links = page.locator('a[href*="group=weak_ad#rec-"]');
+  await expect.poll(() => links.count()).toBeGreaterThan(5);
+  const link = links.last();
+  const id = (await link.getAttribute("href"))!.split("#rec-")[1];
+  await link.click();
+  await expect(page).toHaveURL(/\/ai-optimizer\?recs=open&group=weak_ad#rec-/);
+  await expect(panel(page).locator(`[id="rec-${id}"]`)).toBeVisible();
+});
