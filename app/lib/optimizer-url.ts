@@ -1,5 +1,6 @@
-import { RECOMMENDATION_LISTS } from "./recommendations";
+import { isRecommendationType, recommendationList } from "./recommendations";
 import { hrefWith } from "./query";
+import { isUuid } from "./uuid";
 
 /**
  * The AI Optimizer's address. It holds the state of both halves of the screen,
@@ -12,10 +13,6 @@ import { hrefWith } from "./query";
  */
 export const OPTIMIZER_PATH = "/ai-optimizer";
 
-// A recommendation type (weak_ad, paused_converting…): the group of the list shown in full.
-const GROUP = /^[a-z_]{1,40}$/;
-const CHAT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function optimizerHref(
   current: URLSearchParams | string,
   changes: { chat?: string | null; recs?: string | null; group?: string | null },
@@ -23,12 +20,13 @@ export function optimizerHref(
 ): string {
   const from = new URLSearchParams(current);
   const chat = from.get("chat");
-  const recs = from.get("recs");
+  const recs = recommendationList(from.get("recs"));
   const group = from.get("group");
   const kept = new URLSearchParams();
-  if (chat && CHAT_ID.test(chat)) kept.set("chat", chat);
-  if (recs && (RECOMMENDATION_LISTS as readonly string[]).includes(recs)) kept.set("recs", recs);
-  if (group && GROUP.test(group)) kept.set("group", group);
+  if (chat && isUuid(chat)) kept.set("chat", chat);
+  if (recs) kept.set("recs", recs);
+  // A recommendation type (weak_ad, paused_converting…): the group of the list shown in full.
+  if (group && isRecommendationType(group)) kept.set("group", group);
   const href = hrefWith(OPTIMIZER_PATH, kept, changes);
   return hash ? `${href}#${hash}` : href;
 }

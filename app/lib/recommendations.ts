@@ -18,6 +18,14 @@ export const RECOMMENDATION_TYPE_LABELS: Record<string, string> = {
 
 export const RECOMMENDATION_LISTS = ["open", "snoozed", "dismissed", "applied"] as const;
 export type RecommendationList = (typeof RECOMMENDATION_LISTS)[number];
+/** The list a query or form value names, or null when it names none (typed, or tampered with). */
+export function recommendationList(value: unknown): RecommendationList | null {
+  return RECOMMENDATION_LISTS.find((l) => l === value) ?? null;
+}
+
+/** Whether a value names a recommendation type (a group of the list). */
+export const isRecommendationType = (value: string): boolean => Object.hasOwn(RECOMMENDATION_TYPE_LABELS, value);
+
 export const RECOMMENDATION_LIST_LABELS: Record<RecommendationList, string> = { open: "Open", snoozed: "Snoozed", dismissed: "Dismissed", applied: "Applied" };
 
 export const DISMISS_REASON_MAX = 500;

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { UIMessage } from "ai";
 import type { ChatMessageMeta } from "~/lib/chat";
+import { isUuid } from "~/lib/uuid";
 import { getDb } from "../db/db.server";
 import { NotFoundError } from "../domain-errors.server";
 
@@ -20,8 +21,6 @@ export interface ChatSummary {
   createdAt: string;
   updatedAt: string;
 }
-
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 export async function listChats(userId: string, customerId?: string, limit = 50): Promise<ChatSummary[]> {
   let q = getDb().selectFrom("chats").selectAll().where("user_id", "=", userId);

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import { RECOMMENDATION_LISTS, type RecommendationList } from "~/lib/recommendations";
+import { recommendationList } from "~/lib/recommendations";
 import { todayIn } from "~/lib/dates";
 import { optimizerHref } from "~/lib/optimizer-url";
 import { parseSubmission, refusal } from "~/lib/form-submission";
@@ -34,8 +34,7 @@ import { log } from "../log.server";
 export async function recommendationsPanel(user: User, url: URL) {
   const account = await activeAccountOf(user);
   if (!account) return null;
-  const raw = url.searchParams.get("recs");
-  const list: RecommendationList = (RECOMMENDATION_LISTS as readonly string[]).includes(raw ?? "") ? (raw as RecommendationList) : "open";
+  const list = recommendationList(url.searchParams.get("recs")) ?? "open";
   const db = getDb();
   // Recommendations are only as fresh as the data: this page keeps it fresh as the report pages do.
   const { sync } = await freshness(user.id, account);
@@ -74,7 +73,7 @@ export function isRecommendationIntent(form: FormData): boolean {
 /** The panel's forms (they work without JavaScript): Apply opens the change set's review page. */
 export async function recommendationsAction(user: User, form: FormData, url: URL) {
   // Back to the list the form was on, with the chat beside it still open.
-  const back = optimizerHref(url.search, { recs: RECOMMENDATION_LISTS.find((l) => l === form.get("list")) ?? "open" });
+  const back = optimizerHref(url.search, { recs: recommendationList(form.get("list")) ?? "open" });
   const parsed = Intent.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ recError: { id: null as string | null, field: "intent", message: "Unknown action" } }, { status: 400 });
   const input = parsed.data;
