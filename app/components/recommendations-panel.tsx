@@ -1,6 +1,6 @@
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import { AnalysisRunning, useLiveAnalysis, type AnalysisView } from "~/components/analysis-status";
-import { useLiveSync, type SyncView } from "~/components/sync-status";
+import { syncInProgress, useLiveSync, type SyncView } from "~/components/sync-status";
 import { countOf, formatDateRange, formatDateTime, formatTimeAgo } from "~/lib/format";
 import { optimizerHref } from "~/lib/optimizer-url";
 import {
@@ -239,7 +239,7 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
   // A sync's new data is analysed right after it: until then the panel says so (and polls, like the report pages).
   // The page's state counts too: once the poll sees the sync end, it is said until the new data arrives.
   const sync = useLiveSync(data.sync);
-  const syncing = !analysing && [data.sync, sync].some((s) => s.status === "running" || s.detail.status === "running");
+  const syncing = !analysing && (syncInProgress(data.sync) || syncInProgress(sync));
   const groups = new Map<string, PanelRecommendation[]>();
   for (const r of data.recommendations) groups.set(r.type, [...(groups.get(r.type) ?? []), r]);
   return (

@@ -26,6 +26,9 @@ export interface SyncView {
   detail: DetailImportView;
 }
 
+/** A sync, or a first sync's detail import, is running: what is shown will change when it ends. */
+export const syncInProgress = (sync: SyncView) => sync.status === "running" || sync.detail.status === "running";
+
 /** The data is in, its keyword, ad and search-term performance still importing. */
 export const importingDetail = (sync: SyncView) => sync.status !== "running" && sync.detail.status === "running";
 
@@ -40,7 +43,7 @@ export const SYNC_STATUS_PATH = "/sync";
  * false: the page polls already (one hook per page) and passes the state in.
  */
 export function useLiveSync(initial: SyncView, enabled = true): SyncView {
-  const running = enabled && (initial.status === "running" || initial.detail.status === "running");
+  const running = enabled && syncInProgress(initial);
   // The sync's data (or a first sync's stage 1) is in, or its detail import ended: the page's data changed.
   // The revalidated page polls on if there is more to come (a first sync's stage 1 in: its detail import).
   return usePolledStatus(SYNC_STATUS_PATH, initial, running, (next) => {
