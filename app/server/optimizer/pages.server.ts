@@ -37,8 +37,8 @@ export async function recommendationsPanel(user: User, url: URL) {
   const list = recommendationList(url.searchParams.get("recs")) ?? "open";
   const db = getDb();
   // Recommendations are only as fresh as the data: this page keeps it fresh as the report pages do.
-  const { sync } = await freshness(user.id, account);
-  const [result, counts, analysis] = await Promise.all([
+  const [{ sync }, result, counts, analysis] = await Promise.all([
+    freshness(user.id, account),
     listRecommendations(db, account.customerId, { status: list }),
     countRecommendations(db, account.customerId),
     getAnalysisState(db, account.customerId),
