@@ -31,6 +31,10 @@ const ZERO = 0x30;
 const NINE = 0x39;
 /** Up to 15 digits a double holds exactly: summed in place, as Number() would read them. */
 const EXACT_DIGITS = 15;
+const MAX_EXACT_INTEGER = 2 ** 53;
+/** 10^0 … 10^22: the powers of ten a double holds exactly. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+const MAX_EXACT_POWER = POWERS_OF_TEN.length - 1;
 
 const ELEMENT_STRINGS = new Set(["fieldMask", "requestId", "queryResourceConsumption"]);
 
@@ -60,6 +64,7 @@ class BatchDecoder {
   private readonly ids = new Map<number, string>();
   private readonly dates = new Map<number, string>();
   private readonly strings = new Map<string, string>();
+  private readonly byBytes = new Map<number, string>();
   private readonly requiredMask: number;
 
   constructor(
@@ -145,8 +150,7 @@ class BatchDecoder {
     // Keys come in the same order row after row: the one after the last match is tried first.
     let next = 0;
     for (;;) {
-      const from = this.key();
-      const k = this.match(node, from, this.keyTo, next);
+      const k = this.expectedKey(node, next) ?? this.match(node, this.key(), this.keyTo, next);
       const child = k < 0 ? undefined : node.children[k];
       next = k + 1;
       this.ws();
@@ -165,6 +169,25 @@ class BatchDecoder {
       }
       if (this.endOfMember(CLOSE_BRACE)) return;
     }
+  }
+
+  /**
+   * `first` when the key at the cursor is exactly its name, moving past it; undefined otherwise
+   * (nothing consumed). Keys come in the same order row after row, so this nearly always holds,
+   * and the key's bytes are then compared once instead of scanned and then compared.
+   */
+  private expectedKey(node: CompiledNode, first: number): number | undefined {
+    const names = node.bytes;
+    if (first >= names.length) return undefined;
+    const name = names[first];
+    const b = this.b;
+    const from = this.i + 1;
+    const end = from + name.length;
+    if (b[this.i] !== QUOTE || end >= this.n || b[end] !== QUOTE) return undefined;
+    for (let j = 0; j < name.length; j++) if (b[from + j] !== name[j]) return undefined;
+    this.i = end + 1;
+    this.keyTo = end;
+    return first;
   }
 
   /** Which of the message's keys [from, to) is (trying `first` before the rest), or -1. */
@@ -248,6 +271,7 @@ class BatchDecoder {
         if (v >= 0) return leaf.read(negative ? -v : v);
       }
     }
+    if (special === 0 && len <= INTERN_MAX_LENGTH) return leaf.read(this.shortAscii(from, to));
     let s: string;
     if (special & 2) {
       // Escapes: JSON's own reading of them.
@@ -259,6 +283,34 @@ class BatchDecoder {
       else s = shared;
     }
     return leaf.read(s);
+  }
+
+  /**
+   * A short plain ASCII string, shared per batch (as `strings` does), found by
+   * a hash of its bytes: enum names and repeated texts then cost no new string
+   * each time, only a pass over their bytes.
+   */
+  private shortAscii(from: number, to: number): string {
+    const b = this.b;
+    let h = to - from;
+    for (let j = from; j < to; j++) h = Math.imul(h ^ b[j], 0x01000193);
+    const known = this.byBytes.get(h);
+    if (known !== undefined && known.length === to - from) {
+      let same = true;
+      for (let j = 0; j < known.length; j++) {
+        if (known.charCodeAt(j) !== b[from + j]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return known;
+    }
+    let s = b.toString("latin1", from, to);
+    const shared = this.strings.get(s);
+    if (shared === undefined) this.strings.set(s, s);
+    else s = shared;
+    this.byBytes.set(h, s);
+    return s;
   }
 
   /** YYYY-MM-DD at `from` (dashes checked) as YYYYMMDD, or -1. */
@@ -325,11 +377,15 @@ class BatchDecoder {
     else throw GIVE_UP;
     const intTo = i;
     let plain = true;
+    let fraction = false;
+    let fractionTo = -1;
     if (b[i] === 0x2e /* . */) {
       plain = false;
+      fraction = true;
       i++;
       if (!(b[i] >= ZERO && b[i] <= NINE)) throw GIVE_UP;
       while (i < this.n && b[i] >= ZERO && b[i] <= NINE) i++;
+      fractionTo = i;
     }
     if (b[i] === 0x65 || b[i] === 0x45 /* e E */) {
       plain = false;
@@ -342,6 +398,19 @@ class BatchDecoder {
     if (plain && intTo - intFrom <= EXACT_DIGITS) {
       const v = this.digits(intFrom, intTo);
       return negative ? -v : v;
+    }
+    if (fraction && fractionTo === i && fractionTo - intTo - 1 <= MAX_EXACT_POWER) {
+      // A decimal fraction without exponent (impression shares, conversions): its digits as one
+      // integer, exact up to 2^53, divided by an exact power of ten. IEEE division rounds
+      // correctly, so this is the double Number() gives (Clinger's fast path).
+      let v = 0;
+      for (let j = intFrom; j < fractionTo; j++) {
+        if (j === intTo) continue;
+        v = v * 10 + (b[j] - ZERO);
+        if (v > MAX_EXACT_INTEGER) return Number(b.toString("latin1", start, i));
+      }
+      const q = v / POWERS_OF_TEN[fractionTo - intTo - 1];
+      return negative ? -q : q;
     }
     return Number(b.toString("latin1", start, i));
   }

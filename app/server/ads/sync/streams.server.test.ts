@@ -158,6 +158,37 @@ describe("the batch decoder", () => {
     }
   });
 
+  it("reads every number exactly as JSON.parse does: fractions by the fast path, the rest by Number()", () => {
+    // Decimal fractions up to 2^53 in their digits take the decoder's own path (digits ÷ 10^k);
+    // longer ones, exponents and integers past 15 digits go through Number(). Each value is
+    // checked as a double (Object.is: -0 too), across the boundaries of both paths.
+    const texts = ["0.1", "0.5", "1.25", "-0.0", "0.0", "-2.75", "0.30000000000000004", "0.6380065637826919", "9007199254740.992", "9007199254740.993"];
+    texts.push(
+      "900719925474099.3",
+      "0.0000000000000000000001",
+      "0.00000000000000000000001",
+      "123456789012345678.5",
+      "1e-7",
+      "2.5E+3",
+      "-1.5e2",
+      "1234567890123456",
+    );
+    let seed = 7;
+    const random = () => ((seed = Math.imul(seed, 48271) % 2147483647) & 0x7fffffff) / 2147483647;
+    for (let k = 0; k < 3000; k++) {
+      const d = random() * 10 ** Math.floor(random() * 12 - 4);
+      texts.push(String(d), d.toFixed(Math.floor(random() * 20)), (-d).toPrecision(1 + Math.floor(random() * 17)));
+    }
+    for (const text of texts) {
+      const element = JSON.stringify({ results: [dailyRow] }).replace(/"conversions":[^,}]+/, `"conversions":${text}`);
+      const got = decode(daily, element);
+      const expected = slow(daily, JSON.parse(element).results[0]);
+      expect(got, text).toBeDefined();
+      const at = daily.columns!.indexOf("conversions");
+      expect(Object.is(got![0][at], expected![at]), `${text}: ${String(got![0][at])} against ${String(expected![at])}`).toBe(true);
+    }
+  });
+
   it("leaves every batch out of the ordinary to the general way", () => {
     const plain = JSON.stringify({ results: [dailyRow] });
     const odd = [
