@@ -9,7 +9,7 @@ import { getConfig } from "../../env.server";
 import { makePeriod } from "../../optimizer/data.server";
 import { analysisBeat, beginAnalysis, endAnalysis } from "../../optimizer/in-flight.server";
 import { runOptimizerAfterSync } from "../../optimizer/run.server";
-import { totalsMarker, writeWindowTotals } from "../../optimizer/window-totals.server";
+import { totalsMarker, WindowTotalsSum, writeSummedTotals, writeWindowTotals } from "../../optimizer/window-totals.server";
 import { requireAdsContext } from "../context.server";
 import { AdsClientError, AdsResponseError, type AdsClient } from "../client.server";
 import { withStager, type Dialect, type Stager } from "./bulk-insert.server";
@@ -116,8 +116,15 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
     });
     const to = yesterdayIn(account.time_zone, clock());
     const range: DateRange = { from: addDays(to, -(SYNC_DAYS - 1)), to };
+    // SQLite: the engine's window totals summed as the rows are staged, not aggregated in the switch-over.
+    const sums = dialect === "sqlite" ? new WindowTotalsSum(makePeriod(range.from, range.to, null)) : undefined;
     const read = (steps: readonly AnyStep[], stager: Stager, afterStep: (i: number) => Promise<void>) =>
-      readSteps(client, customerId, loginCustomerId, range, steps, stager, (label) => (at.label = label), afterStep);
+      readSteps(client, customerId, loginCustomerId, range, steps, sums ? summing(stager, sums) : stager, (label) => (at.label = label), afterStep);
+    const writeTotals: WriteTotals = async (trx, period) => {
+      const rows = sums?.rows(customerId);
+      if (rows) await writeSummedTotals(trx, customerId, rows);
+      else await writeWindowTotals(trx, customerId, period);
+    };
 
     const previous = await conn
       .selectFrom("ads_sync_state")
@@ -127,7 +134,7 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
       .executeTakeFirst();
     if (!previous) throw new SupersededError();
     if (previous.last_success_at === null) {
-      return await stagedFirstSync(conn, dialect, job, range, read, update, at);
+      return await stagedFirstSync(conn, dialect, job, range, read, writeTotals, update, at);
     }
 
     const analysisId = await withStager<string | null>(conn, dialect, SYNCED_TABLES, async (stager) => {
@@ -150,7 +157,7 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
           }),
         async (trx) => {
           // The engine's window totals, from the rows just switched in (ADR 010, amendment).
-          await writeWindowTotals(trx, customerId, period);
+          await writeTotals(trx, period);
           // The engine run that follows, recorded in flight in the same commit as status "ok": no reader
           // sees the new data without it and says "No analysis yet" (the wall clock: readers compare with theirs).
           inFlight = await beginAnalysis(trx, customerId, "sync");
@@ -167,6 +174,26 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
     await update({ status: "failed", finished_at: iso(clock()), last_error: message, current_step: null }).catch(() => undefined);
     return null;
   }
+}
+
+/** Writes the engine's window totals for `period` inside a switch-over (ADR 010, amendment). */
+type WriteTotals = (trx: Kysely<Database>, period: ReturnType<typeof makePeriod>) => Promise<void>;
+
+/** The stager, with every staged (or dropped) batch also counted into the window totals. */
+function summing(stager: Stager, sums: WindowTotalsSum): Stager {
+  return {
+    append(table, columns, rows) {
+      sums.add(table, columns, rows);
+      return stager.append(table, columns, rows);
+    },
+    reset(table) {
+      sums.reset(table);
+      return stager.reset(table);
+    },
+    counts: () => stager.counts(),
+    switchOver: (customerId, claim, derive) => stager.switchOver(customerId, claim, derive),
+    dispose: () => stager.dispose(),
+  };
 }
 
 /** Reads `steps` into the stager, one stream after the other; `afterStep(i)` once step i is staged. */
@@ -252,6 +279,7 @@ async function stagedFirstSync(
   job: SyncJob,
   range: DateRange,
   read: (steps: readonly AnyStep[], stager: Stager, afterStep: (i: number) => Promise<void>) => Promise<void>,
+  writeTotals: WriteTotals,
   update: Update,
   at: { label: string },
 ): Promise<string | null> {
@@ -327,7 +355,7 @@ async function stagedFirstSync(
             updated_at: doneAt,
           }),
         // The engine's window totals, now that every table they sum is in.
-        (trx) => writeWindowTotals(trx, customerId, period),
+        (trx) => writeTotals(trx, period),
       );
       if (!done) throw new SupersededError();
     });
