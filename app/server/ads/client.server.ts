@@ -379,21 +379,29 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
           write: false,
           consume: async (body, headerRequestId) => {
             const decoder = opts?.decoder;
-            await forEachJsonArrayElementBytes(body, async (bytes) => {
-              const decoded = decoder?.decode(bytes);
-              if (decoded !== undefined) {
-                if (decoded.length > 0) {
-                  handedOut = true;
-                  await decoder!.onDecoded(decoded);
-                }
-                return;
-              }
-              const [batch] = parseStreamBody(parseJsonElement(bytes), headerRequestId);
-              if (batch && batch.results.length > 0) {
+            // The decoder's rows, if it reads the bytes as one plain batch.
+            const decoded = async (bytes: Uint8Array): Promise<boolean> => {
+              const rows = decoder?.decode(bytes);
+              if (rows === undefined) return false;
+              if (rows.length > 0) {
                 handedOut = true;
-                await onRows(batch.results);
+                await decoder!.onDecoded(rows);
               }
-            });
+              return true;
+            };
+            await forEachJsonArrayElementBytes(
+              body,
+              async (bytes) => {
+                if (await decoded(bytes)) return;
+                const [batch] = parseStreamBody(parseJsonElement(bytes), headerRequestId);
+                if (batch && batch.results.length > 0) {
+                  handedOut = true;
+                  await onRows(batch.results);
+                }
+              },
+              // With a decoder, elements are found the fast way: the decoder's reading proves each one.
+              decoder && { tryElement: decoded },
+            );
           },
         },
         () => undefined,

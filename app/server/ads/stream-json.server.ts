@@ -45,13 +45,34 @@ export function parseJsonElement(bytes: Buffer): unknown {
   }
 }
 
+export interface ElementTrial {
+  /**
+   * Offered an element found the fast way (below): true if it read the bytes
+   * as exactly one complete, valid JSON object, which proves they are the
+   * element; false to have the stream split the careful way from there on.
+   */
+  tryElement(bytes: Buffer): boolean | Promise<boolean>;
+}
+
 /**
  * The same walk, handing out each element's bytes (`{` to its `}`) unparsed,
  * for a caller that reads them itself (the sync's batch decoder). The bytes
  * are only valid until `onElement`'s promise settles.
+ *
+ * With `trial`, elements are first found the fast way (splitByMarker) and
+ * offered to `trial.tryElement`; `onElement` gets what the careful way splits
+ * after an element the trial turned down.
  */
-export async function forEachJsonArrayElementBytes(body: ReadableStream<Uint8Array>, onElement: (bytes: Buffer) => void | Promise<void>): Promise<number> {
+export async function forEachJsonArrayElementBytes(
+  body: ReadableStream<Uint8Array>,
+  onElement: (bytes: Buffer) => void | Promise<void>,
+  trial?: ElementTrial,
+): Promise<number> {
   const reader = body.getReader();
+  return trial ? splitByMarker(reader, onElement, trial) : splitCarefully(reader, onElement);
+}
+
+async function splitCarefully(reader: ReadableStreamDefaultReader<Uint8Array>, onElement: (bytes: Buffer) => void | Promise<void>): Promise<number> {
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -180,4 +201,164 @@ export async function forEachJsonArrayElementBytes(body: ReadableStream<Uint8Arr
   }
   if (started && !ended) throw new StreamReadError("the streamed array was cut off");
   return elements;
+}
+
+const MARKER = Buffer.from('"requestId"', "latin1");
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const OPEN_ARRAY = Buffer.from("[", "latin1");
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+async function read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Buffer | undefined> {
+  try {
+    const next = await reader.read();
+    return next.done ? undefined : Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+  } catch (error) {
+    throw new StreamReadError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+/**
+ * Splitting the careful way looks at every byte, tracking strings and nesting:
+ * about a tenth of a large sync's CPU (issue 14). Every searchStream element
+ * carries "requestId" among its last members (after the results, in the
+ * message's field order), so this finds that key with a native search, reads
+ * only the few bytes after it to the element's closing brace, and offers the
+ * bytes to the trial, whose reader checks them as exactly one JSON object: the
+ * grammar fixes where an object ends, so bytes it accepts are the element.
+ * A key spelled the same inside a string or a nested message, an element
+ * without one (an error), anything unexpected between elements: the trial
+ * turns the bytes down or the marker never fits, and the careful way splits
+ * the rest of the stream from that element's first byte.
+ */
+async function splitByMarker(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  onElement: (bytes: Buffer) => void | Promise<void>,
+  trial: ElementTrial,
+): Promise<number> {
+  let elements = 0;
+  let phase = "open" as "open" | "between" | "element" | "tail" | "ended";
+  // The current element's bytes from earlier chunks (copies: the reader may reuse its buffers).
+  let parts: Buffer[] = [];
+  // The end of the element's bytes so far, for a marker cut in two by a chunk boundary.
+  let carry: Buffer | undefined;
+  // Reading the bytes after the marker: first the colon that makes it a key, then to the closing brace.
+  let keyCheck = false;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+
+  // From `pending` on, the careful way, over the same reader; `[` again when inside the array.
+  const carefully = async (pending: Buffer[], insideArray: boolean): Promise<number> => {
+    const queued = [...(insideArray ? [OPEN_ARRAY] : []), ...pending.filter((p) => p.length > 0).map((p) => Buffer.from(p))];
+    const rest = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = queued.shift() ?? (await reader.read().then((r) => (r.done ? undefined : r.value)));
+        if (next === undefined) controller.close();
+        else controller.enqueue(next);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return elements + (await splitCarefully(rest.getReader(), onElement));
+  };
+
+  for (;;) {
+    const chunk = await read(reader);
+    if (!chunk) break;
+    const n = chunk.length;
+    let i = 0;
+    let from = phase === "element" || phase === "tail" ? 0 : -1;
+    while (i < n) {
+      if (phase === "open") {
+        const c = chunk[i];
+        if (isSpace(c)) i++;
+        else if (c === OPEN_BRACKET) {
+          phase = "between";
+          i++;
+        } else return carefully([chunk.subarray(i)], false); // a lone object (an error) or not JSON
+      } else if (phase === "between") {
+        const c = chunk[i];
+        if (isSpace(c) || (c === COMMA && elements > 0)) i++;
+        else if (c === CLOSE_BRACKET) {
+          phase = "ended";
+          i++;
+        } else if (c === OPEN_BRACE) {
+          phase = "element";
+          from = i;
+          parts = [];
+          carry = undefined;
+          i++;
+        } else return carefully([chunk.subarray(i)], true);
+      } else if (phase === "ended") {
+        if (!isSpace(chunk[i])) throw new MalformedStreamError("data after the end of the streamed array");
+        i++;
+      } else if (phase === "element") {
+        let after = -1;
+        if (carry) {
+          const k = Buffer.concat([carry, chunk.subarray(i, i + MARKER.length - 1)]).indexOf(MARKER);
+          if (k !== -1) {
+            after = i + k + MARKER.length - carry.length;
+            carry = undefined;
+          }
+        }
+        if (after === -1) {
+          const k = chunk.indexOf(MARKER, i);
+          if (k !== -1) after = k + MARKER.length;
+        }
+        if (after === -1) {
+          // The last bytes, for a marker that goes on in the next chunk (or the ones after: chunks may be tiny).
+          const tail = carry ? Buffer.concat([carry, chunk.subarray(i)]) : chunk.subarray(i);
+          carry = Buffer.from(tail.subarray(Math.max(0, tail.length - (MARKER.length - 1))));
+          i = n;
+        } else {
+          carry = undefined;
+          phase = "tail";
+          keyCheck = true;
+          depth = 1;
+          inString = false;
+          escaped = false;
+          i = Math.max(i, after);
+        }
+      } else {
+        // "tail": the element's last members, at its top level if the marker was its key.
+        let end = -1;
+        for (; i < n; i++) {
+          const c = chunk[i];
+          if (inString) {
+            if (escaped) escaped = false;
+            else if (c === BACKSLASH) escaped = true;
+            else if (c === QUOTE) inString = false;
+          } else if (keyCheck) {
+            if (isSpace(c)) continue;
+            if (c !== COLON) break;
+            keyCheck = false;
+          } else if (c === QUOTE) inString = true;
+          else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+          else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+            if (--depth === 0) {
+              end = i;
+              break;
+            }
+          }
+        }
+        if (keyCheck && i < n) {
+          // Not followed by a colon: not a key. Look for the next one.
+          phase = "element";
+          continue;
+        }
+        if (end === -1) continue; // the chunk ended first
+        const last = chunk.subarray(from, end + 1);
+        const bytes = parts.length === 0 ? last : Buffer.concat([...parts, last]);
+        if (!(await trial.tryElement(bytes))) return carefully([bytes, chunk.subarray(end + 1)], true);
+        elements += 1;
+        phase = "between";
+        parts = [];
+        i = end + 1;
+      }
+    }
+    if (phase === "element" || phase === "tail") parts.push(Buffer.from(chunk.subarray(from)));
+  }
+  if (phase === "ended") return elements;
+  // Cut off, or never an array: the careful way says which (and gives a lone object).
+  return carefully(phase === "open" ? [] : parts, phase !== "open");
 }
