@@ -238,7 +238,9 @@ async function splitByMarker(
 ): Promise<number> {
   let elements = 0;
   let phase = "open" as "open" | "between" | "element" | "tail" | "ended";
-  // The current element's bytes from earlier chunks (copies: the reader may reuse its buffers).
+  // The current element's bytes from earlier chunks. Not copied: a default reader's chunks are the
+  // reader's to keep (Response.arrayBuffer keeps them so too), and a copy of every byte of a large
+  // sync, concatenated once more per element, was garbage the worker had to collect.
   let parts: Buffer[] = [];
   // The end of the element's bytes so far, for a marker cut in two by a chunk boundary.
   let carry: Buffer | undefined;
@@ -356,7 +358,7 @@ async function splitByMarker(
         i = end + 1;
       }
     }
-    if (phase === "element" || phase === "tail") parts.push(Buffer.from(chunk.subarray(from)));
+    if (phase === "element" || phase === "tail") parts.push(chunk.subarray(from));
   }
   if (phase === "ended") return elements;
   // Cut off, or never an array: the careful way says which (and gives a lone object).
