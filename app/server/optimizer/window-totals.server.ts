@@ -202,6 +202,14 @@ interface Group {
 }
 
 const SLOTS = WINDOWS.length * METRIC_COLUMNS.length;
+/** Each metric's place among the doubles (-1 for counts and micros, which need no compensation). */
+const DOUBLE_AT = (() => {
+  let next = 0;
+  return METRIC_COLUMNS.map((m) => (DOUBLE_METRICS.has(m) ? next++ : -1));
+})();
+const DOUBLES = DOUBLE_AT.filter((d) => d >= 0).length;
+/** A group's slots: its sums, then the doubles' compensations. */
+const GROUP_SLOTS = SLOTS + WINDOWS.length * DOUBLES;
 
 /** Where a daily table's values sit in the rows a sync stages. */
 interface Layout {
@@ -233,8 +241,8 @@ export class WindowTotalsSum {
   private readonly layouts = new Map<string, Layout>();
   private readonly last = new Map<Entity, Group>();
   private failed = false;
-  /** Every group's sums and compensations, SLOTS each, side by side: one allocation, not two per group. */
-  private pool = new Float64Array(1024 * 2 * SLOTS);
+  /** Every group's sums and compensations side by side (GROUP_SLOTS each): one allocation, not two per group. */
+  private pool = new Float64Array(256 * GROUP_SLOTS);
   private used = 0;
 
   constructor(period: Period) {
@@ -279,7 +287,8 @@ export class WindowTotalsSum {
           if (group.last === null || date > group.last) group.last = date;
         }
         if (inWindow === 0) continue;
-        const double = DOUBLE_METRICS.has(METRIC_COLUMNS[m]);
+        const doubleAt = DOUBLE_AT[m];
+        const double = doubleAt >= 0;
         // Integers summed exactly as SQLite does (non-negative, so no partial sum exceeds the total).
         if (!double && (v < 0 || !Number.isInteger(v))) return this.giveUp();
         // SQLite keeps a REAL with no fraction as an integer on disk and reads it back as +0.0 for -0.0.
@@ -293,8 +302,9 @@ export class WindowTotalsSum {
             // kahanBabuskaNeumaierStep (sqlite3/func.c); out-of-window rows add SUM's integer 0, which changes nothing.
             const s = pool[at];
             const t = s + value;
-            if (Math.abs(s) > Math.abs(value)) pool[at + SLOTS] += s - t + value;
-            else pool[at + SLOTS] += value - t + s;
+            const err = group.at + SLOTS + w * DOUBLES + doubleAt;
+            if (Math.abs(s) > Math.abs(value)) pool[err] += s - t + value;
+            else pool[err] += value - t + s;
             pool[at] = t;
           }
         }
@@ -311,10 +321,25 @@ export class WindowTotalsSum {
     this.last.delete(entity);
   }
 
-  /** The totals rows as ads_window_totals holds them, in GROUP BY's order; undefined when it gave up. */
-  rows(customerId: string): Array<Record<string, unknown>> | undefined {
-    if (this.failed) return undefined;
-    const out: Array<Record<string, unknown>> = [];
+  /** True unless it gave up: every value summed as the aggregation sums it, every integer sum exact. */
+  ready(): boolean {
+    if (this.failed) return false;
+    for (const groups of this.groups.values()) {
+      for (const g of groups.values()) {
+        for (let at = 0; at < TOTAL_COLUMNS.length; at++)
+          if (DOUBLE_AT[at % METRIC_COLUMNS.length] < 0 && this.pool[g.at + at] > MAX_EXACT_INTEGER) return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The totals rows as ads_window_totals holds them, in GROUP BY's order, one
+   * at a time (the switch-over writes them in small statements, so they never
+   * all exist as objects at once). Only when ready().
+   */
+  *rows(customerId: string): Generator<Record<string, unknown>> {
+    if (!this.ready()) throw new Error("the summed window totals are not usable: write the aggregation instead");
     for (const entity of ENTITY_NAMES) {
       const keys = ENTITIES[entity].keys.map(([as]) => as);
       const groups = [...(this.groups.get(entity)?.values() ?? [])].sort((a, b) => compareKeys(a.keys, b.keys));
@@ -322,14 +347,13 @@ export class WindowTotalsSum {
         const row: Record<string, unknown> = { customer_id: customerId, entity, first_date: g.first, last_date: g.last };
         keys.forEach((k, i) => (row[k] = g.keys[i]));
         for (let at = 0; at < TOTAL_COLUMNS.length; at++) {
-          const value = this.pool[g.at + at] + this.pool[g.at + SLOTS + at];
-          if (!DOUBLE_METRICS.has(METRIC_COLUMNS[at % METRIC_COLUMNS.length]) && value > MAX_EXACT_INTEGER) return undefined;
-          row[TOTAL_COLUMNS[at]] = value;
+          const doubleAt = DOUBLE_AT[at % METRIC_COLUMNS.length];
+          const w = Math.floor(at / METRIC_COLUMNS.length);
+          row[TOTAL_COLUMNS[at]] = doubleAt >= 0 ? this.pool[g.at + at] + this.pool[g.at + SLOTS + w * DOUBLES + doubleAt] : this.pool[g.at + at];
         }
-        out.push(row);
+        yield row;
       }
     }
-    return out;
   }
 
   private layoutOf(entity: Entity, columns: readonly string[]): Layout | undefined {
@@ -345,13 +369,13 @@ export class WindowTotalsSum {
 
   /** A new group's place in the pool, zeroed. */
   private slots(): number {
-    if (this.used + 2 * SLOTS > this.pool.length) {
-      const grown = new Float64Array(this.pool.length * 2);
+    if (this.used + GROUP_SLOTS > this.pool.length) {
+      const grown = new Float64Array(Math.ceil((this.pool.length * 1.5) / GROUP_SLOTS) * GROUP_SLOTS);
       grown.set(this.pool);
       this.pool = grown;
     }
     const at = this.used;
-    this.used += 2 * SLOTS;
+    this.used += GROUP_SLOTS;
     return at;
   }
 
@@ -398,7 +422,7 @@ function compareCodePoints(x: string, y: string): number {
  * Replaces the account's stored totals with `rows` (WindowTotalsSum.rows), in
  * the switch-over's transaction like writeWindowTotals.
  */
-export async function writeSummedTotals(trx: Kysely<Database>, customerId: string, rows: Array<Record<string, unknown>>): Promise<void> {
+export async function writeSummedTotals(trx: Kysely<Database>, customerId: string, rows: Iterable<Record<string, unknown>>): Promise<void> {
   await trx.deleteFrom("ads_window_totals").where("customer_id", "=", customerId).execute();
   const columns = [
     "customer_id",
@@ -415,12 +439,19 @@ export async function writeSummedTotals(trx: Kysely<Database>, customerId: strin
   ];
   // Statements of a few hundred rows: large ones cost more to build and prepare than they save.
   const per = 200;
-  for (let i = 0; i < rows.length; i += per) {
-    const values = rows.slice(i, i + per).map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? null])));
+  let values: Array<Record<string, unknown>> = [];
+  const flush = async () => {
     // Rows of the table's own columns, built by name.
-    await trx
-      .insertInto("ads_window_totals")
-      .values(values as never)
-      .execute();
+    if (values.length > 0)
+      await trx
+        .insertInto("ads_window_totals")
+        .values(values as never)
+        .execute();
+    values = [];
+  };
+  for (const r of rows) {
+    values.push(Object.fromEntries(columns.map((c) => [c, r[c] ?? null])));
+    if (values.length === per) await flush();
   }
+  await flush();
 }

@@ -121,8 +121,7 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
     const read = (steps: readonly AnyStep[], stager: Stager, afterStep: (i: number) => Promise<void>) =>
       readSteps(client, customerId, loginCustomerId, range, steps, sums ? summing(stager, sums) : stager, (label) => (at.label = label), afterStep);
     const writeTotals: WriteTotals = async (trx, period) => {
-      const rows = sums?.rows(customerId);
-      if (rows) await writeSummedTotals(trx, customerId, rows);
+      if (sums?.ready()) await writeSummedTotals(trx, customerId, sums.rows(customerId));
       else await writeWindowTotals(trx, customerId, period);
     };
 

@@ -19,7 +19,7 @@ interface PendingJob {
 
 const WORKER_IDLE_MS = 60_000;
 const WORKER_HEAP_MB = 256;
-const WORKER_YOUNG_MB = 48;
+const WORKER_YOUNG_MB = 32;
 let worker: Worker | undefined;
 let idleTimer: NodeJS.Timeout | undefined;
 let nextJobId = 1;
@@ -43,6 +43,9 @@ function backgroundWorker(): Worker {
   // and were promoted, to be collected by full GCs. The 100k-keyword sync, alternating runs: 16 MB
   // 17.0 s at 262-269 MB peak RSS, 48 MB 15.2 s at 278-284 MB, 64 MB 14.2 s at 310-331 MB; 64 MB
   // took the server's own peak during that sync (the bench's during-sync part) to 401 MB.
+  // 2026-11-26: with the batch decoder and the marker splitter a batch leaves far less garbage, and
+  // the summed window totals (~13 MB for that account) live through the sync; at 48 MB the server's
+  // peak reached 409-414 MB, at 32 MB 385-398 MB, the sync's time within the VM's noise.
   const w = new Worker(workerUrl(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
   // Never the reason the process stays up (tests, shutdown).
   w.unref();
