@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setupTestEnvironment, testDialect, type TestContext } from "../../../tests/setup/test-db";
 import { addDays } from "~/lib/dates";
+import { seededRandom } from "../../../tests/support/seeded-random";
+import { METRIC_COLUMNS } from "../ads/metric-sql.server";
 import { makePeriod } from "./data.server";
 import { WindowTotalsSum, writeSummedTotals, writeWindowTotals } from "./window-totals.server";
 
@@ -24,18 +26,7 @@ describe.skipIf(testDialect !== "sqlite")("WindowTotalsSum", () => {
       await ctx.db.deleteFrom(table).execute();
   });
 
-  const KEYWORD_COLUMNS = [
-    "customer_id",
-    "ad_group_id",
-    "criterion_id",
-    "campaign_id",
-    "date",
-    "impressions",
-    "clicks",
-    "cost_micros",
-    "conversions",
-    "conversions_value",
-  ];
+  const KEYWORD_COLUMNS = ["customer_id", "ad_group_id", "criterion_id", "campaign_id", "date", ...METRIC_COLUMNS];
   const TERM_COLUMNS = [
     "customer_id",
     "campaign_id",
@@ -45,15 +36,10 @@ describe.skipIf(testDialect !== "sqlite")("WindowTotalsSum", () => {
     "keyword_criterion_id",
     "keyword_text",
     "date",
-    "impressions",
-    "clicks",
-    "cost_micros",
-    "conversions",
-    "conversions_value",
+    ...METRIC_COLUMNS,
   ];
 
-  let seed = 11;
-  const random = () => ((seed = Math.imul(seed, 48271) % 2147483647) & 0x7fffffff) / 2147483647;
+  const random = seededRandom(11);
   const metrics = () => {
     const impressions = random() < 0.2 ? 0 : Math.floor(random() * 500);
     // Fractions that do not add up exactly (data-driven attribution), and plain ones.

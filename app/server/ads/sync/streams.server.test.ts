@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { createDemoStore, DEMO_RICH_CUSTOMER_ID, executeQuery } from "../../../../emulator/ads";
+import { seededRandom } from "../../../../tests/support/seeded-random";
 import { decodeBatch } from "./batch-decoder.server";
 import { readRow } from "./row-plan.server";
 import { NOT_FAST } from "./row-readers.server";
@@ -173,8 +174,7 @@ describe("the batch decoder", () => {
       "-1.5e2",
       "1234567890123456",
     );
-    let seed = 7;
-    const random = () => ((seed = Math.imul(seed, 48271) % 2147483647) & 0x7fffffff) / 2147483647;
+    const random = seededRandom(7);
     for (let k = 0; k < 3000; k++) {
       const d = random() * 10 ** Math.floor(random() * 12 - 4);
       texts.push(String(d), d.toFixed(Math.floor(random() * 20)), (-d).toPrecision(1 + Math.floor(random() * 17)));
