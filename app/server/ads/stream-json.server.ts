@@ -91,14 +91,8 @@ async function splitCarefully(reader: ReadableStreamDefaultReader<Uint8Array>, o
   };
 
   for (;;) {
-    let chunk: Uint8Array | undefined;
-    try {
-      const next = await reader.read();
-      if (next.done) break;
-      chunk = next.value;
-    } catch (error) {
-      throw new StreamReadError(error instanceof Error ? error.message : String(error), { cause: error });
-    }
+    const chunk = await read(reader);
+    if (!chunk) break;
     let backslashAt = chunk.indexOf(BACKSLASH);
     let from = -1; // start of the current element's bytes within this chunk
     if (depth >= 2 || (loneObject && depth >= 1)) from = 0;
@@ -209,10 +203,11 @@ const COMMA = 0x2c;
 const OPEN_ARRAY = Buffer.from("[", "latin1");
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
-async function read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Buffer | undefined> {
+/** The next chunk, or undefined at the end; a failure to read is a StreamReadError. */
+async function read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Uint8Array | undefined> {
   try {
     const next = await reader.read();
-    return next.done ? undefined : Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+    return next.done ? undefined : next.value;
   } catch (error) {
     throw new StreamReadError(error instanceof Error ? error.message : String(error), { cause: error });
   }
@@ -265,8 +260,10 @@ async function splitByMarker(
   };
 
   for (;;) {
-    const chunk = await read(reader);
-    if (!chunk) break;
+    const value = await read(reader);
+    if (!value) break;
+    // A Buffer view, for its native indexOf of the marker.
+    const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     const n = chunk.length;
     let i = 0;
     let from = phase === "element" || phase === "tail" ? 0 : -1;

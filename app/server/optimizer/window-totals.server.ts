@@ -424,19 +424,9 @@ function compareCodePoints(x: string, y: string): number {
  */
 export async function writeSummedTotals(trx: Kysely<Database>, customerId: string, rows: Iterable<Record<string, unknown>>): Promise<void> {
   await trx.deleteFrom("ads_window_totals").where("customer_id", "=", customerId).execute();
-  const columns = [
-    "customer_id",
-    "entity",
-    "campaign_id",
-    "ad_group_id",
-    "item_id",
-    "status",
-    "keyword_criterion_id",
-    "keyword_text",
-    ...TOTAL_COLUMNS,
-    "first_date",
-    "last_date",
-  ];
+  // Every entity's key columns: a row leaves the others NULL, as the aggregation's INSERT does.
+  const keyColumns = [...new Set(ENTITY_NAMES.flatMap((e) => ENTITIES[e].keys.map(([as]) => as)))];
+  const columns = ["customer_id", "entity", ...keyColumns, ...TOTAL_COLUMNS, "first_date", "last_date"];
   // Statements of a few hundred rows: large ones cost more to build and prepare than they save.
   const per = 200;
   let values: Array<Record<string, unknown>> = [];

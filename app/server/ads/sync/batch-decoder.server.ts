@@ -277,12 +277,15 @@ class BatchDecoder {
       // Escapes: JSON's own reading of them.
       s = JSON.parse(b.toString("utf8", from - 1, to + 1)) as string;
     } else s = b.toString(special & 1 ? "utf8" : "latin1", from, to);
-    if (s.length <= INTERN_MAX_LENGTH) {
-      const shared = this.strings.get(s);
-      if (shared === undefined) this.strings.set(s, s);
-      else s = shared;
-    }
-    return leaf.read(s);
+    return leaf.read(s.length <= INTERN_MAX_LENGTH ? this.intern(s) : s);
+  }
+
+  /** The batch's one copy of a short string. */
+  private intern(s: string): string {
+    const shared = this.strings.get(s);
+    if (shared !== undefined) return shared;
+    this.strings.set(s, s);
+    return s;
   }
 
   /**
@@ -305,10 +308,7 @@ class BatchDecoder {
       }
       if (same) return known;
     }
-    let s = b.toString("latin1", from, to);
-    const shared = this.strings.get(s);
-    if (shared === undefined) this.strings.set(s, s);
-    else s = shared;
+    const s = this.intern(b.toString("latin1", from, to));
     this.byBytes.set(h, s);
     return s;
   }

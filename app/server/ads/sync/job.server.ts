@@ -6,7 +6,7 @@ import { DomainError, NotFoundError } from "../../domain-errors.server";
 import { createDb } from "../../db/db.server";
 import type { Database } from "../../db/schema";
 import { getConfig } from "../../env.server";
-import { makePeriod } from "../../optimizer/data.server";
+import { makePeriod, type Period } from "../../optimizer/data.server";
 import { analysisBeat, beginAnalysis, endAnalysis } from "../../optimizer/in-flight.server";
 import { runOptimizerAfterSync } from "../../optimizer/run.server";
 import { totalsMarker, WindowTotalsSum, writeSummedTotals, writeWindowTotals } from "../../optimizer/window-totals.server";
@@ -176,7 +176,7 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
 }
 
 /** Writes the engine's window totals for `period` inside a switch-over (ADR 010, amendment). */
-type WriteTotals = (trx: Kysely<Database>, period: ReturnType<typeof makePeriod>) => Promise<void>;
+type WriteTotals = (trx: Kysely<Database>, period: Period) => Promise<void>;
 
 /** The stager, with every staged (or dropped) batch also counted into the window totals. */
 function summing(stager: Stager, sums: WindowTotalsSum): Stager {
