@@ -23,7 +23,7 @@ import type { DemoStoreOptions } from "../emulator/ads";
 import { serverBundleOptions } from "../scripts/server-bundle.mjs";
 import { googleEnvFor } from "../tests/support/emulator-harness";
 import { benchDeepCampaign, benchDemoFirstSync, benchDuringSync, benchPages, benchWide, ensureBuilds, type HttpBenchResult } from "./http.bench";
-import { TODAY, type Dialect, type WorkerInput, type WorkerResult } from "./sync.bench";
+import { SYNC_AT, TODAY, type Dialect, type WorkerInput, type WorkerResult } from "./sync.bench";
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const env = (name: string, fallback: number) => {
@@ -44,10 +44,12 @@ const dialects: Dialect[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres
 interface EmulatorInfo {
   port: number;
   generationMs: number;
+  /** The large account's sync answers rendered before READY (bench/emulator-process.ts). */
+  prerender?: { answers: number; mb: number; ms: number } | null;
   account?: { campaigns: number; adGroups: number; keywords: number; ads: number; searchTerms: number };
 }
 
-function startEmulator(options: DemoStoreOptions): Promise<{ child: ChildProcess; info: EmulatorInfo }> {
+function startEmulator(options: DemoStoreOptions & { prerenderSyncAt?: string }): Promise<{ child: ChildProcess; info: EmulatorInfo }> {
   const child = spawn(process.execPath, [...cpuProf, "--import", "tsx", here("./emulator-process.ts"), JSON.stringify(options)], {
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -110,7 +112,20 @@ function table(headers: string[], rows: string[][]) {
   for (const r of rows) console.log(line(r));
 }
 
-function printSync(title: string, info: EmulatorInfo, results: WorkerResult[]) {
+/** A sync run, with how the emulator answered it: from renderings made before the clock started, or built live. */
+interface SyncRun extends WorkerResult {
+  google: "pre-rendered" | "live";
+  /** searchStream answers served from renderings, and built live (the account's discovery: two small ones). */
+  rendered?: number;
+  live?: number;
+}
+
+async function streamCacheStats(emulatorUrl: string): Promise<{ hits: number; misses: number }> {
+  const stats = (await (await fetch(`${emulatorUrl}/__bench/stream-cache`)).json()) as { hits: number; misses: number } | null;
+  return stats ?? { hits: 0, misses: 0 };
+}
+
+function printSync(title: string, info: EmulatorInfo, results: SyncRun[]) {
   const a = info.account;
   console.log(`\n### ${title}`);
   if (a) {
@@ -119,10 +134,30 @@ function printSync(title: string, info: EmulatorInfo, results: WorkerResult[]) {
         `${fmt(a.searchTerms)} search terms, 90 days (generated in ${fmt(info.generationMs / 1000, 1)} s)\n`,
     );
   }
+  if (info.prerender)
+    console.log(
+      `Google's side: the ${info.prerender.answers} searchStream answers of the sync rendered ahead, ${fmt(info.prerender.mb)} MB in ${fmt(info.prerender.ms / 1000, 1)} s ` +
+        `(pre-rendered: each reply a copy of bytes, as Google's work is not on this machine's cores); "live": the emulator builds every answer during the sync, on the same two cores.\n`,
+    );
   table(
-    ["database", "status", "rows", "wall s", "save s", "rows/s", "peak RSS MB", "baseline RSS MB", "then engine in job s", "peak RSS with engine MB"],
+    [
+      "database",
+      "Google's side",
+      "answers rendered/live",
+      "status",
+      "rows",
+      "wall s",
+      "save s",
+      "rows/s",
+      "peak RSS MB",
+      "baseline RSS MB",
+      "then engine in job s",
+      "peak RSS with engine MB",
+    ],
     results.map((r) => [
       r.dialect,
+      r.google,
+      r.rendered === undefined ? "—" : `${r.rendered}/${r.live}`,
       r.status,
       fmt(r.rows),
       fmt(r.wallMs / 1000, 1),
@@ -134,28 +169,29 @@ function printSync(title: string, info: EmulatorInfo, results: WorkerResult[]) {
       fmt(r.peakRssWithEngineMb),
     ]),
   );
+  const label = (r: SyncRun) => `${r.dialect}, ${r.google}`;
   for (const r of results) {
     console.log(
-      `\n${r.dialect}: the first stage (everything but keyword, ad and search-term performance; status "ok", ADR 013) was in after ${fmt(r.firstStageMs / 1000, 1)} s; *wall* is until every row is in.`,
+      `\n${label(r)}: the first stage (everything but keyword, ad and search-term performance; status "ok", ADR 013) was in after ${fmt(r.firstStageMs / 1000, 1)} s; *wall* is until every row is in.`,
     );
     if (r.engine) {
       console.log(
-        `\n${r.dialect}: recommendations engine over this account, on demand after the sync: ${fmt(r.engine.ms)} ms, ${fmt(r.engine.recommendations)} recommendations, +${fmt(r.engine.extraRssMb)} MB RSS (targets: < 2,000 ms, < 300 MB)` +
+        `\n${label(r)}: recommendations engine over this account, on demand after the sync: ${fmt(r.engine.ms)} ms, ${fmt(r.engine.recommendations)} recommendations, +${fmt(r.engine.extraRssMb)} MB RSS (targets: < 2,000 ms, < 300 MB)` +
           ` — reading the synced tables and the sync's window totals ${fmt(r.engine.phases.loadMs)} ms, rules ${fmt(r.engine.phases.rulesMs)} ms, storing ${fmt(r.engine.phases.storeMs)} ms`,
       );
     }
     if (r.engineAggregating) {
       const a = r.engineAggregating;
       console.log(
-        `${r.dialect}: the same run aggregating the daily rows itself (no stored totals, as before): ${fmt(a.ms)} ms` +
+        `${label(r)}: the same run aggregating the daily rows itself (no stored totals, as before): ${fmt(a.ms)} ms` +
           ` — reading and aggregating ${fmt(a.phases.loadMs)} ms, rules ${fmt(a.phases.rulesMs)} ms, storing ${fmt(a.phases.storeMs)} ms;` +
           ` stored recommendations and score ${a.identical ? "identical" : "DIFFERENT"} to the run with totals`,
       );
     }
   }
   for (const r of results) {
-    if (r.lastError) console.log(`\n${r.dialect}: ${r.lastError}`);
-    console.log(`\n${r.dialect}, per step (fetch + validate + stage; "Saving" is the one transaction):\n`);
+    if (r.lastError) console.log(`\n${label(r)}: ${r.lastError}`);
+    console.log(`\n${label(r)}, per step (fetch + validate + stage; "Saving" is the one transaction):\n`);
     table(
       ["step", "rows", "s"],
       r.steps.map((s) => [s.step, stepRows(s.step, r.rowCounts), fmt(s.ms / 1000, 2)]),
@@ -294,20 +330,36 @@ async function main() {
     printPages(await benchPages(SECONDS));
   }
 
-  // 1. Sync of a large account.
+  // 1. Sync of a large account. Google's side rendered ahead (emulator/rest/stream-cache.ts): the sync's
+  // figures are the sync's, not the emulator's building of a million rows on the same two cores. One
+  // SQLite run with the emulator building its answers live follows, for comparison.
   if (only.has("sync")) {
-    const big = await startEmulator({ today: TODAY, scale: { campaigns: 200, adGroupsPerCampaign: 10, totalKeywords: KEYWORDS, days: 90 } });
-    const syncResults: WorkerResult[] = [];
+    const big = await startEmulator({
+      today: TODAY,
+      scale: { campaigns: 200, adGroupsPerCampaign: 10, totalKeywords: KEYWORDS, days: 90 },
+      prerenderSyncAt: SYNC_AT.toISOString(),
+    });
+    const emulatorUrl = `http://127.0.0.1:${big.info.port}`;
+    const syncResults: SyncRun[] = [];
+    const run = async (dialect: Dialect, google: SyncRun["google"]) => {
+      const before = await streamCacheStats(emulatorUrl);
+      const result = await runWorker({ baseUrl: emulatorUrl, dialect, adminUrl: process.env.TEST_DATABASE_URL });
+      const after = await streamCacheStats(emulatorUrl);
+      syncResults.push({ ...result, google, rendered: after.hits - before.hits, live: after.misses - before.misses });
+    };
     let duringSync: HttpBenchResult["duringSync"];
     try {
       for (const dialect of dialects) {
         console.error(`sync benchmark on ${dialect}…`);
-        syncResults.push(await runWorker({ baseUrl: `http://127.0.0.1:${big.info.port}`, dialect, adminUrl: process.env.TEST_DATABASE_URL }));
+        await run(dialect, "pre-rendered");
       }
       if (only.has("http")) {
         console.error("the server while the big account syncs…");
-        duringSync = await benchDuringSync(googleEnvFor(`http://127.0.0.1:${big.info.port}`), RATE);
+        duringSync = await benchDuringSync(googleEnvFor(emulatorUrl), RATE);
       }
+      console.error("sync benchmark on sqlite, the emulator answering live…");
+      await fetch(`${emulatorUrl}/__bench/live`, { method: "POST" });
+      await run("sqlite", "live");
     } finally {
       await stopEmulator(big.child);
     }
@@ -334,7 +386,11 @@ async function main() {
     } finally {
       await stopEmulator(wide.child);
     }
-    printSync(`Sync: ${fmt(CAMPAIGNS)} campaigns`, wide.info, listResults);
+    printSync(
+      `Sync: ${fmt(CAMPAIGNS)} campaigns`,
+      wide.info,
+      listResults.map((r) => ({ ...r, google: "live" as const })),
+    );
     console.log(`\n### Reads on ${fmt(CAMPAIGNS)} campaigns (${CALLS} calls each after 3 warm-up calls, ms)\n`);
     table(
       ["query", ...listResults.flatMap((r) => [`${r.dialect} p50`, `${r.dialect} p95`, `${r.dialect} max`])],

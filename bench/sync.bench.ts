@@ -20,7 +20,9 @@ import { parseConfig, setConfigForTests } from "../app/server/env.server";
 
 export const RICH = "1112223334";
 export const TODAY = "2026-11-22";
-const NOW = new Date(`${TODAY}T15:00:00Z`);
+/** The sync's clock (bench/run.ts has the emulator render the answers to the queries a sync at this time makes). */
+export const SYNC_AT = new Date(`${TODAY}T15:00:00Z`);
+const NOW = SYNC_AT;
 
 export type Dialect = "sqlite" | "postgres";
 

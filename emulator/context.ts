@@ -5,6 +5,7 @@ import type { SigningKey } from "./oauth/jwt";
 import type { DemoUser } from "./oauth/pages";
 import type { OAuthState } from "./oauth/state";
 import type { MutateHandler } from "./rest/mutate";
+import type { StreamCache } from "./rest/stream-cache";
 
 /** Anything with console-like methods; every method optional so a partial logger works. */
 export interface EmulatorLogger {
@@ -32,4 +33,6 @@ export interface EmulatorContext {
   faults: FaultEngine;
   delays: Delays;
   log: EmulatorLogger;
+  /** searchStream answers rendered ahead (EmulatorOptions.streamCache). */
+  streamCache?: StreamCache;
 }

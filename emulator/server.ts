@@ -28,7 +28,8 @@ import type { DemoUser } from "./oauth/pages";
 import { PATHS, handleAuthorize, handleJwks, handleRevoke, handleToken, handleUserinfo, openidConfiguration, tokenFault } from "./oauth/routes";
 import { OAuthState, type OAuthSnapshot } from "./oauth/state";
 import type { MutateHandler } from "./rest/mutate";
-import { ADS_PATH, handleAds } from "./rest/routes";
+import { ADS_PATH, handleAds, prerenderStream } from "./rest/routes";
+import { StreamCache } from "./rest/stream-cache";
 
 export type { AdsDataSource } from "./ads/contract";
 export type { EmulatorLogger } from "./context";
@@ -67,6 +68,12 @@ export interface EmulatorOptions {
   mutate?: MutateHandler;
   /** Clock in ms, for tests of expiry. Default Date.now. */
   now?: () => number;
+  /**
+   * Answer a searchStream from its rendering ahead (state.prerenderSearchStream) when one exists for the
+   * same customer, query and summary setting: the benchmark's Google, whose work is not on this machine's
+   * cores (rest/stream-cache.ts). Emptied by every mutate. Off by default.
+   */
+  streamCache?: boolean;
 }
 
 export interface EmulatorState {
@@ -82,6 +89,12 @@ export interface EmulatorState {
   /** The JWKS served at /oauth2/v3/certs. */
   jwks(): { keys: Array<Record<string, unknown>> };
   readonly demoUser: DemoUser;
+  /** Renders one searchStream answer ahead (needs streamCache); resolves to its size in bytes. Throws the query's error. */
+  prerenderSearchStream(customerId: string, query: string, summaryRowSetting?: string): Promise<number>;
+  /** searchStream answers served from renderings (hits) and built live (misses) so far; null without streamCache. */
+  streamCacheStats(): { hits: number; misses: number } | null;
+  /** Forgets every rendering: searchStream answers are built live from here on. */
+  clearStreamCache(): void;
 }
 
 export type EmulatorHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void;
@@ -121,6 +134,7 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     delays: new Delays(),
     // Without a logger, unexpected failures still reach stderr; they are bugs, not traffic.
     log: options.logger ?? { error: (message, meta) => console.error(message, meta) },
+    streamCache: options.streamCache ? new StreamCache() : undefined,
   };
   const enableAdmin = options.enableAdmin === true;
   let closed = false;
@@ -133,6 +147,9 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     expireAccessTokens: (email) => ctx.oauth.expireAccessTokens(email),
     jwks: () => ctx.key.jwks(),
     demoUser: ctx.demoUser,
+    prerenderSearchStream: (customerId, query, summaryRowSetting) => prerenderStream(ctx, customerId, query, summaryRowSetting),
+    clearStreamCache: () => ctx.streamCache?.clear(),
+    streamCacheStats: () => (ctx.streamCache ? { hits: ctx.streamCache.hits, misses: ctx.streamCache.misses } : null),
   };
 
   const handler: EmulatorHandler = (req, res, next) => {

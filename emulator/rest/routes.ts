@@ -14,6 +14,7 @@ import { bearerToken, headerValue, newRequestId, readBody, sendHtml, sendJson, t
 import { ADWORDS_SCOPE } from "../oauth/scopes";
 import { SEARCH_REQUEST, checkMessage, parseJsonObject, searchStreamRequest } from "./body";
 import { REST_METHODS } from "./methods";
+import { REQUEST_ID_MARK, type RenderedStream } from "./stream-cache";
 
 /**
  * The Google Ads REST surface at /{vNN}/...: routing, authentication, the
@@ -259,6 +260,8 @@ async function run(ctx: EmulatorContext, req: MaybeExpressRequest, res: ServerRe
     requestId,
     dataSource: ctx.dataSource,
   });
+  // Answers rendered before this change may no longer be true.
+  ctx.streamCache?.clear();
   sendJson(res, 200, result ?? {}, { Vary: "Origin, X-Origin, Referer" });
 }
 
@@ -431,49 +434,93 @@ async function searchStream(
 ): Promise<void> {
   const body = checkMessage(raw, searchStreamRequest(version)) as { query?: string; summaryRowSetting?: string };
   const summary = body.summaryRowSetting ?? "NO_SUMMARY_ROW";
-  const batches = streamBatches(ctx, customerId, body.query ?? "");
-  let next = await batches.next();
+  const query = body.query ?? "";
+  const rendered = ctx.streamCache?.get(customerId, query, summary);
+  const batches = rendered ? undefined : streamBatches(ctx, customerId, query);
+  // The query is validated here, before the first byte: its errors get their own HTTP status.
+  const first = await batches?.next();
 
   res.writeHead(200, {
     "Content-Type": "application/json; charset=UTF-8",
     "Cache-Control": "no-cache, no-store, max-age=0, must-revalidate",
     Vary: "Origin, X-Origin, Referer",
   });
-  let first = true;
+  if (rendered) return replayStream(res, rendered, requestId);
+
+  let opened = false;
   const write = (value: unknown) => {
-    const ok = res.write(`${first ? "[" : ",\n"}${JSON.stringify(value)}`);
-    first = false;
+    const ok = res.write(`${opened ? ",\n" : "["}${JSON.stringify(value)}`);
+    opened = true;
     return ok;
   };
-
-  let fieldMask = "";
-  let summaryRow: Record<string, unknown> | undefined;
   try {
-    while (!next.done) {
-      const { results, fieldMask: mask, queryResourceConsumption, summaryRow: row, ...rest } = next.value;
-      fieldMask = mask;
-      summaryRow = row ?? summaryRow;
-      if (summary !== "SUMMARY_ROW_ONLY") {
-        const flowing = write({
-          ...(results && results.length > 0 ? { results } : {}),
-          fieldMask: mask,
-          requestId,
-          ...rest,
-          ...(queryResourceConsumption !== undefined ? { queryResourceConsumption } : {}),
-        });
-        // Node corks a response's writes until the event loop turns, and this loop only awaits
-        // microtasks: without a real wait the whole answer (100+ MB for a large account) would
-        // pile up in memory and reach the client at the end. Waiting for the client to take a
-        // batch streams it, and the next batch is built while the client reads this one.
-        if (!flowing && !(await drained(res))) return;
-      }
-      next = await batches.next();
+    for await (const element of streamElements(batches!, first!, summary, requestId)) {
+      // Node corks a response's writes until the event loop turns, and this loop only awaits
+      // microtasks: without a real wait the whole answer (100+ MB for a large account) would
+      // pile up in memory and reach the client at the end. Waiting for the client to take a
+      // batch streams it, and the next batch is built while the client reads this one.
+      if (!write(element) && !(await drained(res))) return;
     }
-    // The summary row comes in a batch of its own, after all results.
-    if (summary !== "NO_SUMMARY_ROW" && summaryRow) write({ summaryRow, fieldMask, requestId });
-    if (first) write({ fieldMask, requestId });
   } catch (error) {
     write(errorBody(toGoogleError(ctx, error, requestId), version, requestId));
   }
   res.end("]");
+}
+
+/** The elements of a searchStream answer, in order: result batches, then the summary row's batch if asked for. */
+async function* streamElements(
+  batches: AsyncGenerator<StreamBatch>,
+  first: IteratorResult<StreamBatch>,
+  summary: string,
+  requestId: string,
+): AsyncGenerator<Record<string, unknown>> {
+  let next = first;
+  let fieldMask = "";
+  let summaryRow: Record<string, unknown> | undefined;
+  let any = false;
+  while (!next.done) {
+    const { results, fieldMask: mask, queryResourceConsumption, summaryRow: row, ...rest } = next.value;
+    fieldMask = mask;
+    summaryRow = row ?? summaryRow;
+    if (summary !== "SUMMARY_ROW_ONLY") {
+      any = true;
+      yield {
+        ...(results && results.length > 0 ? { results } : {}),
+        fieldMask: mask,
+        requestId,
+        ...rest,
+        ...(queryResourceConsumption !== undefined ? { queryResourceConsumption } : {}),
+      };
+    }
+    next = await batches.next();
+  }
+  // The summary row comes in a batch of its own, after all results.
+  if (summary !== "NO_SUMMARY_ROW" && summaryRow) {
+    any = true;
+    yield { summaryRow, fieldMask, requestId };
+  }
+  if (!any) yield { fieldMask, requestId };
+}
+
+/**
+ * Renders a searchStream answer into `ctx.streamCache` (EmulatorOptions.streamCache): the bytes the
+ * live path would send, less the request id, which each reply stamps in. Throws the query's error.
+ */
+export async function prerenderStream(ctx: EmulatorContext, customerId: string, query: string, summary = "NO_SUMMARY_ROW"): Promise<number> {
+  if (!ctx.streamCache) throw new Error("the emulator was created without streamCache");
+  const batches = streamBatches(ctx, customerId, query);
+  const first = await batches.next();
+  const texts: string[] = [];
+  for await (const element of streamElements(batches, first, summary, REQUEST_ID_MARK)) texts.push(JSON.stringify(element));
+  return ctx.streamCache.set(customerId, query, summary, `[${texts.join(",\n")}]`);
+}
+
+async function replayStream(res: ServerResponse, rendered: RenderedStream, requestId: string): Promise<void> {
+  const id = Buffer.from(JSON.stringify(requestId));
+  for (let i = 0; i < rendered.length; i++) {
+    if (i > 0 && !res.write(id) && !(await drained(res))) return;
+    // As the live path: one element's bytes at a time, waiting while the client is behind.
+    if (!res.write(rendered[i]) && !(await drained(res))) return;
+  }
+  res.end();
 }

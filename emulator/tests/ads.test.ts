@@ -350,3 +350,65 @@ describe("routing", () => {
     expect(anon.status).toBe(401);
   });
 });
+
+describe("searchStream answers rendered ahead (streamCache)", () => {
+  it("replies with the live answer's bytes, stamped with each reply's own request id, without asking the data source again", async () => {
+    const source = (await import("./helpers")).fakeDataSource();
+    const cached = await startEmulator({ dataSource: source, streamCache: true, mutate: async () => ({ results: [] }) });
+    try {
+      const t = (await signIn(cached.baseUrl)).tokens.access_token;
+      const live = await ads(cached.baseUrl, `customers/${BIG}/googleAds:searchStream`, t, { body: { query: Q } });
+      expect(cached.emulator.state.streamCacheStats()).toEqual({ hits: 0, misses: 1 });
+
+      const bytes = await cached.emulator.state.prerenderSearchStream(BIG, Q);
+      const calls = source.calls.length;
+      const first = await ads(cached.baseUrl, `customers/${BIG}/googleAds:searchStream`, t, { body: { query: Q } });
+      const second = await ads(cached.baseUrl, `customers/${BIG}/googleAds:searchStream`, t, { body: { query: Q } });
+      expect(source.calls.length).toBe(calls);
+      expect(cached.emulator.state.streamCacheStats()).toEqual({ hits: 2, misses: 1 });
+      for (const reply of [first, second]) {
+        const id = reply.headers.get("request-id")!;
+        expect(reply.status).toBe(200);
+        expect(reply.text).toBe(live.text.replaceAll(live.headers.get("request-id")!, id));
+        expect(reply.json.map((b: any) => b.requestId)).toEqual([id, id, id]);
+      }
+      expect(first.headers.get("request-id")).not.toBe(second.headers.get("request-id"));
+      expect(Buffer.byteLength(first.text)).toBe(bytes + 3 * JSON.stringify(first.headers.get("request-id")).length);
+
+      // Another query, or the same query of another customer or with a summary row: built live.
+      await ads(cached.baseUrl, `customers/${MANAGER}/googleAds:searchStream`, t, { body: { query: Q } });
+      await ads(cached.baseUrl, `customers/${BIG}/googleAds:searchStream`, t, { body: { query: Q, summaryRowSetting: "SUMMARY_ROW_ONLY" } });
+      expect(cached.emulator.state.streamCacheStats()).toEqual({ hits: 2, misses: 3 });
+
+      // Access checks and faults come first, as for a live answer.
+      const denied = await ads(cached.baseUrl, `customers/${BIG}/googleAds:searchStream`, "ya29.bad", { body: { query: Q } });
+      expect(denied.status).toBe(401);
+      cached.emulator.state.setFaults([{ match: "searchStream", kind: "quota", times: 1 }]);
+      const limited = await ads(cached.baseUrl, `customers/${BIG}/googleAds:searchStream`, t, { body: { query: Q } });
+      expect(limited.status).toBe(429);
+
+      // A change empties the cache: the next answer is built from the data as it is now.
+      const mutated = await ads(cached.baseUrl, `customers/${BIG}/campaigns:mutate`, t, { body: { operations: [] } });
+      expect(mutated.status).toBe(200);
+      await ads(cached.baseUrl, `customers/${BIG}/googleAds:searchStream`, t, { body: { query: Q } });
+      expect(source.calls.length).toBeGreaterThan(calls);
+      expect(cached.emulator.state.streamCacheStats()).toMatchObject({ hits: 2 });
+    } finally {
+      await cached.close();
+    }
+  });
+
+  it("renders only with streamCache on, and not a query that fails", async () => {
+    await expect(emu.emulator.state.prerenderSearchStream(BIG, Q)).rejects.toThrow(/streamCache/);
+    expect(emu.emulator.state.streamCacheStats()).toBeNull();
+    const cached = await startEmulator({ streamCache: true });
+    try {
+      await expect(cached.emulator.state.prerenderSearchStream(BIG, "SELECT x FROM campaign BAD")).rejects.toThrow();
+      const t = (await signIn(cached.baseUrl)).tokens.access_token;
+      const bad = await ads(cached.baseUrl, `customers/${BIG}/googleAds:searchStream`, t, { body: { query: "SELECT x FROM campaign BAD" } });
+      expectFailure(bad, 400, "INVALID_ARGUMENT", { queryError: "UNRECOGNIZED_FIELD" });
+    } finally {
+      await cached.close();
+    }
+  });
+});
