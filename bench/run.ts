@@ -36,6 +36,7 @@ const CAMPAIGNS = env("BENCH_CAMPAIGNS", 10_000);
 const CALLS = env("BENCH_CALLS", 50);
 const SECONDS = env("BENCH_SECONDS", 10);
 const RATE = env("BENCH_RATE", 20);
+const SYNC_RUNS = env("BENCH_SYNC_RUNS", 3);
 const only = new Set((process.env.BENCH_ONLY ?? "http,sync,reads").split(",").map((p) => p.trim()));
 // --cpu-prof is refused in NODE_OPTIONS: given to the spawned processes instead.
 const cpuProf = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
@@ -89,9 +90,13 @@ async function compiledSyncBench(): Promise<string> {
 }
 
 async function runWorker(input: WorkerInput): Promise<WorkerResult> {
-  const child = spawn(process.execPath, [...cpuProf, await compiledSyncBench(), "worker", JSON.stringify(input)], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...cpuProf, ...(process.env.BENCH_TRACE_GC ? ["--trace-gc"] : []), await compiledSyncBench(), "worker", JSON.stringify(input)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   return new Promise((resolve, reject) => {
     let result: WorkerResult | undefined;
     createInterface({ input: child.stdout! }).on("line", (line) => {
@@ -118,6 +123,8 @@ interface SyncRun extends WorkerResult {
   /** searchStream answers served from renderings, and built live (the account's discovery: two small ones). */
   rendered?: number;
   live?: number;
+  /** Which of the repeated SQLite runs (BENCH_SYNC_RUNS). */
+  run?: number;
 }
 
 async function streamCacheStats(emulatorUrl: string): Promise<{ hits: number; misses: number }> {
@@ -155,7 +162,7 @@ function printSync(title: string, info: EmulatorInfo, results: SyncRun[]) {
       "peak RSS with engine MB",
     ],
     results.map((r) => [
-      r.dialect,
+      r.run ? `${r.dialect} (run ${r.run})` : r.dialect,
       r.google,
       r.rendered === undefined ? "—" : `${r.rendered}/${r.live}`,
       r.status,
@@ -169,7 +176,7 @@ function printSync(title: string, info: EmulatorInfo, results: SyncRun[]) {
       fmt(r.peakRssWithEngineMb),
     ]),
   );
-  const label = (r: SyncRun) => `${r.dialect}, ${r.google}`;
+  const label = (r: SyncRun) => `${r.dialect}, ${r.google}${r.run ? `, run ${r.run}` : ""}`;
   for (const r of results) {
     console.log(
       `\n${label(r)}: the first stage (everything but keyword, ad and search-term performance; status "ok", ADR 013) was in after ${fmt(r.firstStageMs / 1000, 1)} s; *wall* is until every row is in.`,
@@ -191,6 +198,8 @@ function printSync(title: string, info: EmulatorInfo, results: SyncRun[]) {
   }
   for (const r of results) {
     if (r.lastError) console.log(`\n${label(r)}: ${r.lastError}`);
+    // The steps of a repeated run say nothing the first run's do not.
+    if ((r.run ?? 1) > 1) continue;
     console.log(`\n${label(r)}, per step (fetch + validate + stage; "Saving" is the one transaction):\n`);
     table(
       ["step", "rows", "s"],
@@ -341,15 +350,20 @@ async function main() {
     });
     const emulatorUrl = `http://127.0.0.1:${big.info.port}`;
     const syncResults: SyncRun[] = [];
-    const run = async (dialect: Dialect, google: SyncRun["google"]) => {
+    const run = async (dialect: Dialect, google: SyncRun["google"], repeat?: number) => {
       const before = await streamCacheStats(emulatorUrl);
-      const result = await runWorker({ baseUrl: emulatorUrl, dialect, adminUrl: process.env.TEST_DATABASE_URL });
+      const result = await runWorker({ baseUrl: emulatorUrl, dialect, adminUrl: process.env.TEST_DATABASE_URL, noEngine: (repeat ?? 1) > 1 });
       const after = await streamCacheStats(emulatorUrl);
-      syncResults.push({ ...result, google, rendered: after.hits - before.hits, live: after.misses - before.misses });
+      syncResults.push({ ...result, google, run: repeat, rendered: after.hits - before.hits, live: after.misses - before.misses });
     };
     let duringSync: HttpBenchResult["duringSync"];
     try {
-      for (const dialect of dialects) {
+      // SQLite's figure is the median of SYNC_RUNS runs: this VM's speed varies by the minute.
+      for (let i = 0; i < SYNC_RUNS; i++) {
+        console.error(`sync benchmark on sqlite, run ${i + 1} of ${SYNC_RUNS}…`);
+        await run("sqlite", "pre-rendered", i + 1);
+      }
+      for (const dialect of dialects.filter((d) => d !== "sqlite")) {
         console.error(`sync benchmark on ${dialect}…`);
         await run(dialect, "pre-rendered");
       }
@@ -364,6 +378,22 @@ async function main() {
       await stopEmulator(big.child);
     }
     printSync(`Sync: ${fmt(KEYWORDS)} keywords`, big.info, syncResults);
+    const sqliteRuns = syncResults.filter((r) => r.dialect === "sqlite" && r.google === "pre-rendered" && r.status === "ok");
+    if (sqliteRuns.length > 0) {
+      const median = <T>(xs: T[], by: (x: T) => number) => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
+      const mid = median(sqliteRuns, (r) => r.rowsPerSecond);
+      const peak = Math.max(...sqliteRuns.map((r) => r.peakRssMb));
+      const postgres = syncResults.find((r) => r.dialect === "postgres" && r.status === "ok");
+      console.log(
+        `\nTarget 3, SQLite, Google's side pre-rendered: median of ${sqliteRuns.length} runs **${fmt(mid.rowsPerSecond)} rows/s** ` +
+          `(${sqliteRuns.map((r) => fmt(r.rowsPerSecond)).join(", ")}; target ≥ 100,000: ${mark(mid.rowsPerSecond >= 100_000)}), ` +
+          `peak RSS at most ${fmt(peak)} MB (target < 400: ${mark(peak < 400)})` +
+          (postgres
+            ? `; PostgreSQL ${fmt(postgres.wallMs / mid.wallMs, 2)}× the median SQLite run (target ≤ 2: ${mark(postgres.wallMs <= 2 * mid.wallMs)})`
+            : "") +
+          ".",
+      );
+    }
     if (duringSync) printDuringSync(duringSync);
   }
 

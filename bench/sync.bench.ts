@@ -33,6 +33,8 @@ export interface WorkerInput {
   adminUrl?: string;
   /** Also time the read models, `listCalls` times each. */
   listCalls?: number;
+  /** Skip the on-demand engine runs after the sync (a repeated sync run: timed once is enough). */
+  noEngine?: boolean;
 }
 
 export interface StepTiming {
@@ -242,7 +244,7 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
       reads.push(await time("getAccountSummary 30 days", n, () => getAccountSummary(RICH, range)));
       reads.push(await time("getDailySeries 30 days", n, () => getDailySeries(RICH, range)));
     }
-    const engine = !input.listCalls && state.status === "ok" ? await timeEngine() : null;
+    const engine = !input.listCalls && !input.noEngine && state.status === "ok" ? await timeEngine() : null;
     const engineAggregating = engine ? await timeEngineAggregating() : null;
     return {
       engine,

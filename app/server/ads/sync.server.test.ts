@@ -696,4 +696,46 @@ describe("the large streams, read straight from their bytes", () => {
     expect(decodedRows).toBeGreaterThan(1000);
     expect(await dump()).toEqual(viaJson);
   }, 60_000);
+
+  it("writes the engine's window totals just after the switch-over, and never over a newer sync's data", async () => {
+    const later = (ms: number) => () => new Date(NOW.getTime() + ms);
+    const state = () =>
+      ctx.db.selectFrom("ads_sync_state").select(["status", "window_totals_for", "data_version"]).where("customer_id", "=", SMALL).executeTakeFirstOrThrow();
+    const totals = () =>
+      ctx.db
+        .selectFrom("ads_window_totals")
+        .select(sql<number>`COUNT(*)`.as("n"))
+        .where("customer_id", "=", SMALL)
+        .executeTakeFirstOrThrow();
+
+    // Between the two commits the new data is in and no totals vouch for it: the engine would aggregate itself.
+    let between: Awaited<ReturnType<typeof state>> | undefined;
+    const first = await syncAccount(userId, SMALL, { client: direct, now: later(3_800_000), beforeTotals: async () => void (between = await state()) });
+    expect(first.status).toBe("ok");
+    expect(between).toMatchObject({ status: "ok", window_totals_for: null, data_version: first.dataVersion });
+    const marker = `${first.dataFrom}/${first.dataTo}`;
+    expect((await state()).window_totals_for).toBe(marker);
+    expect(Number((await totals()).n)).toBeGreaterThan(0);
+    const withTotals = await loadAccountData(ctx.db, SMALL, "USD", NOW);
+
+    // A newer sync claimed the account in between: this run's totals are left out, the data stays in.
+    const second = await syncAccount(userId, SMALL, {
+      client: direct,
+      now: later(3_900_000),
+      beforeTotals: async () => {
+        await ctx.db.updateTable("ads_sync_state").set({ run_id: "a-newer-run" }).where("customer_id", "=", SMALL).execute();
+      },
+    });
+    try {
+      expect(second.status).toBe("ok");
+      expect((await state()).window_totals_for).toBeNull();
+      // Without them the engine aggregates the daily rows: the same figures.
+      const aggregated = await loadAccountData(ctx.db, SMALL, "USD", NOW);
+      expect(aggregated).not.toBeNull();
+      // The same data, synced later: only the sync's time differs.
+      expect(aggregated).toStrictEqual({ ...withTotals, period: { ...withTotals!.period, syncedAt: aggregated!.period.syncedAt } });
+    } finally {
+      await ctx.db.updateTable("ads_sync_state").set({ run_id: null }).where("customer_id", "=", SMALL).execute();
+    }
+  }, 60_000);
 });

@@ -56,6 +56,8 @@ export interface SyncJob {
   client?: AdsClient;
   /** After every stream, once the progress is stored. */
   onStep?: () => Promise<void>;
+  /** Tests: after the switch-over that makes the data current, before its window totals are written. */
+  beforeTotals?: () => Promise<void>;
 }
 
 /**
@@ -120,9 +122,19 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
     const sums = dialect === "sqlite" ? new WindowTotalsSum(makePeriod(range.from, range.to, null)) : undefined;
     const read = (steps: readonly AnyStep[], stager: Stager, afterStep: (i: number) => Promise<void>) =>
       readSteps(client, customerId, loginCustomerId, range, steps, sums ? summing(stager, sums) : stager, (label) => (at.label = label), afterStep);
-    const writeTotals: WriteTotals = async (trx, period) => {
-      if (sums?.ready()) await writeSummedTotals(trx, customerId, sums.rows(customerId));
-      else await writeWindowTotals(trx, customerId, period);
+    const writeTotals: WriteTotals = async (period) => {
+      await job.beforeTotals?.();
+      try {
+        await conn.transaction().execute(async (trx) => {
+          // Only over this run's data: a newer sync may have switched its own in since (it left the marker NULL).
+          if (!(await claimAndSet(trx, customerId, runId, { window_totals_for: totalsMarker(period) }))) throw new SupersededError();
+          if (sums?.ready()) await writeSummedTotals(trx, customerId, sums.rows(customerId));
+          else await writeWindowTotals(trx, customerId, period);
+        });
+      } catch (error) {
+        // Without them (marker NULL) the engine aggregates the daily rows itself: slower, the same figures.
+        if (!(error instanceof SupersededError)) log.warn(`Sync of ${customerId}: the engine's window totals were not stored: ${errorMessage(error)}`);
+      }
     };
 
     const previous = await conn
@@ -151,18 +163,19 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
         (trx) =>
           claimAndSet(trx, customerId, runId, {
             ...succeeded(finishedAt, range, SYNC_STEP_COUNT, stager.counts()),
-            window_totals_for: totalsMarker(period),
+            // The totals of the previous data no longer fit: none until writeTotals, just after.
+            window_totals_for: null,
             ...DETAIL_COMPLETE,
           }),
         async (trx) => {
-          // The engine's window totals, from the rows just switched in (ADR 010, amendment).
-          await writeTotals(trx, period);
           // The engine run that follows, recorded in flight in the same commit as status "ok": no reader
           // sees the new data without it and says "No analysis yet" (the wall clock: readers compare with theirs).
           inFlight = await beginAnalysis(trx, customerId, "sync");
         },
       );
       if (!switched) throw new SupersededError();
+      // The engine's window totals, from the rows just switched in (ADR 010 and 013, amendments).
+      await writeTotals(period);
       return inFlight;
     });
     await refreshPlannerStatistics(conn, dialect, SYNCED_TABLES);
@@ -175,8 +188,12 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
   }
 }
 
-/** Writes the engine's window totals for `period` inside a switch-over (ADR 010, amendment). */
-type WriteTotals = (trx: Kysely<Database>, period: Period) => Promise<void>;
+/**
+ * Writes the engine's window totals for `period` (ADR 010, amendment) in a transaction of their
+ * own, right after the switch-over that made the data they sum current, with the marker that
+ * vouches for them (ADR 013, amendment "totals after the switch-over").
+ */
+type WriteTotals = (period: Period) => Promise<void>;
 
 /** The stager, with every staged (or dropped) batch also counted into the window totals. */
 function summing(stager: Stager, sums: WindowTotalsSum): Stager {
@@ -341,22 +358,20 @@ async function stagedFirstSync(
       });
       at.label = SAVE_LABEL;
       const doneAt = iso(clock());
-      const done = await detail.switchOver(
-        customerId,
-        (trx) =>
-          claimAndSet(trx, customerId, runId, {
-            ...DETAIL_COMPLETE,
-            row_counts: JSON.stringify({ ...overviewCounts, ...detail.counts() }),
-            window_totals_for: totalsMarker(period),
-            // The detail tabs' cached reads (ADR 018) were of the empty tables: new data, new keys.
-            data_version: sql<number>`data_version + 1`,
-            heartbeat_at: doneAt,
-            updated_at: doneAt,
-          }),
-        // The engine's window totals, now that every table they sum is in.
-        (trx) => writeTotals(trx, period),
+      const done = await detail.switchOver(customerId, (trx) =>
+        claimAndSet(trx, customerId, runId, {
+          ...DETAIL_COMPLETE,
+          row_counts: JSON.stringify({ ...overviewCounts, ...detail.counts() }),
+          window_totals_for: null,
+          // The detail tabs' cached reads (ADR 018) were of the empty tables: new data, new keys.
+          data_version: sql<number>`data_version + 1`,
+          heartbeat_at: doneAt,
+          updated_at: doneAt,
+        }),
       );
       if (!done) throw new SupersededError();
+      // The engine's window totals, now that every table they sum is in.
+      await writeTotals(period);
     });
     await refreshPlannerStatistics(conn, dialect, DETAIL_TABLES);
     return inFlightId;

@@ -27,6 +27,8 @@ export interface SyncOptions {
   client?: AdsClient;
   /** Called after every step, with the state as stored. */
   onProgress?: (state: SyncState) => void | Promise<void>;
+  /** Tests, with an injected client: between the switch-over and the window totals (SyncJob.beforeTotals). */
+  beforeTotals?: () => Promise<void>;
 }
 
 interface Run {
@@ -178,7 +180,7 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
   };
   try {
     if (opts.client) {
-      await runSyncJob({ userId, customerId, runId, clock, client: opts.client, onStep: report });
+      await runSyncJob({ userId, customerId, runId, clock, client: opts.client, onStep: report, beforeTotals: opts.beforeTotals });
     } else {
       // A clock can't cross threads: an injected one (tests) is read once and held.
       await syncInWorker({ userId, customerId, runId, fixedNowMs: opts.now ? clock().getTime() : null, acks: !!opts.onProgress }, report);
