@@ -13,8 +13,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdsDataSource, createDemoStore, DEMO_RICH_CUSTOMER_ID, generationReports, queryBatches, type DemoStoreOptions } from "../emulator/ads";
 import { createEmulator } from "../emulator/server";
-import { addDays, yesterdayIn } from "../app/lib/dates";
-import { SYNC_DAYS } from "../app/server/ads/sync/state.server";
+import { syncRange } from "../app/server/ads/sync/state.server";
 import { SYNC_STEPS } from "../app/server/ads/sync/streams.server";
 
 const options = JSON.parse(process.argv[2] ?? "{}") as DemoStoreOptions & { prerenderSyncAt?: string };
@@ -33,8 +32,7 @@ async function prerender(at: Date): Promise<{ answers: number; mb: number; ms: n
   const [batch] = queryBatches(dataSource, DEMO_RICH_CUSTOMER_ID, "SELECT customer.time_zone FROM customer LIMIT 1");
   const timeZone = (batch?.results?.[0] as { customer?: { timeZone?: string } } | undefined)?.customer?.timeZone;
   if (!timeZone) throw new Error("the large account has no time zone");
-  const to = yesterdayIn(timeZone, at);
-  const range = { from: addDays(to, -(SYNC_DAYS - 1)), to };
+  const range = syncRange(timeZone, at);
   let bytes = 0;
   for (const step of SYNC_STEPS) bytes += await emulator.state.prerenderSearchStream(DEMO_RICH_CUSTOMER_ID, step.query(range));
   return { answers: SYNC_STEPS.length, mb: Math.round(bytes / 2 ** 20), ms: Math.round(performance.now() - t0) };

@@ -227,6 +227,8 @@ function stepRows(step: string, counts: Record<string, number>): string {
   return table ? fmt(counts[table] ?? 0) : "";
 }
 
+/** The middle element by `by` (the upper one of an even count). */
+const median = <T>(xs: T[], by: (x: T) => number): T => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
 const ms = (n: number) => fmt(n, n < 10 ? 1 : 0);
 const mark = (ok: boolean) => (ok ? "yes" : "**NO**");
 
@@ -317,17 +319,16 @@ async function main() {
     table(
       ["build", "runs (s)", "median s", "target < 3 s", "server CPU s (median)", "all detail in, runs (s)", "median s", "server CPU s (median)"],
       results.map((r) => {
-        const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
         const secs = (xs: number[]) => xs.map((m) => fmt(m / 1000, 2)).join(", ");
         return [
           r.root,
           secs(r.ms),
-          fmt(median(r.ms) / 1000, 2),
-          mark(median(r.ms) < 3000),
-          fmt(median(r.cpuMs) / 1000, 2),
+          fmt(median(r.ms, (x) => x) / 1000, 2),
+          mark(median(r.ms, (x) => x) < 3000),
+          fmt(median(r.cpuMs, (x) => x) / 1000, 2),
           secs(r.detailMs),
-          fmt(median(r.detailMs) / 1000, 2),
-          fmt(median(r.detailCpuMs) / 1000, 2),
+          fmt(median(r.detailMs, (x) => x) / 1000, 2),
+          fmt(median(r.detailCpuMs, (x) => x) / 1000, 2),
         ];
       }),
     );
@@ -380,7 +381,6 @@ async function main() {
     printSync(`Sync: ${fmt(KEYWORDS)} keywords`, big.info, syncResults);
     const sqliteRuns = syncResults.filter((r) => r.dialect === "sqlite" && r.google === "pre-rendered" && r.status === "ok");
     if (sqliteRuns.length > 0) {
-      const median = <T>(xs: T[], by: (x: T) => number) => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
       const mid = median(sqliteRuns, (r) => r.rowsPerSecond);
       const peak = Math.max(...sqliteRuns.map((r) => r.peakRssMb));
       const postgres = syncResults.find((r) => r.dialect === "postgres" && r.status === "ok");

@@ -22,7 +22,6 @@ export const RICH = "1112223334";
 export const TODAY = "2026-11-22";
 /** The sync's clock (bench/run.ts has the emulator render the answers to the queries a sync at this time makes). */
 export const SYNC_AT = new Date(`${TODAY}T15:00:00Z`);
-const NOW = SYNC_AT;
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -94,7 +93,7 @@ async function timeEngine(): Promise<NonNullable<WorkerResult["engine"]>> {
   let peak = before;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
   const t = performance.now();
-  const summary = await runOptimizer(RICH, { now: NOW });
+  const summary = await runOptimizer(RICH, { now: SYNC_AT });
   const ms = performance.now() - t;
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
@@ -115,7 +114,7 @@ async function timeEngineAggregating(): Promise<NonNullable<WorkerResult["engine
   await state.set({ window_totals_for: null }).execute();
   try {
     const t = performance.now();
-    const summary = await runOptimizer(RICH, { now: NOW });
+    const summary = await runOptimizer(RICH, { now: SYNC_AT });
     const ms = performance.now() - t;
     return { ms, phases: summary.phases, identical: (await storedResults()) === withTotals };
   } finally {
@@ -210,7 +209,7 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
         });
     }, 20);
     const state = await syncAccount(userId, RICH, {
-      now: () => NOW,
+      now: () => SYNC_AT,
       onProgress: (s) => {
         const t = performance.now();
         // A staged first sync's second stage reports its steps in `detail` (status is "ok" by then).

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type UpdateObject } from "kysely";
 import type { z } from "zod";
-import { addDays, type DateRange, yesterdayIn } from "~/lib/dates";
+import type { DateRange } from "~/lib/dates";
 import { ReconnectNeededError } from "../../auth/google-connection.server";
 import { DomainError, NotFoundError } from "../../domain-errors.server";
 import { createDb } from "../../db/db.server";
@@ -13,7 +13,7 @@ import { totalsMarker, WindowTotalsSum, writeSummedTotals, writeWindowTotals } f
 import { requireAdsContext } from "../context.server";
 import { AdsClientError, AdsResponseError, type AdsClient } from "../client.server";
 import { withStager, type Dialect, type Stager } from "./bulk-insert.server";
-import { iso, SYNC_DAYS, SyncAccessError } from "./state.server";
+import { iso, SyncAccessError, syncRange } from "./state.server";
 import { NOT_FAST } from "./row-readers.server";
 import { INTERN_MAX_LENGTH, readRow } from "./row-plan.server";
 import { decodeBatch } from "./batch-decoder.server";
@@ -116,8 +116,7 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
     const { account, client, loginCustomerId } = await requireAdsContext(job.userId, customerId, { db: conn, client: job.client }).catch((error: unknown) => {
       throw error instanceof NotFoundError ? new SyncAccessError(error.message) : error;
     });
-    const to = yesterdayIn(account.time_zone, clock());
-    const range: DateRange = { from: addDays(to, -(SYNC_DAYS - 1)), to };
+    const range = syncRange(account.time_zone, clock());
     // SQLite: the engine's window totals summed as the rows are staged, not aggregated in the switch-over.
     const sums = dialect === "sqlite" ? new WindowTotalsSum(makePeriod(range.from, range.to, null)) : undefined;
     const read = (steps: readonly AnyStep[], stager: Stager, afterStep: (i: number) => Promise<void>) =>

@@ -1,4 +1,5 @@
 import type { Selectable } from "kysely";
+import { addDays, type DateRange, yesterdayIn } from "~/lib/dates";
 import type { AdsSyncStateTable } from "../../db/schema";
 import { getDb, type DB } from "../../db/db.server";
 import { NotFoundError } from "../../domain-errors.server";
@@ -13,6 +14,12 @@ import { DETAIL_STEP_COUNT, OVERVIEW_STEP_COUNT } from "./streams.server";
 
 /** Days of daily metrics kept, ending yesterday in the account's time zone. */
 export const SYNC_DAYS = 90;
+
+/** The days a sync started at `now` reads: SYNC_DAYS up to yesterday in the account's time zone. */
+export function syncRange(timeZone: string, now: Date): DateRange {
+  const to = yesterdayIn(timeZone, now);
+  return { from: addDays(to, -(SYNC_DAYS - 1)), to };
+}
 /** The seed's cache time: data younger than this is served without a new sync. */
 export const FRESH_FOR_MS = 5 * 60_000;
 /** A "running" claim not refreshed for this long belongs to a sync that died (crash, restart). */
