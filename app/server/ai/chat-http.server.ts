@@ -15,11 +15,11 @@ const StreamBody = z.object({
   retry: z.boolean().optional(),
 });
 
-const text = (status: number, message: string) =>
-  new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+const text = (status: number, message: string, headers: Record<string, string> = {}) =>
+  new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers } });
 
 export async function streamChatTurn(request: Request, session: SessionContext | null): Promise<Response> {
-  if (request.method !== "POST") return text(405, "Method not allowed");
+  if (request.method !== "POST") return text(405, "Method not allowed: this address takes a POSTed question", { Allow: "POST" });
   if (!session) return text(401, "Your session has ended; sign in again.");
   const account = await activeAccountOf(session.user);
   if (!account) return text(409, "Connect a Google Ads account first.");
