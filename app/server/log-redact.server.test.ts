@@ -63,7 +63,13 @@ describe("the server's log", () => {
       responseBody: '{"echo":"Secret Launch"}',
       responseHeaders: { "set-cookie": "vendor=1" },
     });
-    const [line] = await logged(() => log.warn({ err: error }, "Assistant turn failed"));
+    const { RetryError } = await import("ai");
+    const retried = new RetryError({ message: "Failed after 2 attempts", reason: "maxRetriesExceeded", errors: [error, error] });
+    const [line, retriedLine] = await logged(() => {
+      log.warn({ err: error }, "Assistant turn failed");
+      log.warn({ err: retried }, "Assistant turn failed");
+    });
+    expect(JSON.stringify(retriedLine)).not.toMatch(/Secret Launch|erin@|vendor=1/);
     expect(JSON.stringify(line)).not.toMatch(/Secret Launch|erin@|vendor=1/);
     expect(line.err).toMatchObject({ message: "Bad Request", requestBodyValues: "[redacted]", responseBody: "[redacted]" });
   });

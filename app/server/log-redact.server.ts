@@ -37,12 +37,7 @@ export const REDACT_PATHS = [
   ...[...SECRET_KEYS, ...EMAIL_KEYS].flatMap((key) => [key, `*.${key}`]),
   ...["headers", "*.headers", "req.headers", "res.headers"].flatMap((h) => [`${h}.authorization`, `${h}.cookie`, `${h}["set-cookie"]`]),
   // The AI SDK's errors carry the whole request (the prompt, account data included) and the provider's reply.
-  "err.requestBodyValues",
-  "err.responseBody",
-  "err.responseHeaders",
-  "err.cause.requestBodyValues",
-  "err.cause.responseBody",
-  "err.lastError.requestBodyValues",
+  ...["err", "err.cause", "err.lastError", "err.aggregateErrors[*]"].flatMap((e) => [`${e}.requestBodyValues`, `${e}.responseBody`, `${e}.responseHeaders`]),
   "err.errors",
 ];
 
