@@ -212,7 +212,7 @@ describe("limits that hold under parallel requests", () => {
     const a = await openMeter(confirmed, "ad_copy");
     const b = await openMeter(confirmed, "chat");
     const busy = await openMeter(confirmed, "chat").catch(toHttpError);
-    expect(busy).toMatchObject({ status: 429, detail: expect.stringMatching(/already have 2 AI requests running/) });
+    expect(busy).toMatchObject({ status: 429, detail: expect.stringMatching(/already have 2 AI requests running/), headers: { "Retry-After": "5" } });
     await a.release();
     await b.release();
     await a.release();
@@ -220,6 +220,9 @@ describe("limits that hold under parallel requests", () => {
     await (await openMeter(confirmed, "ad_copy")).release();
     const over = await openMeter(confirmed, "ad_copy").catch(toHttpError);
     expect(over).toMatchObject({ status: 429, detail: expect.stringMatching(/today's limit of 2 AI ad generations \(AI_DAILY_AD_COPY_LIMIT\)/) });
+    // Until midnight UTC.
+    expect(Number(over?.headers?.["Retry-After"])).toBeGreaterThan(0);
+    expect(Number(over?.headers?.["Retry-After"])).toBeLessThanOrEqual(86_400);
     expect(await t.db.selectFrom("ai_leases").selectAll().where("user_id", "=", confirmed).execute()).toEqual([]);
   });
 });
