@@ -86,6 +86,7 @@ export class DailyLimitError extends LimitReachedError {
 export class BusyError extends LimitReachedError {
   constructor() {
     super(`You already have ${MAX_CONCURRENT_PER_USER} AI requests running (the assistant or the ad generator); wait until one finishes, then try again.`);
+    this.retryAfterSeconds = 5;
   }
 }
 
