@@ -61,7 +61,11 @@ async function readApplyBody(request: Request): Promise<z.infer<typeof ApplyOpti
 export async function applyForApi(userId: string, id: string, request: Request, approval: ApprovalCapability) {
   await load(userId, id);
   const body = await readApplyBody(request);
-  const detail = await applyAndRefresh(userId, id, { approval, confirmLargeMoves: body.confirmLargeMoves === true });
+  const detail = await applyAndRefresh(userId, id, {
+    approval,
+    confirmLargeMoves: body.confirmLargeMoves === true,
+    confirmRemovals: body.confirmRemovals === true,
+  });
   return { changeSet: await viewOf(userId, detail) };
 }
 

@@ -157,7 +157,9 @@ describe("POST /accounts/{customerId}/change-sets", () => {
       label: `Target CPA of ad group “${g.name}”`,
       before: { targetCpaMicros: null },
       after: { targetCpaMicros: 14_500_000 },
-      fields: [{ field: "Target CPA", before: "Campaign's target", after: "€14.50", percent: null }],
+      // Measured from the campaign's target in force (€12.00), not from "nothing".
+      fields: [{ field: "Target CPA", before: "Campaign's target (in force: €12.00)", after: "€14.50", percent: expect.closeTo(20.8, 1) }],
+      largeMove: false,
     });
     expect((await post("discard", cs.id)).status).toBe(200);
   });

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { registerUser } from "../auth/users.server";
 import { createDb, type DB } from "../db/db.server";
-import { toHttpError } from "../http/errors.server";
+import { toHttpError, type HttpError } from "../http/errors.server";
 import { setConfigForTests } from "../env.server";
 import { acquireLease, LEASE_TTL_MS, MAX_CONCURRENT_PER_USER, openMeter, releaseLease, reserveDailyUse, usageSummary } from "./metered.server";
 import { setLanguageModelForTests } from "./model.server";
@@ -218,7 +218,7 @@ describe("limits that hold under parallel requests", () => {
     await a.release();
     // ad_copy: 2 a day in this file; one was used above.
     await (await openMeter(confirmed, "ad_copy")).release();
-    const over = await openMeter(confirmed, "ad_copy").catch(toHttpError);
+    const over = (await openMeter(confirmed, "ad_copy").catch(toHttpError)) as HttpError;
     expect(over).toMatchObject({ status: 429, detail: expect.stringMatching(/today's limit of 2 AI ad generations \(AI_DAILY_AD_COPY_LIMIT\)/) });
     // Until midnight UTC.
     expect(Number(over?.headers?.["Retry-After"])).toBeGreaterThan(0);

@@ -272,8 +272,10 @@ describe("each action: propose → validate → apply against Google", () => {
     const r = await applyChangeSet(userId, id, await approved(userId, id));
     expect(r.set.status).toBe("applied");
     expect(Number((await live(`customers/${CUSTOMER}/adGroups/${adGroupId}`))?.cpcBidMicros)).toBe(Math.round((adGroupBid * 1.2) / 10_000) * 10_000);
+    // The keyword has no bid of its own: 0.75 is measured from its ad group's bid in force, a large move.
     const kw = await proposeBidChange(userId, { customerId: CUSTOMER, kind: "keyword", items: [{ id: keywordIds[2], cpc: 0.75 }] });
-    expect((await applyChangeSet(userId, kw, await approved(userId, kw))).set.status).toBe("applied");
+    await expect(applyChangeSet(userId, kw, await approved(userId, kw))).rejects.toThrow(/confirm the large change/);
+    expect((await applyChangeSet(userId, kw, { ...(await approved(userId, kw)), confirmLargeMoves: true })).set.status).toBe("applied");
   });
 
   it("adds keywords, ad-group and campaign negatives, and an RSA; removes a keyword", async () => {
@@ -282,7 +284,8 @@ describe("each action: propose → validate → apply against Google", () => {
       adGroupId,
       keywords: [{ text: "sauerteigbrot berlin", matchType: "PHRASE", cpc: 0.8 }],
     });
-    const added = await applyChangeSet(userId, add, await approved(userId, add));
+    // A new keyword's bid is measured from its ad group's default bid.
+    const added = await applyChangeSet(userId, add, { ...(await approved(userId, add)), confirmLargeMoves: true });
     expect(added.changes[0].result_resource_name).toMatch(new RegExp(`^customers/${CUSTOMER}/adGroupCriteria/${adGroupId}~\\d+$`));
     const negs = await proposeAddNegatives(userId, {
       customerId: CUSTOMER,
