@@ -18,7 +18,6 @@ import {
 import { requireOwnAccount } from "../ads/context.server";
 import { getDb, type DB } from "../db/db.server";
 import type { ChangeOperation, ChangeResourceKind, ChangeSetSource } from "../db/schema";
-import { getConfig } from "../env.server";
 import { InvalidError, NotFoundError, parseInput } from "../domain-errors.server";
 import { resourceName, type Fields } from "./kinds.server";
 import { largeMoves } from "./large-moves.server";
