@@ -28,7 +28,7 @@ import { setupTestEnvironment, type TestContext } from "../setup/test-db";
 import { documented, responseOf } from "../support/api-doc";
 import { connectDemoUser } from "../support/emulator-harness";
 import { routeArgs, signedInArgs } from "../support/route-args";
-import { scriptedModel } from "../support/scripted-model";
+import { scriptedModel, type ScriptStep } from "../support/scripted-model";
 import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../support/writable-emulator";
 
 const adCopy = documented(adCopyRoute);
@@ -277,10 +277,9 @@ describe("point 2: the chat's limits cannot be walked around", () => {
 });
 
 describe("point 3: proposals with a large blast radius", () => {
-  const proposeRemoval = (title: string) =>
-    ({
-      calls: [{ name: "propose_changes", input: { title, actions: [{ type: "status", kind: "campaign", ids: [campaign.id], status: "REMOVED" }] } }],
-    }) as const;
+  const proposeRemoval = (title: string): ScriptStep => ({
+    calls: [{ name: "propose_changes", input: { title, actions: [{ type: "status", kind: "campaign", ids: [campaign.id], status: "REMOVED" }] } }],
+  });
   const changeSetOf = async (body: unknown) => {
     const id = (body as { reply: { changeSets: Array<{ id: string }> } }).reply.changeSets[0].id;
     return t.db.selectFrom("changes").selectAll().where("change_set_id", "=", id).execute();
