@@ -137,6 +137,38 @@ describe("POST /accounts/{customerId}/change-sets", () => {
     expect(await liveBudget()).toBe(budgetMicros);
   });
 
+  it("measures a move from the value in force when the item has none: a target set from nothing, a new keyword's bid", async () => {
+    const g = await t.db
+      .selectFrom("ads_ad_groups as g")
+      .innerJoin("ads_campaigns as c", (j) => j.onRef("c.customer_id", "=", "g.customer_id").onRef("c.id", "=", "g.campaign_id"))
+      .select(["g.id", "c.target_cpa_micros"])
+      .where("g.customer_id", "=", CUSTOMER)
+      .where("c.bidding_strategy_type", "=", "TARGET_CPA")
+      .where("g.target_cpa_micros", "is", null)
+      .orderBy("g.id")
+      .executeTakeFirstOrThrow();
+    const campaignTarget = units(Number(g.target_cpa_micros));
+    const near = changeSetOf(await propose([{ type: "target_cpa", adGroupId: g.id, targetCpa: Math.round(campaignTarget * 110) / 100 }]));
+    expect([near.needsConfirmation, near.changes[0].largeMove]).toEqual([false, false]);
+    const far = changeSetOf(await propose([{ type: "target_cpa", adGroupId: g.id, targetCpa: Math.round(campaignTarget * 300) / 100 }]));
+    expect([far.needsConfirmation, far.changes[0].largeMove]).toEqual([true, true]);
+    expect(far.changes[0].fields[0].percent).toBeCloseTo(200, 0);
+
+    const bidGroup = await t.db
+      .selectFrom("ads_ad_groups")
+      .select(["id", "cpc_bid_micros"])
+      .where("customer_id", "=", CUSTOMER)
+      .where("cpc_bid_micros", "is not", null)
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const tenfold = units(Number(bidGroup.cpc_bid_micros) * 10);
+    const keyword = changeSetOf(
+      await propose([{ type: "add_keywords", adGroupId: bidGroup.id, keywords: [{ text: "inherited bid probe", matchType: "EXACT", cpc: tenfold }] }]),
+    );
+    expect([keyword.needsConfirmation, keyword.changes[0].largeMove]).toEqual([true, true]);
+    for (const cs of [near, far, keyword]) expect((await post("discard", cs.id)).status).toBe(200);
+  });
+
   it("takes a target_cpa action: an ad group's own target CPA, before → after, and a clear message for a bad one", async () => {
     const g = await t.db
       .selectFrom("ads_ad_groups as g")

@@ -3,6 +3,8 @@
 // TEST_DB_DIALECT=postgres): who may use the model, the daily limits and the
 // concurrency cap under parallel requests and across two database clients (two
 // app instances), the output cap, and every call recorded with its tokens.
+import fs from "node:fs";
+import path from "node:path";
 import { APICallError, generateText, simulateReadableStream, streamText } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -224,5 +226,24 @@ describe("limits that hold under parallel requests", () => {
     expect(Number(over?.headers?.["Retry-After"])).toBeGreaterThan(0);
     expect(Number(over?.headers?.["Retry-After"])).toBeLessThanOrEqual(86_400);
     expect(await t.db.selectFrom("ai_leases").selectAll().where("user_id", "=", confirmed).execute()).toEqual([]);
+  });
+});
+
+describe("the one door", () => {
+  it("is the only code that takes a model from model.server.ts, and the only caller of the AI SDK's generate and stream functions gets its model from it", () => {
+    const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+    const sources = fs
+      .readdirSync(root, { recursive: true, encoding: "utf8" })
+      .filter((f) => /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f))
+      .map((f) => ({ file: f, text: fs.readFileSync(path.join(root, f), "utf8") }));
+    const takingModels = sources.filter((s) => /\b(getLanguageModel|createLanguageModel)\(/.test(s.text)).map((s) => s.file);
+    expect(takingModels.sort()).toEqual(["server/ai/metered.server.ts", "server/ai/model.server.ts"]);
+    // Whoever calls the model reaches it through openMeter/withMeter.
+    for (const s of sources.filter((x) => /\b(generateText|streamText|generateObject|streamObject)\(/.test(x.text))) {
+      const viaDoor =
+        /\b(openMeter|withMeter)\(/.test(s.text) ||
+        sources.some((o) => /\b(openMeter|withMeter)\(/.test(o.text) && o.text.includes(path.basename(s.file, ".ts")));
+      expect(viaDoor, s.file).toBe(true);
+    }
   });
 });
