@@ -271,3 +271,42 @@ test("bulk from the campaigns list, then discarded: nothing is sent and history 
   await page.getByRole("checkbox", { name: "Select all campaigns" }).uncheck();
   await expect(bar.getByRole("button", { name: "Pause selected" })).toBeDisabled();
 });
+
+// Undoing a new ad removes it, and a removed ad is gone for good: the review asks for the word.
+for (const javaScriptEnabled of [true, false]) {
+  test(`a removal cannot be undone: the review says so and applies only once REMOVE is typed (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
+    browser,
+    request,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled });
+    const page = await context.newPage();
+    await useBakery(page, request);
+    await openCampaign(page, CAKES, "Ads");
+    await page.getByRole("link", { name: "New responsive search ad" }).click();
+    const stamp = Date.now().toString(36).slice(-5);
+    await page.getByLabel("Headline 1", { exact: true }).fill("Cakes for Every Party");
+    await page.getByLabel("Headline 2", { exact: true }).fill(`Short Lived ${stamp}`);
+    await page.getByLabel("Headline 3", { exact: true }).fill("Order Online Today");
+    await page.getByLabel("Description 1", { exact: true }).fill("Baked every morning in Berlin with local butter and flour.");
+    await page.getByLabel("Description 2", { exact: true }).fill("Pick up in store or get it delivered the same day.");
+    await page.getByRole("button", { name: "Review new ad" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^New responsive search ad “Cakes for Every Party”/);
+    // A new ad is no removal: no word to type.
+    await expect(page.getByLabel(/Type REMOVE/)).toHaveCount(0);
+    await applyHere(page, /Applied at Google: 1 change/);
+
+    await page.getByRole("button", { name: "Revert" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Revert: /);
+    await expect(changesTable(page)).toContainText("Permanent: Google cannot undo a removal.");
+    await expect(page.getByRole("form", { name: "Apply" })).toContainText("Removing cannot be undone");
+    await page.getByRole("button", { name: "Apply", exact: true }).click();
+    const word = page.getByLabel("Type REMOVE to confirm the removal");
+    await expect(word).toHaveAttribute("aria-invalid", "true");
+    await expect(word).toHaveAccessibleDescription(/removing cannot be undone/);
+    await expect(page.getByRole("status").filter({ hasText: "Google validated the change." })).toBeVisible();
+
+    await word.fill("remove");
+    await applyHere(page, /Applied at Google: 1 change/);
+    await context.close();
+  });
+}
