@@ -25,6 +25,7 @@ import { action as streamRoute } from "~/routes/ai-optimizer-chat";
 import { action as reviewAction } from "~/routes/change-set";
 import { loader as settingsLoader } from "~/routes/settings";
 import { setupTestEnvironment, type TestContext } from "../setup/test-db";
+import { clearAiMetering } from "../support/ai-metering";
 import { documented, responseOf } from "../support/api-doc";
 import { connectDemoUser } from "../support/emulator-harness";
 import { routeArgs, signedInArgs } from "../support/route-args";
@@ -121,9 +122,7 @@ afterEach(async () => {
   setLanguageModelForTests(undefined);
   setConfigForTests(t.config);
   // Each test starts with today's uses, leases and the month's tokens at zero.
-  await t.db.deleteFrom("ai_daily_uses").execute();
-  await t.db.deleteFrom("ai_leases").execute();
-  await t.db.deleteFrom("ai_usage").execute();
+  await clearAiMetering(t.db);
 });
 
 describe("point 1: the ad generator spends only through the metered door", () => {

@@ -64,6 +64,17 @@ const micros = (amount: number) => Math.round(amount * 100) * 10_000;
 const countSets = async () => (await t.db.selectFrom("change_sets").select("id").execute()).length;
 const liveBudget = async () => Number((emu.store.get(budgetRn) as Record<string, unknown> | undefined)?.amountMicros);
 
+/** The first ad group of a Target CPA campaign (it has no target of its own), with its campaign's target. */
+const targetCpaAdGroup = () =>
+  t.db
+    .selectFrom("ads_ad_groups as g")
+    .innerJoin("ads_campaigns as c", (j) => j.onRef("c.customer_id", "=", "g.customer_id").onRef("c.id", "=", "g.campaign_id"))
+    .select(["g.id", "g.name", "g.target_cpa_micros as own", "c.target_cpa_micros"])
+    .where("g.customer_id", "=", CUSTOMER)
+    .where("c.bidding_strategy_type", "=", "TARGET_CPA")
+    .orderBy("g.id")
+    .executeTakeFirstOrThrow();
+
 async function propose(actions: unknown[], extra: Record<string, unknown> = {}, token = demo, customerId = CUSTOMER) {
   return read(await proposeAction(args(api(`/accounts/${customerId}/change-sets`, token, { body: { actions, ...extra } }), { customerId })));
 }
@@ -138,15 +149,8 @@ describe("POST /accounts/{customerId}/change-sets", () => {
   });
 
   it("measures a move from the value in force when the item has none: a target set from nothing, a new keyword's bid", async () => {
-    const g = await t.db
-      .selectFrom("ads_ad_groups as g")
-      .innerJoin("ads_campaigns as c", (j) => j.onRef("c.customer_id", "=", "g.customer_id").onRef("c.id", "=", "g.campaign_id"))
-      .select(["g.id", "c.target_cpa_micros"])
-      .where("g.customer_id", "=", CUSTOMER)
-      .where("c.bidding_strategy_type", "=", "TARGET_CPA")
-      .where("g.target_cpa_micros", "is", null)
-      .orderBy("g.id")
-      .executeTakeFirstOrThrow();
+    const g = await targetCpaAdGroup();
+    expect(g.own).toBeNull();
     const campaignTarget = units(Number(g.target_cpa_micros));
     const near = changeSetOf(await propose([{ type: "target_cpa", adGroupId: g.id, targetCpa: Math.round(campaignTarget * 110) / 100 }]));
     expect([near.needsConfirmation, near.changes[0].largeMove]).toEqual([false, false]);
@@ -170,14 +174,7 @@ describe("POST /accounts/{customerId}/change-sets", () => {
   });
 
   it("takes a target_cpa action: an ad group's own target CPA, before → after, and a clear message for a bad one", async () => {
-    const g = await t.db
-      .selectFrom("ads_ad_groups as g")
-      .innerJoin("ads_campaigns as c", (j) => j.onRef("c.customer_id", "=", "g.customer_id").onRef("c.id", "=", "g.campaign_id"))
-      .select(["g.id", "g.name"])
-      .where("g.customer_id", "=", CUSTOMER)
-      .where("c.bidding_strategy_type", "=", "TARGET_CPA")
-      .orderBy("g.id")
-      .executeTakeFirstOrThrow();
+    const g = await targetCpaAdGroup();
     const bad = await propose([{ type: "target_cpa", adGroupId: g.id, targetCpa: 1.234 }]);
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toMatchObject({ "actions.0.targetCpa": "Target CPA can have at most 2 decimals" });

@@ -9,6 +9,7 @@ import { APICallError, generateText, simulateReadableStream, streamText } from "
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { clearAiMetering } from "../../../tests/support/ai-metering";
 import { registerUser } from "../auth/users.server";
 import { createDb, type DB } from "../db/db.server";
 import { toHttpError, type HttpError } from "../http/errors.server";
@@ -85,9 +86,8 @@ afterAll(async () => {
 afterEach(async () => {
   setLanguageModelForTests(undefined);
   setConfigForTests(t.config);
-  await t.db.deleteFrom("ai_leases").execute();
-  await t.db.deleteFrom("ai_daily_uses").execute();
-  await t.db.deleteFrom("ai_usage").execute();
+  // Each test starts with today's uses, leases and the month's tokens at zero.
+  await clearAiMetering(t.db);
 });
 
 describe("openMeter: who gets the model", () => {
