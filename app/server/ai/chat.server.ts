@@ -113,7 +113,9 @@ export async function startTurn(ctx: TurnContext, input: TurnInput): Promise<Tur
     const stream = createUIMessageStream<StoredMessage>({
       execute: async ({ writer }) => {
         writer.write({ type: "start", messageId, messageMetadata: { builtIn: true } });
-        const answer = await analystAnswer({ userId: ctx.userId, account: ctx.account, chatId: chat.id }, question);
+        // The no-model notice once per chat, in its first built-in answer.
+        const notice = !history.some((m) => m.role === "assistant" && m.metadata?.builtIn);
+        const answer = await analystAnswer({ userId: ctx.userId, account: ctx.account, chatId: chat.id }, question, { notice });
         for (const step of answer.steps) {
           const toolCallId = `call-${randomUUID()}`;
           writer.write({ type: "tool-input-available", toolCallId, toolName: step.toolName, input: step.input });
