@@ -171,6 +171,7 @@ const INTENTS: Array<[Intent, RegExp]> = [
   ["add_negative", /\b(add|exclude|block)\b.*\bnegative|\bexclude\b.*search term/i],
   ["raise_budget", /\b(raise|increase|bump|boost|up|double|lift)\b.*\bbudget|\bbudget\b.*\b(raise|increase|up by|more)\b.*\d/i],
   ["paused", /\bpaused\b/i],
+  ["pause_campaign", /\b(pause|stop|turn off|switch off|disable)\b/i],
   ["waste", /wast|burn|throw|money pit|without (a |any )?conver|no conver|zero conver|non.?convert|not convert|n't convert|inefficien|bleed|useless|leak/i],
   ["next", /\bnext\b|should i|recommend|suggest|improve|optimi[sz]|priorit|to.?do|action|fix|quick wins?|where (do|should) i start/i],
   ["search_terms", /search.?term|quer(y|ies)|searched|people (type|search)|negative/i],

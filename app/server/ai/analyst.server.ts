@@ -589,6 +589,8 @@ async function namedIn(ctx: ToolContext, question: string, kinds: EntityKind[]):
 
 // ---- the answer
 
+const PAUSE = /\b(pause|stop|turn off|switch off|disable)\b/i;
+
 /** Questions whose answer rests on keyword or search-term figures (incomplete during the first import). */
 const NEEDS_DETAIL: Intent[] = ["waste", "search_terms", "keywords", "pause_keyword", "add_negative", "next"];
 
@@ -630,7 +632,7 @@ async function answer(w: Writer, ctx: ToolContext, question: string, parts: stri
   const range = periods?.current ?? null;
 
   // A name the person gave: resolved, or asked about; never replaced by another entity.
-  const instructs = intent === "raise_budget" || (/\bbudget\b/i.test(q) && (amountIn(q) !== null || percentIn(q) !== null)) || /\b(pause|stop)\b/i.test(q);
+  const instructs = intent === "raise_budget" || (/\bbudget\b/i.test(q) && (amountIn(q) !== null || percentIn(q) !== null)) || PAUSE.test(q);
   const kinds: EntityKind[] = intent === "pause_keyword" ? ["keyword"] : /\bbudget\b/i.test(q) ? ["campaign"] : ["campaign", "ad_group", "keyword"];
   const named =
     instructs || ["performance", "budgets", "keywords", "waste", "search_terms", "overview"].includes(intent) ? await namedIn(ctx, question, kinds) : null;
@@ -653,7 +655,13 @@ async function answer(w: Writer, ctx: ToolContext, question: string, parts: stri
     }
   }
 
-  if (/\b(pause|stop)\b/i.test(q) && target) {
+  if (intent === "pause_campaign" && !target) {
+    parts.push(
+      "What should I pause? Name the campaign, ad group or keyword, e.g. “pause the Competitors campaign” or “pause the keyword “cheap tents””; I drafted nothing.",
+    );
+    return intent;
+  }
+  if (PAUSE.test(q) && target) {
     if (target.kind === "keyword") await pauseKeyword(w, parts, target);
     else if (target.kind === "ad_group") await pauseAdGroup(w, parts, target);
     else await pauseCampaign(w, parts, target);

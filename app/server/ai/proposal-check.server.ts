@@ -13,10 +13,15 @@ import { KIND_NOUN, loadAdGroups, loadCampaigns, loadKeywords, mentionsIn, norma
 
 interface Touched {
   label: string;
+  /** What the change is to: a keyword (or a keyword text added), an ad group, a campaign. */
+  level: Level;
+  id: string;
   campaignId: string | null;
   adGroupId: string | null;
   keywordText: string | null;
 }
+
+type Level = "campaign" | "ad_group" | "keyword";
 
 /** Quoted spans (“…”, "…", ‘…’): keyword and search-term texts, not campaign names. */
 const QUOTED = /“([^”]{1,120})”|"([^"]{1,120})"|‘([^’]{1,120})’/g;
@@ -24,13 +29,15 @@ const QUOTED = /“([^”]{1,120})”|"([^"]{1,120})"|‘([^’]{1,120})’/g;
 function touchedBy(actions: Action[], campaigns: Map<string, Entity>, adGroups: Map<string, Entity>, keywords: Map<string, Entity>): Touched[] {
   const campaign = (id: string): Touched => ({
     label: `campaign “${campaigns.get(id)?.name ?? id}” (${id})`,
+    level: "campaign",
+    id,
     campaignId: id,
     adGroupId: null,
     keywordText: null,
   });
   const adGroup = (id: string): Touched => {
     const g = adGroups.get(id);
-    return { label: `ad group “${g?.name ?? id}” (${id})`, campaignId: g?.campaignId ?? null, adGroupId: id, keywordText: null };
+    return { label: `ad group “${g?.name ?? id}” (${id})`, level: "ad_group", id, campaignId: g?.campaignId ?? null, adGroupId: id, keywordText: null };
   };
   const keyword = (id: string): Touched => {
     const k = keywords.get(id);
@@ -38,12 +45,15 @@ function touchedBy(actions: Action[], campaigns: Map<string, Entity>, adGroups: 
     const g = adGroups.get(groupId);
     return {
       label: `keyword “${k?.name ?? id}” in ad group “${g?.name ?? groupId}”`,
+      level: "keyword",
+      id,
       campaignId: g?.campaignId ?? null,
       adGroupId: groupId,
       keywordText: k ? normalize(k.name) : null,
     };
   };
-  const texts = (parent: Touched, list: Array<{ text: string }>) => list.map((k) => ({ ...parent, keywordText: normalize(k.text) }));
+  const texts = (parent: Touched, list: Array<{ text: string }>): Touched[] =>
+    list.map((k) => ({ ...parent, label: `keyword “${k.text}” in ${parent.label}`, level: "keyword", id: normalize(k.text), keywordText: normalize(k.text) }));
   return actions.flatMap((a): Touched[] => {
     switch (a.type) {
       case "status":
@@ -108,11 +118,30 @@ export async function titleMismatch(customerId: string, title: string, actions: 
     ...[...new Set(quoted.map(normalize))].filter((t) => keywordTexts.has(t)).map((text) => ({ text })),
   ];
   if (named.length === 0 || touched.length === 0) return null;
-  const unnamedChange = touched.find((t) => !named.some((n) => relates(n, t)));
-  const untouchedName = named.find((n) => !touched.some((t) => relates(n, t)));
-  if (!unnamedChange || !untouchedName) return null;
+  // Most specific first: a title naming keyword A in ad group G, with actions on keyword B of G, names the wrong keyword.
+  for (const level of ["keyword", "ad_group", "campaign"] as const) {
+    const namedHere = named.filter((n) => levelOf(n) === level);
+    const touchedHere = touched.filter((t) => t.level === level);
+    const same = (n: Named, t: Touched) => ("text" in n ? t.keywordText === n.text : t.id === n.entity.id);
+    const wrong = disagreement(namedHere, touchedHere, same);
+    if (wrong) return refusal(...wrong);
+  }
+  const wrong = disagreement(named, touched, relates);
+  return wrong ? refusal(...wrong) : null;
+}
+
+const levelOf = (n: Named): Level => ("text" in n ? "keyword" : n.entity.kind);
+
+/** A name no change is about, and a change no name is about; null when there is not both. */
+function disagreement(named: Named[], touched: Touched[], match: (n: Named, t: Touched) => boolean): [Named, Touched] | null {
+  const unnamedChange = touched.find((t) => !named.some((n) => match(n, t)));
+  const untouchedName = named.find((n) => !touched.some((t) => match(n, t)));
+  return unnamedChange && untouchedName ? [untouchedName, unnamedChange] : null;
+}
+
+function refusal(name: Named, change: Touched): string {
   return (
-    `Not proposed: the title names ${describeNamed(untouchedName)}, but the actions change ${unnamedChange.label}, which the title does not name. ` +
+    `Not proposed: the title names ${describeNamed(name)}, but the actions change ${change.label}, which the title does not name. ` +
     "A proposal must change what its title says: use the ids of the entity the title names (from list_campaigns, get_campaign or get_keywords), or title it after what the actions change."
   );
 }
