@@ -140,7 +140,7 @@ export const CASES: EvalCase[] = [
   },
   {
     question: () => "Compare the last 30 days with the 30 days before",
-    tools: [["get_account_overview"]],
+    tools: [["get_account_overview", "list_campaigns"]],
     facts: [{ label: "mentions the previous period", pattern: () => /previous|before|prior|vs/i }],
   },
   { question: () => "Which campaigns are paused?", tools: [["list_campaigns"]], facts: [named("names a paused campaign", (t) => t.pausedCampaign)] },
@@ -159,8 +159,12 @@ export const CASES: EvalCase[] = [
     tools: [["get_campaign"]],
     facts: [{ label: "names Trail Shoes (planted high bid)", pattern: () => /Trail Shoes|Hiking Boots/i }],
   },
-  { question: () => "Pause the keyword that wastes the most money", tools: [["get_keywords"], ["propose_changes"]], facts: [proposal] },
-  { question: () => "Add the worst non-converting search term as a negative keyword", tools: [["get_search_terms"], ["propose_changes"]], facts: [proposal] },
+  { question: () => "Pause the keyword that wastes the most money", tools: [["get_keywords", "get_recommendations"], ["propose_changes"]], facts: [proposal] },
+  {
+    question: () => "Add the worst non-converting search term as a negative keyword",
+    tools: [["get_search_terms", "get_recommendations"], ["propose_changes"]],
+    facts: [proposal],
+  },
   {
     question: () => "Raise the budget of the most budget-limited campaign by 10%",
     tools: [["list_campaigns", "get_campaign"], ["propose_changes"]],

@@ -30,8 +30,9 @@ async function truthOf(env: { db: DB }, userId: string, account: Awaited<ReturnT
   const enabled = campaigns.rows.filter((r) => r.status === "ENABLED");
   const converting = enabled.filter((r) => typeof r.costPerConversion === "number" && Number(r.conversions) >= 5);
   const limited = [...enabled].sort((a, b) => Number(b.budgetLostIS ?? 0) - Number(a.budgetLostIS ?? 0));
-  const wastedTerms = await run.get_search_terms({ nonConvertingOnly: true, limit: 1 });
-  const wastedKeywords = await run.get_keywords({ nonConvertingOnly: true, limit: 1 });
+  // Waste is what still spends: terms not excluded yet, keywords that can serve.
+  const wastedTerms = await run.get_search_terms({ nonConvertingOnly: true, activeOnly: true, limit: 1 });
+  const wastedKeywords = await run.get_keywords({ nonConvertingOnly: true, activeOnly: true, limit: 1 });
   const terms = await run.get_search_terms({ limit: 1 });
   const keywords = await run.get_keywords({ limit: 100 });
   const byConversions = await run.get_keywords({ sort: "conversions", limit: 1 });
@@ -60,6 +61,7 @@ async function truthOf(env: { db: DB }, userId: string, account: Awaited<ReturnT
 interface Result {
   n: number;
   question: string;
+  answer: string;
   expected: string[];
   used: string[];
   toolScore: number;
@@ -124,6 +126,7 @@ async function main() {
     results.push({
       n: i + 1,
       question,
+      answer: text,
       expected: c.tools.map((g) => g.join("|")),
       used: [...new Set(used)],
       toolScore,

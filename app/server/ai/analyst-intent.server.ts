@@ -167,11 +167,15 @@ export function cannotDo(question: string): string | null {
 
 const INTENTS: Array<[Intent, RegExp]> = [
   ["help", /^\s*(hi|hello|hey|hallo|help|thanks|thank you|what can you (do|answer)|who are you)\b[\s!?.]*$/i],
-  ["pause_keyword", /\bpause\b.*\bkeyword/i],
-  ["add_negative", /\b(add|exclude|block)\b.*\bnegative|\bexclude\b.*search term/i],
+  ["pause_keyword", /^\W*(please\s+)?((can|could|would) you\s+)?(pause|stop|turn off|switch off|disable)\b.*\bkeyword/i],
+  // An instruction ("add … as a negative"); "which … should I add as negatives?" asks what is wasted.
+  ["add_negative", /^\W*(please\s+)?((can|could|would) you\s+)?(add|exclude|block)\b.*\b(negative|search term)/i],
+  ["waste", /\b(which|what)\b.*\bnegatives?\b/i],
   ["raise_budget", /\b(raise|increase|bump|boost|up|double|lift)\b.*\bbudget|\bbudget\b.*\b(raise|increase|up by|more)\b.*\d/i],
   ["paused", /\bpaused\b/i],
-  ["pause_campaign", /\b(pause|stop|turn off|switch off|disable)\b/i],
+  // An instruction to pause; "which keywords should I pause?" asks what is wasted.
+  ["pause_campaign", /^\W*(please\s+)?((can|could|would) you\s+)?(pause|stop|turn off|switch off|disable)\b/i],
+  ["waste", /\b(which|what)\b.*\b(pause|stop|turn off|cut)\b/i],
   ["waste", /wast|burn|throw|money pit|without (a |any )?conver|no conver|zero conver|non.?convert|not convert|n't convert|inefficien|bleed|useless|leak/i],
   ["next", /\bnext\b|should i|recommend|suggest|improve|optimi[sz]|priorit|to.?do|action|fix|quick wins?|where (do|should) i start/i],
   ["search_terms", /search.?term|quer(y|ies)|searched|people (type|search)|negative/i],
@@ -233,6 +237,35 @@ export function claimedDirection(question: string): "up" | "down" | null {
 const NOT_A_NAME =
   /\b(my|our|all|every|each|any|campaigns|account|things|it|everything|overall|most|best|worst|top|limited|wast\w*|that|which|this|these|those|last|week|month|what|biggest|highest|lowest|one|ones|costliest|expensive|cheapest|budget|keyword|keywords|ad groups?)\b/i;
 
+const FILLER = new Set([
+  "the",
+  "a",
+  "an",
+  "by",
+  "to",
+  "from",
+  "of",
+  "for",
+  "in",
+  "on",
+  "with",
+  "and",
+  "at",
+  "per",
+  "cent",
+  "percent",
+  "day",
+  "daily",
+  "please",
+  "now",
+]);
+/** Not only filler and figures ("by 10%" names nothing). */
+const meaningful = (phrase: string) =>
+  phrase
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .some((w) => w && !FILLER.has(w) && !/^\d+$/.test(w));
+
 /** The words a question uses to name a campaign, ad group or keyword, if any ("Increase the Tents budget" → "Tents"). */
 export function namedPhrase(question: string, kind: "campaign" | "ad_group" | "keyword"): string | null {
   const q = question.trim().replace(/[?!.]+$/, "");
@@ -253,9 +286,12 @@ export function namedPhrase(question: string, kind: "campaign" | "ad_group" | "k
             /\btell me about\s+(?:the\s+)?(?:campaign\s+)?(.+)$/i,
           ];
   for (const re of patterns) {
-    const m = re.exec(q);
-    const phrase = m?.[1]?.trim();
-    if (phrase && phrase.length <= 80 && !NOT_A_NAME.test(phrase) && /\p{L}/u.test(phrase)) return phrase;
+    const phrase = re
+      .exec(q)?.[1]
+      ?.trim()
+      .replace(/^the\s+/i, "")
+      .replace(/\s+campaign$/i, "");
+    if (phrase && phrase.length <= 80 && !NOT_A_NAME.test(phrase) && meaningful(phrase)) return phrase;
   }
   return null;
 }

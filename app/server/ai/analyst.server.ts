@@ -19,6 +19,7 @@ import {
 } from "./entities.server";
 import { describePeriod, periodsIn, type Period } from "./periods.server";
 import { toolRunners, type ToolContext } from "./tools.server";
+import type { RecommendationType } from "../optimizer/types.server";
 
 /**
  * The built-in analyst: what the chat answers when no model is configured.
@@ -71,14 +72,12 @@ interface RecommendationsOutput extends ToolEvidence {
 }
 type Recommendation = RecommendationsOutput["recommendations"][number];
 
-const WASTE_TYPES = ["wasted_search_term", "negative_ngram", "wasted_keyword"];
+const WASTE_TYPES: RecommendationType[] = ["wasted_search_term", "negative_ngram", "wasted_keyword"];
+const NEGATIVE_TYPES: RecommendationType[] = ["wasted_search_term", "negative_ngram"];
 
-async function engine(w: Writer, filter: { type?: string; campaignId?: string; limit?: number } = {}): Promise<RecommendationsOutput> {
-  return (await w.call("get_recommendations", {
-    limit: filter.limit ?? 20,
-    ...(filter.type ? { type: filter.type as never } : {}),
-    ...(filter.campaignId ? { campaignId: filter.campaignId } : {}),
-  })) as RecommendationsOutput;
+async function engine(w: Writer, filter: { types?: RecommendationType[]; limit?: number } = {}): Promise<RecommendationsOutput> {
+  const types = filter.types?.length === 1 ? { type: filter.types[0] } : filter.types ? { types: filter.types } : {};
+  return (await w.call("get_recommendations", { limit: filter.limit ?? 20, ...types })) as RecommendationsOutput;
 }
 
 function impactText(w: Writer, r: Recommendation): string {
@@ -137,7 +136,7 @@ async function waste(w: Writer, parts: string[], range: DateRange | null) {
     }
   }
   // What to do about it is the rules engine's call: only findings that pass its significance test.
-  const recs = (await engine(w)).recommendations.filter((r) => WASTE_TYPES.includes(r.type) && r.actions.length > 0);
+  const recs = (await engine(w, { types: WASTE_TYPES })).recommendations.filter((r) => r.actions.length > 0);
   if (recs.length === 0) {
     parts.push("The rules engine has no waste finding that passes its significance test, so I drafted nothing.");
     return;
@@ -210,7 +209,7 @@ function percentIn(question: string): number | null {
 }
 
 async function budgets(w: Writer, parts: string[], range: DateRange | null) {
-  const recs = await engine(w, { type: "budget_limited" });
+  const recs = await engine(w, { types: ["budget_limited"] });
   if (recs.recommendations.length) {
     parts.push(
       `**Campaigns held back by their budget**, as the rules engine found them:`,
@@ -246,7 +245,7 @@ async function budgetChange(w: Writer, parts: string[], question: string, target
   let campaignId = target?.id ?? null;
   if (!campaignId) {
     // "the most budget-limited campaign": the engine's top budget finding.
-    const recs = await engine(w, { type: "budget_limited" });
+    const recs = await engine(w, { types: ["budget_limited"] });
     const top = recs.recommendations[0];
     if (!top) {
       parts.push(engineSilence(recs, "budget-limited campaign"), "Name the campaign to change, e.g. “raise the budget of Search | Tents by 10%”.");
@@ -306,8 +305,39 @@ async function searchTerms(w: Writer, parts: string[], range: DateRange | null) 
     );
 }
 
-async function keywords(w: Writer, parts: string[], range: DateRange | null, campaignId?: string) {
-  const rows = (await w.call("get_keywords", { limit: 15, sort: "cost", ...rangeInput(range), ...(campaignId ? { campaignId } : {}) })) as ToolEvidence;
+async function keywords(w: Writer, parts: string[], range: DateRange | null, opts: { campaignId?: string; quality?: boolean } = {}) {
+  const rows = (await w.call("get_keywords", {
+    limit: opts.quality ? 100 : 15,
+    sort: "cost",
+    ...rangeInput(range),
+    ...(opts.campaignId ? { campaignId: opts.campaignId } : {}),
+  })) as ToolEvidence;
+  const lowQs = rows.rows.filter((r) => r.qualityScore !== null && num(r.qualityScore) <= 3 && num(r.cost) > 0);
+  if (opts.quality) {
+    parts.push(
+      lowQs.length
+        ? `**Keywords with a low quality score (≤ 3) that spend**, costliest first (${windowOf(rows)}, of the ${rows.rows.length} costliest keywords):`
+        : `None of the ${rows.rows.length} costliest keywords has a quality score of 3 or less (${windowOf(rows)}).`,
+    );
+    if (lowQs.length)
+      parts.push(
+        table(
+          ["Keyword", "Match", "Campaign", "QS", "Cost", "Conv."],
+          lowQs
+            .slice(0, 10)
+            .map((r) => [
+              String(r.keyword),
+              String(r.matchType).toLowerCase(),
+              String(r.campaign),
+              String(r.qualityScore),
+              w.money(r.cost),
+              String(r.conversions),
+            ]),
+        ),
+        "A low quality score raises what each click costs; the rules engine's quality-score recommendations say what is weak (expected CTR, ad relevance, landing page).",
+      );
+    return;
+  }
   parts.push(
     `**Costliest keywords** (${windowOf(rows)}):`,
     table(
@@ -325,7 +355,6 @@ async function keywords(w: Writer, parts: string[], range: DateRange | null, cam
         ]),
     ),
   );
-  const lowQs = rows.rows.filter((r) => r.qualityScore !== null && num(r.qualityScore) <= 3 && num(r.cost) > 0);
   if (lowQs.length)
     parts.push(
       `Low quality score (≤ 3) with spend: ${lowQs.map((r) => `“${r.keyword}” (QS ${r.qualityScore}, ${w.money(r.cost)})`).join(", ")}. Low quality raises what each click costs.`,
@@ -500,7 +529,7 @@ async function containing(w: Writer, parts: string[], word: string, range: DateR
 
 /** "Pause the keyword that wastes the most": the engine's keyword finding (a pause where it advises one). */
 async function pauseWorstKeyword(w: Writer, parts: string[]) {
-  const recs = await engine(w, { type: "wasted_keyword" });
+  const recs = await engine(w, { types: ["wasted_keyword"] });
   const pausing = recs.recommendations.find((r) => r.actions.some((a) => a.type === "status" && a.status === "PAUSED"));
   const top = pausing ?? recs.recommendations[0];
   if (!top) {
@@ -514,8 +543,8 @@ async function pauseWorstKeyword(w: Writer, parts: string[]) {
 
 /** "Add the worst search term as a negative": the engine's search-term or n-gram exclusion. */
 async function addWorstNegative(w: Writer, parts: string[]) {
-  const recs = await engine(w);
-  const top = recs.recommendations.find((r) => (r.type === "wasted_search_term" || r.type === "negative_ngram") && r.actions.length > 0);
+  const recs = await engine(w, { types: NEGATIVE_TYPES });
+  const top = recs.recommendations.find((r) => r.actions.length > 0);
   if (!top) {
     parts.push(engineSilence(recs, "search term to exclude"));
     return;
@@ -560,6 +589,9 @@ async function namedIn(ctx: ToolContext, question: string, kinds: EntityKind[]):
   const lists: Entity[] = [];
   if (kinds.includes("campaign")) lists.push(...(await loadCampaigns(cid)));
   if (kinds.includes("ad_group")) lists.push(...(await loadAdGroups(cid)));
+  // By id ("campaign 17000000008").
+  const byId = lists.find((e) => new RegExp(`\\b${e.id}\\b`).test(question));
+  if (byId) return { kind: byId.kind, resolution: { status: "found", entity: byId } };
   const mentions = mentionsIn(question, lists, { typos: true });
   if (mentions.length) {
     // The longest name wins; a name shared by a campaign and an ad group is the campaign unless "ad group" is said.
@@ -589,7 +621,7 @@ async function namedIn(ctx: ToolContext, question: string, kinds: EntityKind[]):
 
 // ---- the answer
 
-const PAUSE = /\b(pause|stop|turn off|switch off|disable)\b/i;
+const QUALITY = /quality|\bqs\b/i;
 
 /** Questions whose answer rests on keyword or search-term figures (incomplete during the first import). */
 const NEEDS_DETAIL: Intent[] = ["waste", "search_terms", "keywords", "pause_keyword", "add_negative", "next"];
@@ -632,7 +664,7 @@ async function answer(w: Writer, ctx: ToolContext, question: string, parts: stri
   const range = periods?.current ?? null;
 
   // A name the person gave: resolved, or asked about; never replaced by another entity.
-  const instructs = intent === "raise_budget" || (/\bbudget\b/i.test(q) && (amountIn(q) !== null || percentIn(q) !== null)) || PAUSE.test(q);
+  const instructs = intent === "raise_budget" || (/\bbudget\b/i.test(q) && (amountIn(q) !== null || percentIn(q) !== null)) || intent === "pause_campaign" || intent === "pause_keyword";
   const kinds: EntityKind[] = intent === "pause_keyword" ? ["keyword"] : /\bbudget\b/i.test(q) ? ["campaign"] : ["campaign", "ad_group", "keyword"];
   const named =
     instructs || ["performance", "budgets", "keywords", "waste", "search_terms", "overview"].includes(intent) ? await namedIn(ctx, question, kinds) : null;
@@ -661,7 +693,7 @@ async function answer(w: Writer, ctx: ToolContext, question: string, parts: stri
     );
     return intent;
   }
-  if (PAUSE.test(q) && target) {
+  if ((intent === "pause_campaign" || intent === "pause_keyword") && target) {
     if (target.kind === "keyword") await pauseKeyword(w, parts, target);
     else if (target.kind === "ad_group") await pauseAdGroup(w, parts, target);
     else await pauseCampaign(w, parts, target);
@@ -673,7 +705,7 @@ async function answer(w: Writer, ctx: ToolContext, question: string, parts: stri
     return amount !== null ? "budget_to" : "raise_budget";
   }
   if (target && target.kind !== "keyword" && ["performance", "overview", "budgets", "keywords", "waste"].includes(intent)) {
-    if (intent === "keywords" && target.kind === "campaign") await keywords(w, parts, range, target.id);
+    if (intent === "keywords" && target.kind === "campaign") await keywords(w, parts, range, { campaignId: target.id, quality: QUALITY.test(q) });
     else if (target.kind === "ad_group") await adGroup(w, parts, target, range);
     else await campaign(w, parts, target, range);
     return "campaign";
@@ -706,7 +738,7 @@ async function answer(w: Writer, ctx: ToolContext, question: string, parts: stri
       await budgets(w, parts, range);
       break;
     case "keywords":
-      await keywords(w, parts, range);
+      await keywords(w, parts, range, { quality: QUALITY.test(q) });
       break;
     case "history":
       await history(w, parts, range);

@@ -95,6 +95,7 @@ export const GetRecommendationsInput = z
   .object({
     campaignId: NumericId("campaignId").optional(),
     type: z.enum(RECOMMENDATION_TYPES).optional(),
+    types: z.array(z.enum(RECOMMENDATION_TYPES)).min(1).max(RECOMMENDATION_TYPES.length).optional().describe("Any of these types"),
     limit: Limit(20, 10),
   })
   .strict();
@@ -375,7 +376,7 @@ export function toolRunners(ctx: ToolContext) {
       // Advice a change since the engine's run already carried out is not advice any more.
       const done = new Set<string>();
       for (const r of list.recommendations) if (r.actions.length && (await alreadyInEffect(cid, r.actions))) done.add(r.id);
-      const open = list.recommendations.filter((r) => !done.has(r.id));
+      const open = list.recommendations.filter((r) => !done.has(r.id) && (!parsed.types || parsed.types.includes(r.type)));
       const matching = parsed.campaignId
         ? open.filter(
             (r) =>
