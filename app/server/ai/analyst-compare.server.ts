@@ -176,7 +176,7 @@ export async function comparePeriods(
   ];
   if (ta.conversionValue + tb.conversionValue > 0) rows.push(row("ROAS", "roas"));
   parts.push(table(["", current.name, previous.name, "Change"], rows));
-  if (went === "flat" || PARTS[metric].length < 2) return;
+  if (now === before || PARTS[metric].length < 2) return;
   parts.push(`Across the account, ${name} moved with ${movedParts(ta, tb, metric, days)}.`);
 
   // The campaigns that moved it most, in the direction it moved.

@@ -176,7 +176,7 @@ const INTENTS: Array<[Intent, RegExp]> = [
   // An instruction to pause; "which keywords should I pause?" asks what is wasted.
   ["pause_campaign", /^\W*(please\s+)?((can|could|would) you\s+)?(pause|stop|turn off|switch off|disable)\b/i],
   ["waste", /\b(which|what)\b.*\b(pause|stop|turn off|cut)\b/i],
-  ["waste", /wast|burn|throw|money pit|without (a |any )?conver|no conver|zero conver|non.?convert|not convert|n't convert|inefficien|bleed|useless|leak/i],
+  ["waste", /wast|burn|throw|money pit|without (a |any )?conver|no conver|zero conver|non.?convert|(n'?t|not|never) conver|inefficien|bleed|useless|leak/i],
   ["next", /\bnext\b|should i|recommend|suggest|improve|optimi[sz]|priorit|to.?do|action|fix|quick wins?|where (do|should) i start/i],
   ["search_terms", /search.?term|quer(y|ies)|searched|people (type|search)|negative/i],
   ["budgets", /budget|limited|impression share|spend more|scale|lost/i],
@@ -235,7 +235,7 @@ export function claimedDirection(question: string): "up" | "down" | null {
 
 // Words that describe rather than name ("the most budget-limited campaign", "my campaigns").
 const NOT_A_NAME =
-  /\b(my|our|all|every|each|any|campaigns|account|things|it|everything|overall|most|best|worst|top|limited|wast\w*|that|which|this|these|those|last|week|month|what|biggest|highest|lowest|one|ones|costliest|expensive|cheapest|budget|keyword|keywords|ad groups?)\b/i;
+  /\b(my|our|we|i|you|they|us|ads|stuff|all|every|each|any|campaigns|account|things|it|everything|overall|most|best|worst|top|limited|wast\w*|that|which|this|these|those|last|week|month|what|biggest|highest|lowest|one|ones|costliest|expensive|cheapest|budget|keyword|keywords|ad groups?)\b/i;
 
 const FILLER = new Set([
   "the",

@@ -646,7 +646,10 @@ async function answer(w: Writer, ctx: ToolContext, question: string, parts: stri
   const metric = metricIn(q);
   const claimed = claimedDirection(q);
   const aboutChange =
-    claimed !== null && metric !== null && /\b(why|did|has|have|was|were|is|are)\b/i.test(q) && !/\b(how (can|do|to|should)|should i)\b/i.test(q);
+    claimed !== null &&
+    metric !== null &&
+    /\b(why|did|has|have|was|were|is|are|what happened|what's going on|what is going on|how come|explain)\b/i.test(q) &&
+    !/\b(how (can|do|to|should)|should i)\b/i.test(q);
   if (intent === "unknown" && !aboutChange && !periods) {
     parts.push(`I didn't understand “${question.trim().slice(0, 120)}”. ${CAPABILITIES}`);
     return "unknown";
@@ -655,7 +658,8 @@ async function answer(w: Writer, ctx: ToolContext, question: string, parts: stri
     parts.push(CAPABILITIES);
     return "help";
   }
-  if ((periods?.previous || aboutChange) && !["pause_keyword", "add_negative", "raise_budget", "history", "paused", "next"].includes(intent)) {
+  const comparing = aboutChange || (periods?.previous && intent !== "history");
+  if (comparing && !["pause_keyword", "add_negative", "raise_budget", "paused", "next"].includes(intent)) {
     const current = periods?.current ?? { name: "the last 30 days", ...last30(today), partial: false };
     const previous = periods?.previous ?? { name: "the 30 days before", from: addDays(current.from, -30), to: addDays(current.from, -1), partial: false };
     await comparePeriods(w, parts, current, previous, { metric, claimed: aboutChange ? claimed : null });
@@ -664,7 +668,11 @@ async function answer(w: Writer, ctx: ToolContext, question: string, parts: stri
   const range = periods?.current ?? null;
 
   // A name the person gave: resolved, or asked about; never replaced by another entity.
-  const instructs = intent === "raise_budget" || (/\bbudget\b/i.test(q) && (amountIn(q) !== null || percentIn(q) !== null)) || intent === "pause_campaign" || intent === "pause_keyword";
+  const instructs =
+    intent === "raise_budget" ||
+    (/\bbudget\b/i.test(q) && (amountIn(q) !== null || percentIn(q) !== null)) ||
+    intent === "pause_campaign" ||
+    intent === "pause_keyword";
   const kinds: EntityKind[] = intent === "pause_keyword" ? ["keyword"] : /\bbudget\b/i.test(q) ? ["campaign"] : ["campaign", "ad_group", "keyword"];
   const named =
     instructs || ["performance", "budgets", "keywords", "waste", "search_terms", "overview"].includes(intent) ? await namedIn(ctx, question, kinds) : null;
