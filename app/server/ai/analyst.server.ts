@@ -165,7 +165,7 @@ async function performance(w: Writer, parts: string[], period: Period | null) {
     `**${period ? describePeriod(period) : current.period}**: cost ${w.money(current.cost)}${delta("cost")}, ${count(current.clicks, "click")}, ` +
       `${count(current.conversions, "conversion")}${delta("conversions")}, ` +
       `cost per conversion ${current.costPerConversion === null ? "—" : w.money(current.costPerConversion)}` +
-      `${current.roas === null ? "" : `, ROAS ${num(current.roas).toFixed(2)}`}.`,
+      `${current.roas === null || num(current.conversionValue) === 0 ? "" : `, ROAS ${num(current.roas).toFixed(2)}`}.`,
   );
   const campaigns = (await w.call("list_campaigns", { status: "ENABLED", sort: "cost", limit: 10, ...rangeInput(period) })) as ToolEvidence;
   const spending = campaigns.rows.filter((r) => num(r.cost) > 0);
