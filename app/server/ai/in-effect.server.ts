@@ -17,6 +17,18 @@ export async function alreadyInEffect(customerId: string, actions: Action[]): Pr
 
 const micros = (units: number) => Math.round(units * 1_000_000);
 
+/** A keyword by its change-set id (adGroupId~criterionId). */
+function keywordRow(customerId: string, id: string) {
+  const [adGroupId, criterionId] = id.split("~");
+  return getDb()
+    .selectFrom("ads_keywords")
+    .select(["status", "cpc_bid_micros"])
+    .where("customer_id", "=", customerId)
+    .where("ad_group_id", "=", adGroupId)
+    .where("criterion_id", "=", criterionId)
+    .executeTakeFirst();
+}
+
 async function actionInEffect(customerId: string, a: Action): Promise<boolean> {
   const db = getDb();
   switch (a.type) {
@@ -30,13 +42,7 @@ async function actionInEffect(customerId: string, a: Action): Promise<boolean> {
         const [parent, child] = id.split("~");
         const row =
           a.kind === "keyword"
-            ? await db
-                .selectFrom("ads_keywords")
-                .select("status")
-                .where("customer_id", "=", customerId)
-                .where("ad_group_id", "=", parent)
-                .where("criterion_id", "=", child)
-                .executeTakeFirst()
+            ? await keywordRow(customerId, id)
             : await db
                 .selectFrom("ads_ads")
                 .select("status")
@@ -59,16 +65,9 @@ async function actionInEffect(customerId: string, a: Action): Promise<boolean> {
     }
     case "bid": {
       for (const item of a.items) {
-        const [parent, child] = item.id.split("~");
         const row =
           a.kind === "keyword"
-            ? await db
-                .selectFrom("ads_keywords")
-                .select("cpc_bid_micros")
-                .where("customer_id", "=", customerId)
-                .where("ad_group_id", "=", parent)
-                .where("criterion_id", "=", child)
-                .executeTakeFirst()
+            ? await keywordRow(customerId, item.id)
             : await db.selectFrom("ads_ad_groups").select("cpc_bid_micros").where("customer_id", "=", customerId).where("id", "=", item.id).executeTakeFirst();
         if (row?.cpc_bid_micros === undefined || row.cpc_bid_micros === null || Number(row.cpc_bid_micros) !== micros(item.cpc)) return false;
       }
