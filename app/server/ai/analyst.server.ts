@@ -136,9 +136,10 @@ async function waste(w: Writer, parts: string[], range: DateRange | null) {
     }
   }
   // What to do about it is the rules engine's call: only findings that pass its significance test.
-  const recs = (await engine(w, { types: WASTE_TYPES })).recommendations.filter((r) => r.actions.length > 0);
+  const out = await engine(w, { types: WASTE_TYPES });
+  const recs = out.recommendations.filter((r) => r.actions.length > 0);
   if (recs.length === 0) {
-    parts.push("The rules engine has no waste finding that passes its significance test, so I drafted nothing.");
+    parts.push(engineSilence(out, "waste finding that passes its significance test"));
     return;
   }
   parts.push(
