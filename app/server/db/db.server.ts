@@ -29,9 +29,8 @@ export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db:
     pool.on("error", (error) => log.warn(`PostgreSQL idle client error: ${error.message}`));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect };
   }
-  let file = opts.databaseUrl?.replace(/^sqlite:(\/\/)?/, "") || path.join(opts.dataDir, "app.db");
+  const file = sqliteFileOf(opts);
   if (file !== ":memory:") {
-    file = path.resolve(file);
     ensurePrivateDir(path.dirname(file));
     // SQLite gives its -wal and -shm files the database file's mode.
     ensurePrivateFile(file);
@@ -45,6 +44,12 @@ export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db:
   // sign-in or an apply waits for it rather than failing.
   database.pragma("busy_timeout = 15000");
   return { db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }) }), dialect };
+}
+
+/** The SQLite database's file (absolute), or ":memory:". */
+export function sqliteFileOf(opts: { databaseUrl?: string; dataDir: string }): string {
+  const file = opts.databaseUrl?.replace(/^sqlite:(\/\/)?/, "") || path.join(opts.dataDir, "app.db");
+  return file === ":memory:" ? file : path.resolve(file);
 }
 
 /**

@@ -434,6 +434,36 @@ export interface AccountTargetsTable {
   updated_by: string | null;
 }
 
+/** PostgreSQL only (0130): a running job's lease; pg-boss holds the queue itself. */
+export interface JobLeasesTable {
+  job_id: string;
+  queue: string;
+  singleton_key: string | null;
+  holder: string;
+  attempt: number;
+  started_at: Generated<Date>;
+  beat_at: Generated<Date>;
+}
+
+/** SQLite only (0130): the in-process job queue. */
+export interface JobsTable {
+  id: string;
+  queue: string;
+  /** JSON. */
+  data: string;
+  state: "created" | "retry" | "active" | "completed" | "failed";
+  singleton_key: string | null;
+  retry_count: number;
+  retry_limit: number;
+  retry_delay_seconds: number;
+  retry_backoff: number;
+  start_after: string;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  output: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -462,6 +492,8 @@ export interface Database {
   optimizer_in_flight: OptimizerInFlightTable;
   account_targets: AccountTargetsTable;
   user_preferences: UserPreferencesTable;
+  job_leases: JobLeasesTable;
+  jobs: JobsTable;
 }
 
 export type User = Selectable<UsersTable>;
