@@ -86,6 +86,9 @@ const schema = z.object({
   AI_DAILY_MESSAGE_LIMIT: positiveInt.default(200),
 });
 
+/** Every variable the server reads (compose.yaml's are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
 export const AI_PROVIDERS = ["openai", "anthropic", "google", "openai-compatible"] as const;
 export type AiProvider = (typeof AI_PROVIDERS)[number];
 
