@@ -462,6 +462,38 @@ export interface JobsTable {
   started_at: string | null;
   completed_at: string | null;
   output: string | null;
+// ---- the metered door to the language model (0100_ai_metering)
+
+export type AiFeature = "chat" | "ad_copy";
+
+/** One model call (a retry is a call of its own). */
+export interface AiUsageTable {
+  id: string;
+  user_id: string;
+  feature: AiFeature;
+  /** provider:model, as AI_MODEL names it. */
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  outcome: "ok" | "error" | "aborted";
+  created_at: string;
+}
+
+/** Uses of a feature the model served, per user and UTC day (YYYY-MM-DD). */
+export interface AiDailyUsesTable {
+  user_id: string;
+  feature: AiFeature;
+  day: string;
+  used: number;
+}
+
+/** A user's model request in flight, one row per concurrency slot. */
+export interface AiLeasesTable {
+  user_id: string;
+  slot: number;
+  lease_id: string;
+  expires_at: string;
 }
 
 export interface Database {
@@ -494,6 +526,9 @@ export interface Database {
   user_preferences: UserPreferencesTable;
   job_leases: JobLeasesTable;
   jobs: JobsTable;
+  ai_usage: AiUsageTable;
+  ai_daily_uses: AiDailyUsesTable;
+  ai_leases: AiLeasesTable;
 }
 
 export type User = Selectable<UsersTable>;
