@@ -434,6 +434,15 @@ export interface AccountTargetsTable {
   updated_by: string | null;
 }
 
+/** rate-limiter-flexible's table for its PostgreSQL and SQLite stores (migration 0110; limits/limiter.server.ts). */
+export interface RateLimitsTable {
+  /** `<limit name>:<key>`. */
+  key: string;
+  points: number;
+  /** Epoch milliseconds; null: never expires. */
+  expire: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -462,6 +471,7 @@ export interface Database {
   optimizer_in_flight: OptimizerInFlightTable;
   account_targets: AccountTargetsTable;
   user_preferences: UserPreferencesTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type User = Selectable<UsersTable>;
