@@ -48,6 +48,8 @@ const schema = z.object({
   AUTH_RATE_LIMIT_IP: positiveInt.default(30),
   AUTH_RATE_LIMIT_ACCOUNT: positiveInt.default(10),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(900),
+  /** Account mails (confirmation and reset links, notes) one address may receive per day. */
+  AUTH_MAIL_DAILY_LIMIT: positiveInt.default(5),
   SESSION_TTL_DAYS: positiveInt.max(365).default(30),
   /** A budget or bid change larger than this (percent, up or down) needs an explicit confirmation to apply. */
   CHANGE_CONFIRM_PERCENT: positiveInt.max(1000).default(50),

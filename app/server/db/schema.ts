@@ -462,6 +462,8 @@ export interface JobsTable {
   started_at: string | null;
   completed_at: string | null;
   output: string | null;
+}
+
 // ---- the metered door to the language model (0100_ai_metering)
 
 export type AiFeature = "chat" | "ad_copy";
@@ -494,6 +496,15 @@ export interface AiLeasesTable {
   slot: number;
   lease_id: string;
   expires_at: string;
+}
+
+/** rate-limiter-flexible's table for its PostgreSQL and SQLite stores (migration 0110; limits/limiter.server.ts). */
+export interface RateLimitsTable {
+  /** `<limit name>:<key>`. */
+  key: string;
+  points: number;
+  /** Epoch milliseconds; null: never expires. */
+  expire: number | null;
 }
 
 export interface Database {
@@ -529,6 +540,7 @@ export interface Database {
   ai_usage: AiUsageTable;
   ai_daily_uses: AiDailyUsesTable;
   ai_leases: AiLeasesTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type User = Selectable<UsersTable>;
