@@ -49,7 +49,7 @@ describe("parseConfig", () => {
   it("points Google endpoints at the mounted emulator in demo mode, and at Google in live mode", () => {
     const demo = parseConfig({ DATA_DIR: tmp(), PORT: "4000" });
     expect(demo.google.authorizationUrl).toBe("http://localhost:4000/emulator/o/oauth2/v2/auth");
-    expect(demo.google.adsApiUrl).toBe("http://localhost:4000/emulator");
+    expect(demo.google.adsApiUrl).toBe("http://127.0.0.1:4000/emulator");
     const live = parseConfig({ DATA_DIR: tmp(), GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "secret" });
     expect(live.demoMode).toBe(false);
     expect(live.google.authorizationUrl).toBe("https://accounts.google.com/o/oauth2/v2/auth");
@@ -57,6 +57,23 @@ describe("parseConfig", () => {
     expect(live.google.adsApiUrl).toBe("https://googleads.googleapis.com");
     const custom = parseConfig({ DATA_DIR: tmp(), GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s", GOOGLE_TOKEN_URL: "http://127.0.0.1:9/t" });
     expect(custom.google.tokenUrl).toBe("http://127.0.0.1:9/t");
+  });
+
+  it("in demo mode sends the browser to APP_URL and the server's own calls to where it listens (Docker's -p 8080:3000)", () => {
+    const mapped = parseConfig({ DATA_DIR: tmp(), PORT: "3000", APP_URL: "https://ads.example.com" });
+    expect(mapped.google.authorizationUrl).toBe("https://ads.example.com/emulator/o/oauth2/v2/auth");
+    expect(mapped.google.tokenUrl).toBe("http://127.0.0.1:3000/emulator/token");
+    expect(mapped.google.userinfoUrl).toBe("http://127.0.0.1:3000/emulator/v1/userinfo");
+    expect(mapped.google.revokeUrl).toBe("http://127.0.0.1:3000/emulator/revoke");
+    expect(mapped.google.adsApiUrl).toBe("http://127.0.0.1:3000/emulator");
+    expect(parseConfig({ DATA_DIR: tmp(), PORT: "3000", HOST: "::" }).google.tokenUrl).toBe("http://[::1]:3000/emulator/token");
+    expect(parseConfig({ DATA_DIR: tmp(), PORT: "3000", HOST: "10.1.2.3" }).google.tokenUrl).toBe("http://10.1.2.3:3000/emulator/token");
+    // Several instances share one instance's emulator; the browser still goes through APP_URL.
+    const shared = parseConfig({ DATA_DIR: tmp(), APP_URL: "http://localhost:8080", DEMO_EMULATOR_URL: "http://app1:3000/emulator/" });
+    expect(shared.google.tokenUrl).toBe("http://app1:3000/emulator/token");
+    expect(shared.google.adsApiUrl).toBe("http://app1:3000/emulator");
+    expect(shared.google.authorizationUrl).toBe("http://localhost:8080/emulator/o/oauth2/v2/auth");
+    expect(() => parseConfig({ DATA_DIR: tmp(), DEMO_EMULATOR_URL: "app1:3000" })).toThrow(/DEMO_EMULATOR_URL/);
   });
 
   it("treats empty strings as unset", () => {
