@@ -224,18 +224,22 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             </span>
           </dd>
         </dl>
-        <h3 className="mt-4 text-sm font-semibold text-gray-900">By feature</h3>
-        <ul className="mt-2 divide-y divide-gray-100 text-sm" aria-label="AI use by feature">
-          {ai.usage.features.map((f) => (
-            <li key={f.feature} className="py-2" data-testid={`ai-usage-${f.feature}`}>
-              <span className="font-medium text-gray-900">{FEATURE_NAMES[f.feature].name}</span>
-              <span className="block text-gray-600 sm:ml-2 sm:inline">
-                {formatInteger(f.totalTokens)} tokens this month over {formatInteger(f.calls)} {f.calls === 1 ? "call" : "calls"} · today{" "}
-                {formatInteger(f.usedToday)} of {formatInteger(f.dailyLimit)} {FEATURE_NAMES[f.feature].uses}
-              </span>
-            </li>
-          ))}
-        </ul>
+        {ai.configured || total.calls > 0 ? (
+          <>
+            <h3 className="mt-4 text-sm font-semibold text-gray-900">By feature</h3>
+            <ul className="mt-2 divide-y divide-gray-100 text-sm" aria-label="AI use by feature">
+              {ai.usage.features.map((f) => (
+                <li key={f.feature} className="py-2" data-testid={`ai-usage-${f.feature}`}>
+                  <span className="font-medium text-gray-900">{FEATURE_NAMES[f.feature].name}</span>
+                  <span className="block text-gray-600 sm:ml-2 sm:inline">
+                    {formatInteger(f.totalTokens)} tokens this month over {formatInteger(f.calls)} {f.calls === 1 ? "call" : "calls"} · today{" "}
+                    {formatInteger(f.usedToday)} of {formatInteger(f.dailyLimit)} {FEATURE_NAMES[f.feature].uses}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
         {ai.usage.budget ? (
           <p className="mt-3 text-sm text-gray-700" data-testid="ai-budget">
             This installation&apos;s monthly budget: {formatInteger(ai.usage.budget.used)} of {formatInteger(ai.usage.budget.limit)} tokens used
