@@ -14,7 +14,6 @@ import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import type { ServerBuild } from "react-router";
 import { compressResponses } from "./app/server/http/compression.server";
-import { canonicalRedirect } from "./app/server/http/canonical-host.server";
 import { connectionCloseWhileDraining, drainServer } from "./app/server/lifecycle/drain.server";
 import { bodyLimit, bodyWasRefused } from "./app/server/http/body-limit.server";
 import { noStoreForData } from "./app/server/http/no-store.server";
@@ -100,13 +99,6 @@ async function main() {
       .status(403)
       .type("application/json")
       .send(JSON.stringify({ detail: "Cross-site request refused" }));
-  });
-
-  // The host-name rule (README): the Google sign-in starts on APP_URL's host, or its cookie and callback disagree.
-  server.use((req, res, next) => {
-    const target = canonicalRedirect({ method: req.method, host: req.host, originalUrl: req.originalUrl }, app.appUrl);
-    if (target) return res.redirect(302, target);
-    next();
   });
 
   server.get("/healthz", async (_req, res) => {
