@@ -161,8 +161,10 @@ const EXPIRY_MARGIN_MS = 120_000;
 
 /**
  * A valid access token for this connection, refreshed shortly before it
- * expires. A dead refresh token marks the connection "reconnect needed" once;
- * later calls fail fast without calling Google again.
+ * expires. A refresh makes the re-check of the user's accounts due
+ * (`access_checked_at` cleared; ads/accounts.server.ts `recheckAccessIfDue`
+ * runs it at their next request). A dead refresh token marks the connection
+ * "reconnect needed" once; later calls fail fast without calling Google again.
  */
 export async function getGoogleAccessToken(connection: GoogleConnection, opts: { forceRefresh?: boolean } = {}, db: DB = getDb()): Promise<string> {
   const current = await db.selectFrom("google_connections").selectAll().where("id", "=", connection.id).executeTakeFirst();
@@ -188,6 +190,7 @@ export async function getGoogleAccessToken(connection: GoogleConnection, opts: {
           access_token_enc: encryptSecret(tokens.accessToken, accessContext(current.id)),
           access_token_expires_at: tokens.expiresAt.toISOString(),
           ...(tokens.refreshToken ? { refresh_token_enc: encryptSecret(tokens.refreshToken, refreshContext(current.id)) } : {}),
+          access_checked_at: null,
           updated_at: new Date().toISOString(),
         })
         .where("id", "=", current.id)

@@ -1,3 +1,4 @@
+import type { Kysely } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import * as m0111 from "../db/migrations/0111_hashed_sessions_and_codes";
@@ -24,6 +25,8 @@ const signIn = (sub: string, email: string, emailVerified = true): GoogleSignIn 
   profile: { sub, email, emailVerified },
   tokens: { accessToken: `access-${sub}`, refreshToken: `refresh-${sub}`, expiresAt: new Date(Date.now() + 3600_000), scopes: ["openid", "email"] },
 });
+/** A migration's own view of the database (it is written against no schema). */
+const asMigrated = (db: TestContext["db"]) => db as unknown as Kysely<unknown>;
 const users = () => t.db.selectFrom("users").select(["id", "email", "google_sub"]).orderBy("email").execute();
 
 describe("a Google sign-in finds its user by the Google account's id", () => {
@@ -62,7 +65,7 @@ describe("a Google sign-in finds its user by the Google account's id", () => {
 
 describe("existing rows (migrations)", () => {
   it("0112 records each Google user's id from the connection under the user's own address", async () => {
-    await m0112.down(t.db);
+    await m0112.down(asMigrated(t.db));
     const now = new Date().toISOString();
     const row = (id: string, email: string) => ({
       id,
@@ -98,7 +101,7 @@ describe("existing rows (migrations)", () => {
       .insertInto("google_connections")
       .values([conn("c1", "u1", "sub-a", "Google.User@example.com"), conn("c2", "u2", "sub-b", "another.address@example.com")])
       .execute();
-    await m0112.up(t.db);
+    await m0112.up(asMigrated(t.db));
     expect(await users()).toEqual([
       { id: "u2", email: "connected.other@example.com", google_sub: null },
       { id: "u1", email: "google.user@example.com", google_sub: "sub-a" },
@@ -110,7 +113,7 @@ describe("existing rows (migrations)", () => {
 
   it("0111 hashes the ids of sessions made before it: their cookies still sign in, the stored id no longer does", async () => {
     const user = await registerUser("eve@example.com", "eve-password");
-    await m0111.down(t.db);
+    await m0111.down(asMigrated(t.db));
     // A session as it was stored before: the cookie's own value as the id.
     const cookieValue = "pre-migration-session-id-0123456789abcdefghijkl";
     const now = new Date();
@@ -125,7 +128,7 @@ describe("existing rows (migrations)", () => {
         user_agent: null,
       })
       .execute();
-    await m0111.up(t.db);
+    await m0111.up(asMigrated(t.db));
     const stored = await t.db.selectFrom("sessions").select("id").execute();
     expect(stored).toHaveLength(1);
     expect(stored[0].id).not.toBe(cookieValue);

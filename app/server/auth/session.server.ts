@@ -79,13 +79,18 @@ export interface SessionContext {
   user: User;
   sessionId: string;
   tokenHash: string;
+  /** The user's Google connection, when there is an active one: when its accounts were last re-checked (null: due). */
+  googleAccess: { checkedAt: string | null } | null;
 }
 
 async function findSession(db: DB, column: "id" | "token_hash", value: string): Promise<SessionContext | null> {
   const row = await db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
+    .leftJoin("google_connections", (join) => join.onRef("google_connections.user_id", "=", "users.id").on("google_connections.status", "=", "active"))
     .select([
+      "google_connections.id as connection_id",
+      "google_connections.access_checked_at",
       "sessions.id as session_id",
       "sessions.token_hash",
       "sessions.expires_at",
@@ -105,9 +110,9 @@ async function findSession(db: DB, column: "id" | "token_hash", value: string): 
     await db.deleteFrom("sessions").where("id", "=", row.session_id).execute();
     return null;
   }
-  const { session_id, token_hash, expires_at: _e, ...user } = row;
+  const { session_id, token_hash, expires_at: _e, connection_id, access_checked_at, ...user } = row;
   noteRequestUser(user.id);
-  return { user, sessionId: session_id, tokenHash: token_hash };
+  return { user, sessionId: session_id, tokenHash: token_hash, googleAccess: connection_id ? { checkedAt: access_checked_at } : null };
 }
 
 /** The signed-in user of a browser request (cookie), or null. */

@@ -42,6 +42,8 @@ export interface GoogleConnectionsTable {
   /** Why the account list could not be loaded last time (null when it could). */
   accounts_error: string | null;
   accounts_synced_at: string | null;
+  /** When the accounts Google grants were last re-checked (or the check claimed); see ads/access-check.server.ts. */
+  access_checked_at: string | null;
   created_at: string;
   updated_at: string;
 }

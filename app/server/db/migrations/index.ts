@@ -16,6 +16,7 @@ import * as m0100 from "./0100_ai_metering";
 import * as m0110 from "./0110_rate_limits";
 import * as m0111 from "./0111_hashed_sessions_and_codes";
 import * as m0112 from "./0112_google_sub";
+import * as m0113 from "./0113_access_checked";
 import * as m0130 from "./0130_jobs";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
@@ -37,5 +38,6 @@ export const migrations: Record<string, Migration> = {
   "0110_rate_limits": m0110,
   "0111_hashed_sessions_and_codes": m0111,
   "0112_google_sub": m0112,
+  "0113_access_checked": m0113,
   "0130_jobs": m0130,
 };
