@@ -22,6 +22,7 @@ export async function boot() {
   startSettling();
   return {
     port: config.PORT,
+    /** Unset: server.ts decides (loopback for `npm run dev`). */
     host: config.HOST,
     appUrl: config.APP_URL,
     trustProxy: config.TRUST_PROXY,

@@ -20,7 +20,8 @@ const aesKey = z.string().transform((value, ctx) => {
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
+  /** Listen address; unset: 0.0.0.0, or 127.0.0.1 for `npm run dev` (server.ts decides, it knows which it is). */
+  HOST: z.string().min(1).optional(),
   APP_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z
