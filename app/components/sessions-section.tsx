@@ -22,7 +22,9 @@ export function SessionsSection({ sessions, busy }: { sessions: SessionRow[]; bu
             <span className="block break-words text-gray-900">{s.device}</span>
             <span className="text-gray-500">
               Signed in {formatDateTime(s.createdAt)}
-              {s.current ? <span className="ml-2 rounded bg-blue-50 px-2 py-0.5 text-xs font-semibold text-blue-700">This device</span> : null}
+              {s.current ? (
+                <span className="ml-2 inline-block whitespace-nowrap rounded bg-blue-50 px-2 py-0.5 text-xs font-semibold text-blue-700">This device</span>
+              ) : null}
             </span>
           </li>
         ))}
