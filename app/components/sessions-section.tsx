@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { formatDateTime } from "~/lib/format";
+import { dangerButtonClass } from "./ui";
 
 export interface SessionRow {
   id: string;
@@ -31,7 +32,7 @@ export function SessionsSection({ sessions, busy }: { sessions: SessionRow[]; bu
       </ul>
       <Form method="post" className="mt-4">
         <input type="hidden" name="intent" value="sign-out-everywhere" />
-        <button type="submit" disabled={busy} className="rounded-lg border border-red-300 px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50">
+        <button type="submit" disabled={busy} className={dangerButtonClass}>
           Sign out everywhere
         </button>
       </Form>

@@ -1,11 +1,11 @@
-import { data, Form, Link } from "react-router";
-import { errorAria, FieldMessage, useSchemaForm } from "~/components/forms";
+import { data, Form } from "react-router";
+import { useSchemaForm } from "~/components/forms";
 import { ForgotPasswordSchema } from "~/lib/auth-schemas";
 import { parseSubmission, refusal } from "~/lib/form-submission";
 import { requestPasswordReset, RESET_REQUESTED_MESSAGE } from "~/server/auth/password-reset.server";
 import { userFacingError } from "~/server/http/errors.server";
 import { requestInfoContext } from "~/server/request-context.server";
-import { AuthCard, authButtonClass, authFieldClass } from "~/components/auth-card";
+import { AuthAlert, AuthCard, AuthInput, authButtonClass } from "~/components/auth-card";
 import type { Route } from "./+types/forgot-password";
 
 // "Forgot password": one answer whether or not the address has an account (password-reset.server.ts).
@@ -41,39 +41,15 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       ) : (
         <>
           <p className="mt-2 text-gray-600">Enter the email address of your account. We will send it a link to choose a new password.</p>
-          {formError ? (
-            <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-              {formError}
-            </p>
-          ) : null}
+          <AuthAlert message={formError} />
           <Form method="post" id={form.id} onSubmit={form.onSubmit} className="mt-6 space-y-4" noValidate>
-            <div>
-              <label htmlFor={email.id} className="block text-sm font-medium text-gray-700">
-                Email
-              </label>
-              <input
-                id={email.id}
-                name={email.name}
-                type="email"
-                autoComplete="username"
-                defaultValue={email.initialValue ?? ""}
-                required
-                {...errorAria(email)}
-                className={authFieldClass}
-              />
-              <FieldMessage field={email} className="mt-1 text-sm text-red-600" />
-            </div>
+            <AuthInput field={email} label="Email" type="email" autoComplete="username" />
             <button type="submit" className={authButtonClass}>
               Send reset link
             </button>
           </Form>
         </>
       )}
-      <p className="mt-6 text-center text-sm">
-        <Link to="/login" className="font-semibold text-blue-600 hover:underline">
-          Back to sign in
-        </Link>
-      </p>
     </AuthCard>
   );
 }

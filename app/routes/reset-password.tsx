@@ -1,6 +1,6 @@
 import { data, Form, Link } from "react-router";
-import { errorAria, FieldMessage, useSchemaForm } from "~/components/forms";
-import { AuthCard, authButtonClass, authFieldClass } from "~/components/auth-card";
+import { useSchemaForm } from "~/components/forms";
+import { AuthAlert, AuthCard, AuthInput, authButtonClass } from "~/components/auth-card";
 import { PASSWORD_MIN_LENGTH } from "~/lib/auth-limits";
 import { ResetPasswordSchema } from "~/lib/auth-schemas";
 import { parseSubmission, refusal } from "~/lib/form-submission";
@@ -50,9 +50,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     <AuthCard title="Choose a new password">
       {loaderData.invalid ? (
         <>
-          <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-            {loaderData.invalid}
-          </p>
+          <AuthAlert message={loaderData.invalid} />
           <p className="mt-4 text-sm">
             <Link to={FORGOT_PATH} className="font-semibold text-blue-600 hover:underline">
               Ask for a new link
@@ -64,43 +62,17 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           <p className="mt-2 text-gray-600">
             A new password for <strong>{loaderData.email}</strong>. Every device signed in to this account will be signed out.
           </p>
-          {formError ? (
-            <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-              {formError}
-            </p>
-          ) : null}
+          <AuthAlert message={formError} />
           <Form method="post" id={form.id} onSubmit={form.onSubmit} className="mt-6 space-y-4" noValidate>
             <input type="hidden" name="token" value={loaderData.token} />
             <input type="email" name="username" autoComplete="username" value={loaderData.email ?? ""} readOnly hidden />
-            <div>
-              <label htmlFor={password.id} className="block text-sm font-medium text-gray-700">
-                New password
-              </label>
-              <input
-                id={password.id}
-                name={password.name}
-                type="password"
-                autoComplete="new-password"
-                required
-                {...errorAria(password, `${password.id}-hint`)}
-                className={authFieldClass}
-              />
-              <p id={`${password.id}-hint`} className="mt-1 text-xs text-gray-500">
-                At least {PASSWORD_MIN_LENGTH} characters
-              </p>
-              <FieldMessage field={password} className="mt-1 text-sm text-red-600" />
-            </div>
+            <AuthInput field={password} label="New password" type="password" autoComplete="new-password" hint={`At least ${PASSWORD_MIN_LENGTH} characters`} />
             <button type="submit" className={authButtonClass}>
               Change password
             </button>
           </Form>
         </>
       )}
-      <p className="mt-6 text-center text-sm">
-        <Link to="/login" className="font-semibold text-blue-600 hover:underline">
-          Back to sign in
-        </Link>
-      </p>
     </AuthCard>
   );
 }

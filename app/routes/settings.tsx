@@ -1,7 +1,7 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { OptimizationTargets } from "~/components/optimization-targets";
-import { PageHeader, buttonClass } from "~/components/ui";
+import { PageHeader, buttonClass, dangerButtonClass } from "~/components/ui";
 import { formatCustomerId, formatInteger } from "~/lib/format";
 import { usageSummary } from "~/server/ai/metered.server";
 import { describeModel, MODEL_SETUP_HINT } from "~/server/ai/model.server";
@@ -142,7 +142,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             ) : null}
             <Form method="post">
               <input type="hidden" name="intent" value="disconnect" />
-              <button type="submit" disabled={busy} className="rounded-lg border border-red-300 px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50">
+              <button type="submit" disabled={busy} className={dangerButtonClass}>
                 Disconnect Google Ads
               </button>
             </Form>

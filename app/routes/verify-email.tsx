@@ -4,8 +4,8 @@ import { readVerificationToken } from "~/server/auth/email-verification.server";
 import { userFacingError } from "~/server/http/errors.server";
 import { toastHeader } from "~/server/toast.server";
 import { redirectSignedIn } from "~/server/auth/token-handoff.server";
-import { errorAria, FieldMessage, useSchemaForm } from "~/components/forms";
-import { AuthCard, authButtonClass, authFieldClass } from "~/components/auth-card";
+import { useSchemaForm } from "~/components/forms";
+import { AuthAlert, AuthCard, AuthInput, authButtonClass } from "~/components/auth-card";
 import { VerifyEmailSchema } from "~/lib/auth-schemas";
 import { parseSubmission, refusal } from "~/lib/form-submission";
 import type { Route } from "./+types/verify-email";
@@ -51,47 +51,22 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
   return (
     <AuthCard title="Confirm your email address">
       {loaderData.invalid ? (
-        <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {loaderData.invalid}
-        </p>
+        <AuthAlert message={loaderData.invalid} />
       ) : (
         <>
           <p className="mt-2 text-gray-600">
             Enter the password of the account for <strong>{loaderData.email}</strong> to confirm that this address is yours.
           </p>
-          {formError ? (
-            <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-              {formError}
-            </p>
-          ) : null}
+          <AuthAlert message={formError} />
           <Form method="post" id={form.id} onSubmit={form.onSubmit} className="mt-6 space-y-4" noValidate>
             <input type="hidden" name="token" value={loaderData.token} />
-            <div>
-              <label htmlFor={password.id} className="block text-sm font-medium text-gray-700">
-                Password
-              </label>
-              <input
-                id={password.id}
-                name={password.name}
-                type="password"
-                autoComplete="current-password"
-                required
-                {...errorAria(password)}
-                className={authFieldClass}
-              />
-              <FieldMessage field={password} className="mt-1 text-sm text-red-600" />
-            </div>
+            <AuthInput field={password} label="Password" type="password" autoComplete="current-password" />
             <button type="submit" className={authButtonClass}>
               Confirm email address
             </button>
           </Form>
         </>
       )}
-      <p className="mt-6 text-center text-sm">
-        <a href="/login" className="font-semibold text-blue-600 hover:underline">
-          Back to sign in
-        </a>
-      </p>
     </AuthCard>
   );
 }
