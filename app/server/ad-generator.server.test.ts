@@ -76,7 +76,7 @@ function answer(value: unknown): LanguageModelV3GenerateResult {
 
 async function signIn(id: string) {
   const session = await createSession(id, new Request("http://localhost:3000/login"));
-  return { cookie: (await commitSessionCookie(session.sessionId)).split(";")[0], token: session.accessToken };
+  return { cookie: (await commitSessionCookie(session)).split(";")[0], token: session.accessToken };
 }
 
 beforeAll(async () => {

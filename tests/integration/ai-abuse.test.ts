@@ -53,7 +53,7 @@ const BRIEF = { product: "kids tents", audience: "families who camp", tone: "fri
 
 async function session(userId: string) {
   const s = await createSession(userId, new Request(`${APP}/`));
-  return { token: s.accessToken, cookie: (await commitSessionCookie(s.sessionId)).split(";")[0] };
+  return { token: s.accessToken, cookie: (await commitSessionCookie(s)).split(";")[0] };
 }
 
 const usage = { inputTokens: { total: 400, noCache: 400, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 100, text: 100, reasoning: 0 } };

@@ -381,6 +381,40 @@ describe("large moves, partial failure, history and revert", () => {
     expect((await httpError(applyChangeSet(userId, id, await approved(userId, id)))).status).toBe(409);
   });
 
+  // Issue 25 point 9: people who share a Google Ads account (each their own app user) saw each other's email addresses.
+  it("shows another user of the same Google Ads account as 'Another user', never their email", async () => {
+    const otherId = randomUUID();
+    const now = new Date().toISOString();
+    await ctx.db
+      .insertInto("users")
+      .values({
+        id: otherId,
+        email: `other-${otherId}@example.com`,
+        password_hash: null,
+        email_verified_at: now,
+        active_customer_id: CUSTOMER,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const shared = await ctx.db
+      .selectFrom("ads_accounts")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("customer_id", "=", CUSTOMER)
+      .executeTakeFirstOrThrow();
+    await ctx.db
+      .insertInto("ads_accounts")
+      .values({ ...shared, user_id: otherId })
+      .execute();
+    const email = (await ctx.db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirstOrThrow()).email;
+    const theirs = (await listHistory(otherId, { customerId: CUSTOMER })).items.filter((i) => i.origin === "product" && i.source === "user");
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(new Set(theirs.map((i) => i.who))).toEqual(new Set(["Another user"]));
+    expect(JSON.stringify(await listHistory(otherId, { customerId: CUSTOMER }))).not.toContain(email);
+    await ctx.db.deleteFrom("users").where("id", "=", otherId).execute();
+  });
+
   it("lists history with outside changes, without echoing our own writes, and reverts", async () => {
     const imported = await importChangeEvents(userId, CUSTOMER);
     expect(imported.read).toBeGreaterThan(0);
@@ -389,7 +423,9 @@ describe("large moves, partial failure, history and revert", () => {
     expect(all.total).toBeGreaterThan(10);
     const mine = all.items.filter((i) => i.origin === "product");
     expect(mine.length).toBeGreaterThan(0);
-    expect(mine[0].who).toMatch(/@/);
+    const email = (await ctx.db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirstOrThrow()).email;
+    expect(mine.every((i) => i.who === email || i.who === "Assistant" || i.who === "Rule" || i.who === "Recommendation")).toBe(true);
+    expect(mine.some((i) => i.who === email)).toBe(true);
     const external = await listHistory(userId, { customerId: CUSTOMER, source: "external" });
     expect(external.items.every((i) => i.origin === "external")).toBe(true);
     // Our API writes come back as GOOGLE_ADS_API change events; none are listed as outside changes.

@@ -1,7 +1,7 @@
 import { diffFields, fieldName, type FieldDiff } from "~/lib/change-fields";
 import { formatMoney } from "~/lib/format";
 import { getDb } from "../db/db.server";
-import type { ChangeSetStatus } from "../db/schema";
+import { OPEN_CHANGE_SET_STATUSES, type ChangeSetStatus } from "../db/schema";
 import { getConfig } from "../env.server";
 import { ConflictError, DomainError, NotFoundError } from "../domain-errors.server";
 import { syncAccount } from "../ads/sync.server";
@@ -61,7 +61,7 @@ export interface ChangeView {
   after: unknown;
 }
 
-const OPEN: ChangeSetStatus[] = ["proposed", "validated", "invalid"];
+const OPEN = OPEN_CHANGE_SET_STATUSES;
 const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
 
 export async function changeSetView(detail: ChangeSetDetail, currency: string): Promise<ChangeSetView> {
