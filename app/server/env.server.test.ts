@@ -106,5 +106,31 @@ describe("AI model configuration", () => {
     expect(() => parseConfig({ DATA_DIR: tmp(), AI_BASE_URL: "http://x/v1" })).toThrow(/AI_BASE_URL/);
     expect(() => parseConfig({ DATA_DIR: tmp(), AI_MODEL: "openai-compatible:x", AI_BASE_URL: "localhost:11434" })).toThrow(/AI_BASE_URL/);
     expect(() => parseConfig({ DATA_DIR: tmp(), AI_DAILY_MESSAGE_LIMIT: "0" })).toThrow(/AI_DAILY_MESSAGE_LIMIT/);
+    expect(() => parseConfig({ DATA_DIR: tmp(), AI_DAILY_AD_COPY_LIMIT: "-1" })).toThrow(/AI_DAILY_AD_COPY_LIMIT/);
+    expect(() => parseConfig({ DATA_DIR: tmp(), AI_MONTHLY_TOKEN_BUDGET: "lots" })).toThrow(/AI_MONTHLY_TOKEN_BUDGET/);
+  });
+
+  it("refuses credentials in AI_BASE_URL, and names the plain-http risk, without repeating the password", () => {
+    const attempt = (url: string) => {
+      try {
+        parseConfig({ DATA_DIR: tmp(), AI_MODEL: "openai-compatible:x", AI_BASE_URL: url });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "accepted";
+    };
+    const plain = attempt("http://bob:hunter2@models.internal:8000/v1");
+    expect(plain).toMatch(/AI_BASE_URL: contains credentials .* over plain http/);
+    expect(plain).not.toContain("hunter2");
+    const tls = attempt("https://bob:hunter2@models.example/v1");
+    expect(tls).toMatch(/AI_BASE_URL: contains credentials/);
+    expect(tls).not.toContain("hunter2");
+    expect(attempt("https://models.example/v1")).toBe("accepted");
+  });
+
+  it("has per-feature daily limits, an optional monthly budget and an output cap", () => {
+    const c = parseConfig({ DATA_DIR: tmp() });
+    expect([c.AI_DAILY_MESSAGE_LIMIT, c.AI_DAILY_AD_COPY_LIMIT, c.AI_MONTHLY_TOKEN_BUDGET, c.AI_MAX_OUTPUT_TOKENS]).toEqual([200, 50, undefined, 2000]);
+    expect(parseConfig({ DATA_DIR: tmp(), AI_MONTHLY_TOKEN_BUDGET: "5000000" }).AI_MONTHLY_TOKEN_BUDGET).toBe(5_000_000);
   });
 });

@@ -48,6 +48,8 @@ const schema = z.object({
   AUTH_RATE_LIMIT_IP: positiveInt.default(30),
   AUTH_RATE_LIMIT_ACCOUNT: positiveInt.default(10),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(900),
+  /** Account mails (confirmation and reset links, notes) one address may receive per day. */
+  AUTH_MAIL_DAILY_LIMIT: positiveInt.default(5),
   SESSION_TTL_DAYS: positiveInt.max(365).default(30),
   /** A budget or bid change larger than this (percent, up or down) needs an explicit confirmation to apply. */
   CHANGE_CONFIRM_PERCENT: positiveInt.max(1000).default(50),
@@ -83,7 +85,14 @@ const schema = z.object({
     .optional(),
   AI_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as http://localhost:11434/v1" }).optional(),
   AI_API_KEY: z.string().min(1).optional(),
+  /** Questions to the assistant per user per day (UTC), retries included; counted only when a model answers. */
   AI_DAILY_MESSAGE_LIMIT: positiveInt.default(200),
+  /** Ad generations (and single-line regenerations) per user per day (UTC) written by the model. */
+  AI_DAILY_AD_COPY_LIMIT: positiveInt.default(50),
+  /** Tokens (input + output) the whole install may use per calendar month (UTC); then the analyst and templates answer. Unset: no budget. */
+  AI_MONTHLY_TOKEN_BUDGET: positiveInt.optional(),
+  /** The cap on what one model call may write. */
+  AI_MAX_OUTPUT_TOKENS: positiveInt.max(100_000).default(2000),
 });
 
 /** Every variable the server reads (compose.yaml's are checked against it). */
@@ -194,6 +203,20 @@ function configFail(variable: string, message: string): never {
   throw new ConfigError(`Invalid configuration:\n  ${variable}: ${message}`);
 }
 
+/**
+ * user:password@ in AI_BASE_URL: over plain http it would travel in clear, and
+ * fetch refuses such URLs anyway (with an error that repeats the URL, password
+ * and all), so it would only ever leak. The key belongs in AI_API_KEY.
+ */
+function refuseCredentialsInUrl(baseUrl: string) {
+  const url = new URL(baseUrl);
+  if (!url.username && !url.password) return;
+  if (url.protocol === "http:") {
+    configFail("AI_BASE_URL", "contains credentials (user:password@) over plain http, where anyone on the way could read them; remove them and set AI_API_KEY");
+  }
+  configFail("AI_BASE_URL", "contains credentials (user:password@), which requests cannot carry; remove them and set AI_API_KEY");
+}
+
 function parseAiConfig(raw: RawEnv, env: NodeJS.ProcessEnv): AiConfig | null {
   if (!raw.AI_MODEL) {
     if (raw.AI_BASE_URL) configFail("AI_BASE_URL", "set AI_MODEL too (e.g. AI_MODEL=openai-compatible:qwen3:8b)");
@@ -203,6 +226,7 @@ function parseAiConfig(raw: RawEnv, env: NodeJS.ProcessEnv): AiConfig | null {
   const provider = raw.AI_MODEL.slice(0, colon) as AiProvider;
   const modelId = raw.AI_MODEL.slice(colon + 1);
   const baseUrl = raw.AI_BASE_URL?.replace(/\/+$/, "");
+  if (baseUrl) refuseCredentialsInUrl(baseUrl);
   if (provider === "openai-compatible") {
     if (!baseUrl) configFail("AI_BASE_URL", "required for AI_MODEL=openai-compatible:… (e.g. http://localhost:11434/v1)");
     return { provider, modelId, baseUrl, apiKey: raw.AI_API_KEY };

@@ -43,6 +43,8 @@ export interface ToolContext {
   account: ReportAccount;
   chatId: string;
   now?: Date;
+  /** The person's own messages in this chat (never tool results): a removal is proposed only when they ask for one. */
+  personsWords?: string[];
 }
 
 /** A refusal the model (and the person) should read: its message is shown as the tool's error. */
