@@ -43,6 +43,8 @@ async function main(): Promise<number> {
     const ca = proxyCaFile();
     const buildLog = path.join(out, "docker-build.log");
     console.log(`Building ${IMAGE} from the Dockerfile${ca ? ` (with ${ca} for npm ci, build stage only)` : ""}; log in ${buildLog}`);
+    const imageId = async () => (await docker.run(["image", "inspect", "--format", "{{.Id}}", IMAGE], { allowFail: true })).stdout.trim();
+    const previous = await imageId();
     const build = await docker.build([...(ca ? ["--secret", `id=build_ca,src=${ca}`] : []), "--tag", IMAGE, "."], { allowFail: true });
     fs.writeFileSync(buildLog, `${build.stdout}\n${build.stderr}`);
     if (build.code !== 0) {
@@ -51,8 +53,12 @@ async function main(): Promise<number> {
       return 1;
     }
     console.log(`Image built in ${seconds(t)}:\n${buildSteps(build.stdout + build.stderr)}`);
+    // The image this tag named before is left untagged by the new build: not kept run after run.
+    if (previous && previous !== (await imageId())) await docker.run(["image", "rm", previous], { allowFail: true });
 
-    const report = path.join(out, "playwright-docker.json");
+    // Absolute: Playwright resolves a relative name against the config's folder.
+    const report = path.resolve(out, "playwright-docker.json");
+    fs.rmSync(report, { force: true });
     const res = spawnSync(path.join("node_modules", ".bin", "playwright"), ["test", "--config", "tests/docker/playwright.config.ts"], {
       stdio: "inherit",
       env: { ...process.env, ADS_DOCKER_IMAGE: IMAGE, PLAYWRIGHT_JSON_OUTPUT_NAME: report },

@@ -47,9 +47,10 @@ test.afterAll(async () => {
   await docker.run(["volume", "rm", volume], { allowFail: true });
 });
 
-test("answers /healthz on the mapped port, and its HEALTHCHECK turns healthy", async () => {
+test("answers /healthz and /readyz on the mapped port, and its HEALTHCHECK turns healthy", async () => {
   await answers(baseUrl);
   expect(await (await fetch(`${baseUrl}/healthz`)).json()).toMatchObject({ status: "ok", database: "sqlite", demoMode: true });
+  expect(await (await fetch(`${baseUrl}/readyz`)).json()).toMatchObject({ status: "ready" });
   await becomesHealthy(name);
 });
 

@@ -8,6 +8,8 @@ import { chromiumLaunchOptions } from "../support/system-chromium";
  */
 export default defineConfig({
   testDir: ".",
+  // Beside the other suites' results (ignored by git), not inside tests/.
+  outputDir: "../../test-results/docker",
   workers: 1,
   fullyParallel: false,
   retries: 0,
