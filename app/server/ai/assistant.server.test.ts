@@ -251,7 +251,7 @@ describe("the built-in analyst (no model configured)", () => {
     expect(amountIn("Raise the budget by 20%")).toBeNull();
   });
 
-  it("while the first sync's detail import runs, keyword and search-term reads say their figures are incomplete", async () => {
+  it("while the first sync's detail import runs, keyword and search-term questions get only that, and the reads say so", async () => {
     const chat = { userId, account, chatId: "c" };
     const before = await analystAnswer(chat, "Show me the search terms");
     expect(before.text).not.toMatch(/incomplete/);
@@ -263,8 +263,14 @@ describe("the built-in analyst (no model configured)", () => {
     try {
       const terms = (await toolRunners(chat).get_search_terms({ limit: 5 })) as { summary: string };
       expect(terms.summary).toMatch(/^Read 5 search terms \(more matched\) — performance still importing \(the account's first sync\): figures incomplete, /);
-      const answer = await analystAnswer(chat, "Show me the search terms");
-      expect(answer.text).toContain("**Keyword and search-term figures below are incomplete**: their performance is still importing");
+      for (const question of ["Show me the search terms", "What is wasting money?", "Which keywords spend without converting?"]) {
+        const answer = await analystAnswer(chat, question, { notice: false });
+        // Only that: no list of keywords "with spend and no conversions" made of rows not imported yet.
+        expect(answer.text).toBe(
+          "**Keyword and search-term figures are still importing** (your account's first sync), so I can't answer this yet: ask again in a minute. Campaign figures are complete: ask how the campaigns are doing.",
+        );
+        expect(answer.steps).toEqual([]);
+      }
       // Questions that read neither are not flagged.
       expect((await analystAnswer(chat, "How are my campaigns doing?")).text).not.toMatch(/incomplete/);
     } finally {

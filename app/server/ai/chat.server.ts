@@ -135,7 +135,9 @@ async function answer(ctx: TurnContext, chat: ChatSummary, meter: Meter): Promis
     const stream = createUIMessageStream<StoredMessage>({
       execute: async ({ writer }) => {
         writer.write({ type: "start", messageId, messageMetadata: { builtIn: true } });
-        const answer = await analystAnswer({ userId: ctx.userId, account: ctx.account, chatId: chat.id, personsWords }, question);
+        // The no-model notice once per chat, in its first built-in answer.
+        const notice = !history.some((m) => m.role === "assistant" && m.metadata?.builtIn);
+        const answer = await analystAnswer({ userId: ctx.userId, account: ctx.account, chatId: chat.id, personsWords }, question, { notice });
         for (const step of answer.steps) {
           const toolCallId = `call-${randomUUID()}`;
           writer.write({ type: "tool-input-available", toolCallId, toolName: step.toolName, input: step.input });
