@@ -52,6 +52,8 @@ const schema = z.object({
   /** Account mails (confirmation and reset links, notes) one address may receive per day. */
   AUTH_MAIL_DAILY_LIMIT: positiveInt.default(5),
   SESSION_TTL_DAYS: positiveInt.max(365).default(30),
+  /** Requests per minute one personal access token may make (JSON API and /mcp together), counted in the database across instances. */
+  ACCESS_TOKEN_RATE_LIMIT: positiveInt.max(100_000).default(60),
   /** A budget or bid change larger than this (percent, up or down) needs an explicit confirmation to apply. */
   CHANGE_CONFIRM_PERCENT: positiveInt.max(1000).default(50),
   /** On SIGTERM, how long in-flight requests and applies may take before the process exits anyway. Docker's own limit is 10 s. */

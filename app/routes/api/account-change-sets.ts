@@ -5,6 +5,6 @@ import type { Route } from "./+types/account-change-sets";
 export const loader = postOnly;
 
 /** POST { actions, title?, atomic? } → 201 { changeSet, validationProblem }: proposed and checked by Google, nothing applied. */
-export const action = apiRoute({ method: "POST", status: 201 }, ({ request, params }: Route.ActionArgs, { user }) =>
+export const action = apiRoute({ method: "POST", status: 201, tokenScope: "propose" }, ({ request, params }: Route.ActionArgs, { user }) =>
   proposeForApi(user.id, params.customerId, request),
 );

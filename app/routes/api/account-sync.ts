@@ -12,7 +12,7 @@ export const loader = apiRoute({}, async ({ params }: Route.LoaderArgs, { user }
 });
 
 /** POST: start a sync now; answers at once (202) with the state, poll GET for progress. */
-export const action = apiRoute({ method: "POST", allow: "GET, POST", status: 202 }, async ({ params }: Route.ActionArgs, { user }) => {
+export const action = apiRoute({ method: "POST", allow: "GET, POST", status: 202, tokenScope: "read" }, async ({ params }: Route.ActionArgs, { user }) => {
   const account = await requireAccountOf(user.id, params.customerId);
   if (account.manager) throw new InvalidError("A manager account has no campaigns of its own; sync one of its client accounts.");
   return startSync(user.id, account);

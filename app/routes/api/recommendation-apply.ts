@@ -5,4 +5,6 @@ import type { Route } from "./+types/recommendation-apply";
 export const loader = postOnly;
 
 /** POST → 201 { changeSet, validationProblem }: proposed and validated by Google, not applied (the person applies it on its review page). Another user's → 404. */
-export const action = apiRoute({ method: "POST", status: 201 }, ({ params }: Route.ActionArgs, { user }) => applyForApi(user.id, params.recommendationId));
+export const action = apiRoute({ method: "POST", status: 201, tokenScope: "propose" }, ({ params }: Route.ActionArgs, { user }) =>
+  applyForApi(user.id, params.recommendationId),
+);

@@ -101,6 +101,7 @@ export default defineArea({
     "/accounts/{customerId}/change-sets": {
       post: {
         summary: "Propose changes as one change set; Google validates it, nothing is applied",
+        tokenScope: "propose",
         description:
           "Stores the actions as one change set with each change's before and after, then asks Google to validate it (validateOnly). Google's refusals show in changeSet.status (invalid) and each change's error. Apply it with POST /change-sets/{changeSetId}/apply.",
         path: CustomerIdParams,
@@ -124,6 +125,7 @@ export default defineArea({
     "/change-sets/{changeSetId}/validate": {
       post: {
         summary: "Have Google check the changes again (validateOnly); nothing is applied",
+        tokenScope: "propose",
         description: "Re-reads the before values from Google. Only a proposed, validated or invalid change set can be validated.",
         path: ChangeSetIdParams,
         responses: {

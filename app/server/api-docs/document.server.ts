@@ -6,7 +6,8 @@ import chat from "./chat.server";
 import recommendations from "./recommendations.server";
 import history from "./history.server";
 import meta from "./meta.server";
-import { ApiErrorBody, UNAUTHORIZED, type ApiArea, type Endpoint, type HttpMethod } from "./registry.server";
+import { defaultTokenScope } from "../http/api-route.server";
+import { ApiErrorBody, FORBIDDEN_TO_TOKEN, TOKEN_TOO_MANY, UNAUTHORIZED, type ApiArea, type Endpoint, type HttpMethod } from "./registry.server";
 import reports from "./reports.server";
 
 // The OpenAPI 3.1 document of /api/v1, served at /api/v1/openapi.json and
@@ -121,9 +122,22 @@ function parameters(set: SchemaSet, where: "path" | "query", schema: z.ZodObject
   }));
 }
 
-function operation(set: SchemaSet, area: ApiArea, endpoint: Endpoint) {
+/** The scope a personal access token needs for this endpoint, null: a session token only (the default as apiRoute's). */
+export function tokenScopeOf(method: HttpMethod, endpoint: Endpoint): "read" | "propose" | null {
+  return endpoint.tokenScope === undefined ? defaultTokenScope(method) : endpoint.tokenScope;
+}
+
+/** A session's token always; a personal access token with its scope where the endpoint takes one. */
+function security(method: HttpMethod, endpoint: Endpoint) {
+  if (endpoint.auth === false) return [];
+  const scope = tokenScopeOf(method, endpoint);
+  return scope ? [{ bearerAuth: [] }, { personalAccessToken: [scope] }] : [{ bearerAuth: [] }];
+}
+
+function operation(set: SchemaSet, area: ApiArea, method: HttpMethod, endpoint: Endpoint) {
   const responses: Record<string, unknown> = {};
-  const all = endpoint.auth === false ? endpoint.responses : { 401: UNAUTHORIZED, ...endpoint.responses };
+  const tokenErrors = tokenScopeOf(method, endpoint) ? { 403: FORBIDDEN_TO_TOKEN, 429: TOKEN_TOO_MANY } : { 403: FORBIDDEN_TO_TOKEN };
+  const all = endpoint.auth === false ? endpoint.responses : { 401: UNAUTHORIZED, ...tokenErrors, ...endpoint.responses };
   for (const [status, spec] of Object.entries(all).sort(([a], [b]) => Number(a) - Number(b))) {
     responses[status] = {
       description: spec.description,
@@ -138,7 +152,7 @@ function operation(set: SchemaSet, area: ApiArea, endpoint: Endpoint) {
     tags: endpoint.tags ?? [area.tag],
     summary: endpoint.summary,
     ...(endpoint.description ? { description: endpoint.description } : {}),
-    ...(endpoint.auth === false ? { security: [] } : {}),
+    security: security(method, endpoint),
     ...(params.length ? { parameters: params } : {}),
     ...(endpoint.body
       ? { requestBody: { required: endpoint.bodyRequired !== false, content: { "application/json": { schema: set.use(endpoint.body, "input") } } } }
@@ -168,7 +182,7 @@ export function openApiDocument(serverUrl: string, areas: ApiArea[] = AREAS) {
     for (const [path, methods] of Object.entries(area.paths)) {
       if (paths[path]) throw new Error(`${path} is described twice`);
       paths[path] = {};
-      for (const [method, endpoint] of Object.entries(methods) as Array<[HttpMethod, Endpoint]>) paths[path][method] = operation(set, area, endpoint);
+      for (const [method, endpoint] of Object.entries(methods) as Array<[HttpMethod, Endpoint]>) paths[path][method] = operation(set, area, method, endpoint);
     }
   }
   const { components, inlineOf } = set.resolve();
@@ -179,7 +193,7 @@ export function openApiDocument(serverUrl: string, areas: ApiArea[] = AREAS) {
       title: "Ads AI Manager API",
       version: "1.0.0",
       description:
-        'JSON API of Ads AI Manager. Sign in with POST /auth/login (or the Google flow) to get an access_token, then send it as `Authorization: Bearer <access_token>`. Errors share one shape: `{ "detail": string, "errors"?: { field: message } }`. Money is in micros (1,000,000 per unit of the account\'s currency), except in change actions (amount, cpc), which take units (12.5 = 12.50).',
+        'JSON API of Ads AI Manager. Sign in with POST /auth/login (or the Google flow) to get an access_token, then send it as `Authorization: Bearer <access_token>`. A script or agent can instead use a personal access token (created in Settings → Access tokens, `aam_pat_…`) where an endpoint lists `personalAccessToken` with the scope it needs (`read` or `propose`); applying, discarding and reverting change sets stay with a signed-in person. Errors share one shape: `{ "detail": string, "errors"?: { field: message } }`. Money is in micros (1,000,000 per unit of the account\'s currency), except in change actions (amount, cpc), which take units (12.5 = 12.50).',
     },
     servers: [{ url: `${serverUrl.replace(/\/$/, "")}/api/v1` }],
     security: [{ bearerAuth: [] }],
@@ -188,6 +202,12 @@ export function openApiDocument(serverUrl: string, areas: ApiArea[] = AREAS) {
     components: {
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "The access_token from /auth/login or the Google sign-in" },
+        personalAccessToken: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "A personal access token (aam_pat_…) from Settings → Access tokens; the scopes listed per endpoint are the ones the token needs: read (look) or propose (draft change sets; never apply)",
+        },
       },
       schemas: inlined(components, inlineOf),
     },

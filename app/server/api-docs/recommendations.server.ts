@@ -138,6 +138,7 @@ export default defineArea({
     "/recommendations/{recommendationId}/apply": {
       post: {
         summary: "Turn the recommendation into a change set, validated by Google, not applied",
+        tokenScope: "propose",
         description:
           "Apply it with POST /change-sets/{changeSetId}/apply or on its review page. An open change set made from it is returned instead of a new one.",
         path: IdParams,

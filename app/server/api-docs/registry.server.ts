@@ -42,6 +42,11 @@ export interface Endpoint {
   tags?: string[];
   /** false: no bearer token needed (sign-in, Google's redirects, this document). Default true. */
   auth?: boolean;
+  /**
+   * The scope a personal access token needs (the route's apiRoute `tokenScope`);
+   * null: a person's session token only. Default: `read` for GET, null otherwise.
+   */
+  tokenScope?: "read" | "propose" | null;
   /** Path parameters, one key per {name} in the path. */
   path?: z.ZodObject;
   /** Query parameters. */
@@ -80,8 +85,17 @@ export const ok = (description: string, body?: z.ZodType): ResponseSpec => ({ de
 export const errorResponse = (description: string): ResponseSpec => ({ description, body: ApiErrorBody });
 
 export const UNAUTHORIZED = errorResponse("Missing, expired or revoked bearer token");
+export const FORBIDDEN_TO_TOKEN = errorResponse(
+  "A personal access token without the scope this endpoint needs, or one where only a person's session token is accepted",
+);
 export const NOT_JSON = errorResponse("Body is not JSON");
 export const TOO_MANY = { ...errorResponse("Too many attempts; see Retry-After"), headers: { "Retry-After": "Seconds to wait" } };
+export const TOKEN_TOO_MANY = {
+  ...errorResponse(
+    "Too many requests with this personal access token (ACCESS_TOKEN_RATE_LIMIT a minute) or, where documented, too many attempts; see Retry-After",
+  ),
+  headers: { "Retry-After": "Seconds to wait" },
+};
 
 export const CustomerIdParams = z.object({
   customerId: z

@@ -113,6 +113,7 @@ export default defineArea({
       },
       post: {
         summary: "Start a sync now (returns at once; poll GET for progress)",
+        tokenScope: "read",
         path: CustomerIdParams,
         responses: {
           202: ok("Sync started or already running", SyncState),

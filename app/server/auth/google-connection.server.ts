@@ -3,6 +3,7 @@ import { getDb, type DB } from "../db/db.server";
 import { OPEN_CHANGE_SET_STATUSES, type GoogleConnection } from "../db/schema";
 import { decryptSecret, encryptSecret } from "./crypto.server";
 import { GoogleSignInError, OAuth2RequestError, refreshGoogleAccessToken, revokeGoogleToken, type GoogleSignIn } from "./google-oauth.server";
+import { endEverySignIn } from "./session.server";
 
 /**
  * A user's link to a Google account: the encrypted refresh token, a cached
@@ -136,12 +137,12 @@ export async function completeGoogleSignIn(
 
 /**
  * A taken-over account (see completeGoogleSignIn) keeps nothing its unproved
- * owner did: sessions and API tokens end, one-time codes die, chats are
+ * owner did: sessions, API tokens and access tokens end, one-time codes die, chats are
  * deleted and proposals still waiting for review are discarded (what was
  * applied at Google stays in the history).
  */
 async function removeWhatAnUnprovedOwnerLeft(trx: DB, userId: string) {
-  await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  await endEverySignIn(userId, trx);
   await trx.deleteFrom("auth_codes").where("user_id", "=", userId).execute();
   await trx.deleteFrom("chats").where("user_id", "=", userId).execute();
   await trx.updateTable("change_sets").set({ status: "discarded" }).where("user_id", "=", userId).where("status", "in", OPEN_CHANGE_SET_STATUSES).execute();

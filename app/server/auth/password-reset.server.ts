@@ -9,7 +9,7 @@ import { guard, readInput, type AuthInput } from "./credentials.server";
 import { CODE_TTL_MS, issueCode, peekCode, takeCode } from "./one-time-codes.server";
 import { hashPassword } from "./password.server";
 import { consumeAttempt } from "./rate-limit.server";
-import { createSession, type CreatedSession } from "./session.server";
+import { createSession, endEverySignIn, type CreatedSession } from "./session.server";
 
 /**
  * "Forgot password" (issue 25 point 9): a mailed link with a single-use code
@@ -62,7 +62,7 @@ export async function resetLinkEmail(token: unknown): Promise<string | null> {
 
 /**
  * Sets the new password for the link's account (the code is used up only by a
- * valid password), ends all its sessions and starts a new one for this browser.
+ * valid password), ends all its sessions and access tokens and starts a new one for this browser.
  */
 export async function resetPassword(token: unknown, password: unknown, request: Request, clientIp: string): Promise<{ user: User; session: CreatedSession }> {
   return guard(async () => {
@@ -81,7 +81,7 @@ export async function resetPassword(token: unknown, password: unknown, request: 
         .set({ password_hash: passwordHash, email_verified_at: before.email_verified_at ?? now, updated_at: now })
         .where("id", "=", userId)
         .execute();
-      await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
+      await endEverySignIn(userId, trx);
       await trx.deleteFrom("auth_codes").where("user_id", "=", userId).execute();
       return trx.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirstOrThrow();
     });

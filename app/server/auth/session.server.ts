@@ -121,19 +121,30 @@ export async function getSession(request: Request, db: DB = getDb()): Promise<Se
   return sessionId ? findSession(db, "id", sessionId) : null;
 }
 
-/** The user behind `Authorization: Bearer <access_token>`, or null. */
+/** The token of `Authorization: Bearer <token>` (a session's or a personal access token), or null. */
+export function bearerToken(request: Request): string | null {
+  return /^Bearer\s+([A-Za-z0-9_-]{20,100})\s*$/i.exec(request.headers.get("Authorization") ?? "")?.[1] ?? null;
+}
+
+/** The user behind `Authorization: Bearer <access_token>` of a session (never a personal access token), or null. */
 export async function getBearerSession(request: Request, db: DB = getDb()): Promise<SessionContext | null> {
-  const match = /^Bearer\s+([A-Za-z0-9_-]{20,100})\s*$/i.exec(request.headers.get("Authorization") ?? "");
-  return match ? findSession(db, "token_hash", sha256(match[1])) : null;
+  const token = bearerToken(request);
+  return token ? findSession(db, "token_hash", sha256(token)) : null;
 }
 
 export async function destroySession(sessionId: string, db: DB = getDb()) {
   await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
 }
 
-/** Ends every session of the user (and with them every API token): "Sign out everywhere", a password reset. */
-export async function destroyAllSessions(userId: string, db: DB = getDb()) {
+/**
+ * Ends every way into the account: its sessions (and with them their API
+ * tokens) and its personal access tokens. "Sign out everywhere", a password
+ * reset and a takeover of an unproved account all mean "whoever got in before
+ * is out", an agent's token included.
+ */
+export async function endEverySignIn(userId: string, db: DB = getDb()) {
   await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  await db.deleteFrom("access_tokens").where("user_id", "=", userId).execute();
 }
 
 export interface ActiveSession {

@@ -1,11 +1,11 @@
 import { redirect } from "react-router";
 import { toastHeader } from "../toast.server";
-import { clearSessionCookie, destroyAllSessions, listSessions, type SessionContext } from "./session.server";
+import { clearSessionCookie, endEverySignIn, listSessions, type SessionContext } from "./session.server";
 
 /**
  * /settings' "Signed-in devices": the account's live sessions (each one also
  * an API token) and "Sign out everywhere", which ends them all, this one
- * included (issue 25 point 9).
+ * included (issue 25 point 9), and the personal access tokens with them.
  */
 export const SIGN_OUT_EVERYWHERE = "sign-out-everywhere";
 
@@ -24,12 +24,12 @@ export function isSessionsIntent(form: FormData) {
 }
 
 export async function sessionsAction(session: SessionContext) {
-  await destroyAllSessions(session.user.id);
+  await endEverySignIn(session.user.id);
   const headers = new Headers();
   headers.append("Set-Cookie", await clearSessionCookie());
   headers.append(
     "Set-Cookie",
-    await toastHeader({ type: "success", message: "Signed out everywhere: every session and API token of your account has ended." }),
+    await toastHeader({ type: "success", message: "Signed out everywhere: every session, API token and personal access token of your account has ended." }),
   );
   return redirect("/login", { headers });
 }

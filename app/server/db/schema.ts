@@ -523,6 +523,20 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+/** A personal access token for the API and MCP (migration 0180; auth/access-tokens.server.ts): shown once, stored hashed. */
+export interface AccessTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** Space-separated scopes: "read", "propose" or "read propose". */
+  scopes: string;
+  /** sha256 of the token; the token itself is never stored. */
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -558,6 +572,7 @@ export interface Database {
   ai_leases: AiLeasesTable;
   rate_limits: RateLimitsTable;
   auth_codes: AuthCodesTable;
+  access_tokens: AccessTokensTable;
 }
 
 export type User = Selectable<UsersTable>;
