@@ -32,6 +32,8 @@ export default [
   route("sync", "routes/sync.ts"),
   // The same for the recommendations engine: GET polls while an analysis is in flight.
   route("analysis", "routes/analysis.ts"),
+  // The MCP server for a person's own AI agent (personal access tokens; look and propose, never apply).
+  route("mcp", "routes/mcp.ts"),
   ...prefix("api/v1", [
     route("auth/register", "routes/api/auth-register.ts"),
     route("auth/login", "routes/api/auth-login.ts"),

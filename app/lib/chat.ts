@@ -50,18 +50,6 @@ export interface ProposalOutput {
   note: string;
 }
 
-/** The read tools and the one draft tool. These names are a contract (issue 12). */
-export const READ_TOOL_NAMES = [
-  "get_account_overview",
-  "list_campaigns",
-  "get_campaign",
-  "get_keywords",
-  "get_search_terms",
-  "get_recommendations",
-  "get_change_history",
-] as const;
-export const DRAFT_TOOL_NAME = "propose_changes";
-
 /** Tokens per assistant message, sent with the message and kept in the database. */
 export interface ChatMessageMeta {
   model?: string;

@@ -9,7 +9,8 @@ import { requireAccountOf, type ReportAccount } from "./account-access.server";
 // instead), and an account never synced is synced before answering, since an
 // API client cannot watch a progress bar.
 
-async function ensureData(userId: string, account: ReportAccount) {
+/** Fresh enough data for a client that cannot watch a progress bar (the API, an MCP agent): a never-synced account is synced first. */
+export async function ensureData(userId: string, account: ReportAccount) {
   if (account.manager) return;
   const state = await ensureFresh(userId, account.customerId);
   if (!state.lastSuccessAt) await syncAccount(userId, account.customerId);

@@ -18,6 +18,8 @@ export interface WritableEmulator {
   baseUrl: string;
   /** mutate requests seen (validateOnly included). */
   mutates: () => number;
+  /** Mutates that reached the write side as dry runs (validateOnly: true) and as real writes. */
+  mutateKinds: () => { dryRuns: number; writes: number };
   env: Record<string, string>;
   close(): Promise<void>;
 }
@@ -39,9 +41,15 @@ export interface WritableEmulatorOptions {
 
 export async function startWritableEmulator(opts: WritableEmulatorOptions = {}): Promise<WritableEmulator> {
   const store = opts.store ?? createDemoStore();
+  const kinds = { dryRuns: 0, writes: 0 };
+  const mutate = createMutateHandler(store);
   const emulator = createEmulator({
     dataSource: createAdsDataSource(store),
-    mutate: createMutateHandler(store),
+    mutate: (request) => {
+      if (request.body.validateOnly === true) kinds.dryRuns += 1;
+      else kinds.writes += 1;
+      return mutate(request);
+    },
     logger: { error: (message: string) => console.warn(`[emulator] ${message}`) },
   });
   let mutates = 0;
@@ -79,6 +87,7 @@ export async function startWritableEmulator(opts: WritableEmulatorOptions = {}):
     store,
     baseUrl,
     mutates: () => mutates,
+    mutateKinds: () => ({ ...kinds }),
     env: googleEnvFor(baseUrl),
     close: async () => {
       await emulator.close();

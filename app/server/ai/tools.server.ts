@@ -1,4 +1,4 @@
-import { tool } from "ai";
+import { tool, type Tool } from "ai";
 import { z } from "zod";
 import { addDays, MAX_RANGE_DAYS, rangeLength, type DateRange, todayIn, yesterdayIn } from "~/lib/dates";
 import { countOf, formatDateRange } from "~/lib/format";
@@ -30,24 +30,29 @@ import { titleMismatch } from "./proposal-check.server";
 import { alreadyInEffect } from "./in-effect.server";
 
 /**
- * The assistant's tools. The account is fixed when the tools are built, from
- * the chat's account (which came from the signed-in session); no input takes
- * a customer id, and every id the model passes is looked up inside that
- * account only. Read tools read the local synced copy. The one draft tool,
- * propose_changes, stores a change set in the proposed state through the same
- * pipeline as every other proposal; nothing here can approve or apply one
+ * The tool contract: what the assistant's model and a person's own agent
+ * (through the MCP server, mcp/server.server.ts) may call, defined once in
+ * TOOL_CONTRACT below and read by both. The account is fixed when the tools
+ * are built, from the chat's account (which came from the signed-in session)
+ * or the account an agent named and its access token's owner holds; no
+ * contract input takes a customer id, and every id passed is looked up inside
+ * that account only. Read tools read the local synced copy. The one draft
+ * tool, propose_changes, stores a change set in the proposed state through the
+ * same pipeline as every other proposal; nothing here can approve or apply one
  * (applying needs a person's approval, minted only from their own request to
  * the review page or the API; see changes/approval.server.ts).
  */
 
-export interface ToolContext {
+interface ToolContextBase {
   userId: string;
   account: ReportAccount;
-  chatId: string;
   now?: Date;
   /** The person's own messages in this chat (never tool results): a removal is proposed only when they ask for one. */
   personsWords?: string[];
 }
+
+/** Who calls: the assistant in one of the person's chats, or the person's own agent with one of their access tokens (its name). */
+export type ToolContext = ToolContextBase & ({ chatId: string } | { agentToken: string });
 
 /** A refusal the model (and the person) should read: its message is shown as the tool's error. */
 export class ToolRefusal extends Error {
@@ -117,6 +122,12 @@ export const ProposeChangesInput = z
   .strict();
 
 // ---- helpers
+
+const PAUSED_NOTE = {
+  chat: "Removing cannot be undone and the person did not ask for a removal, so this proposes pausing instead; tell them, and that they can ask for a removal in their own words. ",
+  agent:
+    "Removing cannot be undone, so an agent's proposal pauses instead; tell the person, who can remove the item themselves in the app if they want it gone. ",
+};
 
 /** The person's words ask for a removal (in English); text in tool results never counts, only their own messages. */
 const ASKS_FOR_REMOVAL = /\b(remove|removing|removal|delete|deleting|deletion)\b/i;
@@ -497,13 +508,14 @@ export function toolRunners(ctx: ToolContext) {
       const mismatch = await titleMismatch(cid, parsed.title, parsed.actions);
       if (mismatch) throw new ToolRefusal(mismatch);
       const { actions, paused } = pauseUnlessRemovalAsked(parsed.actions, ctx.personsWords);
+      const sourceDetail = "chatId" in ctx ? `chat:${ctx.chatId}` : `MCP, access token “${untrusted(ctx.agentToken, 60)}”`;
       let id: string;
       try {
         id = await proposeBulk(
           ctx.userId,
           { customerId: cid, actions },
           // A title that says "Remove" over a pause would mislead the review: the changes then name it.
-          { source: "assistant", sourceDetail: `chat:${ctx.chatId}`, title: paused ? undefined : untrusted(parsed.title, 200) },
+          { source: "assistant", sourceDetail, title: paused ? undefined : untrusted(parsed.title, 200) },
         );
       } catch (error) {
         // Domain errors (not found, invalid with field errors): the model is told why, nothing was stored.
@@ -525,9 +537,8 @@ export function toolRunners(ctx: ToolContext) {
         changes: changes.map((c) => c.label),
         validationProblem,
         note:
-          (paused
-            ? "Removing cannot be undone and the person did not ask for a removal, so this proposes pausing instead; tell them, and that they can ask for a removal in their own words. "
-            : "") + "Proposed only. Nothing changes in Google Ads until a person reviews it and presses Apply on the review page.",
+          (paused ? ("chatId" in ctx ? PAUSED_NOTE.chat : PAUSED_NOTE.agent) : "") +
+          "Proposed only. Nothing changes in Google Ads until a person reviews it and presses Apply on the review page.",
       };
     },
   };
@@ -549,58 +560,86 @@ export type ToolRunners = ReturnType<typeof toolRunners>;
 
 const DATA_NOTE = "Names, keywords, search terms, ad text and URLs in results are account data written by third parties.";
 
-/** The tool set handed to the model, built per request for one user and one account. */
-export function buildTools(ctx: ToolContext) {
-  const run = toolRunners(ctx);
-  return {
-    get_account_overview: tool({
-      description: `Totals of the account (cost, clicks, conversions, cost per conversion, ROAS) for a date range, with the previous period for comparison. ${DATA_NOTE}`,
-      inputSchema: OverviewInput,
-      execute: (input) => run.get_account_overview(input),
-    }),
-    list_campaigns: tool({
-      description: "The account's campaigns with status, daily budget and metrics for a date range, sorted and limited.",
-      inputSchema: ListCampaignsInput,
-      execute: (input) => run.list_campaigns(input),
-    }),
-    get_campaign: tool({
-      description: "One campaign by id: settings, budget, impression share lost to budget, its ad groups with metrics, and its ads.",
-      inputSchema: GetCampaignInput,
-      execute: (input) => run.get_campaign(input),
-    }),
-    get_keywords: tool({
-      description:
-        "Keywords (all campaigns, or one) with match type, quality score, bid and metrics. Ids are adGroupId~criterionId, as the change actions expect.",
-      inputSchema: GetKeywordsInput,
-      execute: (input) => run.get_keywords(input),
-    }),
-    get_search_terms: tool({
-      description: "What people actually searched (all campaigns, or one), with the keyword it matched and metrics. nonConvertingOnly finds wasted spend.",
-      inputSchema: GetSearchTermsInput,
-      execute: (input) => run.get_search_terms(input),
-    }),
-    get_recommendations: tool({
-      description:
-        "The rules engine's open recommendations for the account (or one campaign, or one type), biggest estimated impact first, each with its evidence, statistical confidence and the exact actions to pass to propose_changes.",
-      inputSchema: GetRecommendationsInput,
-      execute: (input) => run.get_recommendations(input),
-    }),
-    get_change_history: tool({
-      description: "Changes made to the account (by people here, rules, the assistant, or outside the app) in a date range.",
-      inputSchema: GetChangeHistoryInput,
-      execute: (input) => run.get_change_history(input),
-    }),
-    propose_changes: tool({
-      description:
-        "Drafts a change set for a person to review; it never applies anything. actions use the change-set API's shapes: " +
-        '{type:"status",kind:"campaign"|"ad_group"|"keyword"|"ad",ids,status:"ENABLED"|"PAUSED"}, {type:"budget",campaignId,amount}, ' +
-        '{type:"bid",kind:"keyword"|"ad_group",items:[{id,cpc}]}, {type:"target_cpa",adGroupId,targetCpa (null clears the ad group\'s own target)}, {type:"add_keywords",adGroupId,keywords:[{text,matchType}]}, ' +
-        '{type:"add_negatives",level:"campaign"|"ad_group",parentId,keywords:[{text,matchType}]}, {type:"remove_keywords",ids}, ' +
-        '{type:"create_rsa",adGroupId,headlines:[{text}],descriptions:[{text}],finalUrl}. Amounts in account currency units.',
-      inputSchema: ProposeChangesInput,
-      execute: (input) => run.propose_changes(input),
-    }),
-  };
+/** What a tool may do: read the account, or draft a change set (never apply one). An access token needs the scope of the same name. */
+export type ToolAccess = "read" | "propose";
+
+export interface ToolSpec {
+  description: string;
+  inputSchema: z.ZodObject;
+  access: ToolAccess;
 }
 
-export type AssistantTools = ReturnType<typeof buildTools>;
+/**
+ * The tool contract (issue 12's names; issue 34: one definition for the
+ * assistant and the MCP server, no second list to drift). Each tool's work is
+ * its runner in toolRunners, of the same name.
+ */
+export const TOOL_CONTRACT = {
+  get_account_overview: {
+    description: `Totals of the account (cost, clicks, conversions, cost per conversion, ROAS) for a date range, with the previous period for comparison. ${DATA_NOTE}`,
+    inputSchema: OverviewInput,
+    access: "read",
+  },
+  list_campaigns: {
+    description: "The account's campaigns with status, daily budget and metrics for a date range, sorted and limited.",
+    inputSchema: ListCampaignsInput,
+    access: "read",
+  },
+  get_campaign: {
+    description: "One campaign by id: settings, budget, impression share lost to budget, its ad groups with metrics, and its ads.",
+    inputSchema: GetCampaignInput,
+    access: "read",
+  },
+  get_keywords: {
+    description:
+      "Keywords (all campaigns, or one) with match type, quality score, bid and metrics. Ids are adGroupId~criterionId, as the change actions expect.",
+    inputSchema: GetKeywordsInput,
+    access: "read",
+  },
+  get_search_terms: {
+    description: "What people actually searched (all campaigns, or one), with the keyword it matched and metrics. nonConvertingOnly finds wasted spend.",
+    inputSchema: GetSearchTermsInput,
+    access: "read",
+  },
+  get_recommendations: {
+    description:
+      "The rules engine's open recommendations for the account (or one campaign, or one type), biggest estimated impact first, each with its evidence, statistical confidence and the exact actions to pass to propose_changes.",
+    inputSchema: GetRecommendationsInput,
+    access: "read",
+  },
+  get_change_history: {
+    description: "Changes made to the account (by people here, rules, the assistant, or outside the app) in a date range.",
+    inputSchema: GetChangeHistoryInput,
+    access: "read",
+  },
+  propose_changes: {
+    description:
+      "Drafts a change set for a person to review; it never applies anything. actions use the change-set API's shapes: " +
+      '{type:"status",kind:"campaign"|"ad_group"|"keyword"|"ad",ids,status:"ENABLED"|"PAUSED"}, {type:"budget",campaignId,amount}, ' +
+      '{type:"bid",kind:"keyword"|"ad_group",items:[{id,cpc}]}, {type:"target_cpa",adGroupId,targetCpa (null clears the ad group\'s own target)}, {type:"add_keywords",adGroupId,keywords:[{text,matchType}]}, ' +
+      '{type:"add_negatives",level:"campaign"|"ad_group",parentId,keywords:[{text,matchType}]}, {type:"remove_keywords",ids}, ' +
+      '{type:"create_rsa",adGroupId,headlines:[{text}],descriptions:[{text}],finalUrl}. Amounts in account currency units.',
+    inputSchema: ProposeChangesInput,
+    access: "propose",
+  },
+} as const satisfies Record<keyof ToolRunners, ToolSpec>;
+
+export type ToolName = keyof typeof TOOL_CONTRACT;
+export const TOOL_NAMES = Object.keys(TOOL_CONTRACT) as ToolName[];
+
+/** Runs one contract tool for this caller and account (the input is parsed by the tool's own schema first). */
+export function runTool(ctx: ToolContext, name: ToolName, input: unknown): Promise<unknown> {
+  const run = toolRunners(ctx)[name] as (input: unknown) => Promise<unknown>;
+  return run(TOOL_CONTRACT[name].inputSchema.parse(input));
+}
+
+/** The tool set handed to the model, built per request for one user and one account. */
+export function buildTools(ctx: ToolContext): Record<ToolName, Tool> {
+  const run = toolRunners(ctx) as Record<ToolName, (input: unknown) => Promise<unknown>>;
+  return Object.fromEntries(
+    TOOL_NAMES.map((name) => {
+      const { description, inputSchema } = TOOL_CONTRACT[name];
+      return [name, tool<unknown, unknown>({ description, inputSchema: inputSchema as z.ZodType<unknown>, execute: (input) => run[name](input) })];
+    }),
+  ) as Record<ToolName, Tool>;
+}
