@@ -12,6 +12,8 @@ import { isTargetsIntent, targetsAction, targetsSection } from "~/server/optimiz
 import { redirectWithToast } from "~/server/toast.server";
 import { isSessionsIntent, sessionsAction, sessionsSection } from "~/server/auth/sessions-page.server";
 import { SessionsSection } from "~/components/sessions-section";
+import { accessTokensAction, accessTokensSection, isAccessTokenIntent } from "~/server/auth/access-tokens-page.server";
+import { AccessTokensSection } from "~/components/access-tokens-section";
 import type { Route } from "./+types/settings";
 
 export function meta() {
@@ -21,12 +23,13 @@ export function meta() {
 export async function loader({ context }: Route.LoaderArgs) {
   const session = context.get(userContext);
   const { user } = session;
-  const [connection, accounts, usage, targets, sessions] = await Promise.all([
+  const [connection, accounts, usage, targets, sessions, accessTokens] = await Promise.all([
     getConnection(user.id),
     listAccounts(user.id),
     usageSummary(user.id),
     targetsSection(user),
     sessionsSection(session),
+    accessTokensSection(user),
   ]);
   const model = describeModel();
   return {
@@ -34,6 +37,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     email: user.email,
     targets,
     sessions,
+    accessTokens,
     activeCustomerId: user.active_customer_id,
     connection: connection
       ? {
@@ -67,6 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   if (isTargetsIntent(form)) return targetsAction(user, form);
   if (isSessionsIntent(form)) return sessionsAction(session);
+  if (isAccessTokenIntent(form)) return accessTokensAction(user, form);
   const parsed = ActionSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ error: parsed.error.issues[0].message }, { status: 400 });
   const input = parsed.data;
@@ -255,6 +260,13 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         ) : null}
         {ai.hint ? <p className="mt-3 text-sm text-gray-600">{ai.hint}</p> : null}
       </section>
+
+      <AccessTokensSection
+        {...loaderData.accessTokens}
+        created={actionData && "createdToken" in actionData ? actionData.createdToken : undefined}
+        lastResult={actionData && "tokenResult" in actionData ? actionData.tokenResult : undefined}
+        busy={busy}
+      />
 
       <SessionsSection sessions={loaderData.sessions} busy={busy} />
     </>

@@ -7,6 +7,7 @@ import { register, signIn } from "~/server/auth/credentials.server";
 import { RESET_LINK_INVALID, RESET_REQUESTED_MESSAGE } from "~/server/auth/password-reset.server";
 import { resetRateLimitsForTests } from "~/server/auth/rate-limit.server";
 import { commitSessionCookie, getBearerSession, getSession } from "~/server/auth/session.server";
+import { authenticateAccessToken, createAccessToken } from "~/server/auth/access-tokens.server";
 import { captureLogs } from "~/server/log.server";
 import { setupTestEnvironment, type TestContext } from "../setup/test-db";
 import { routeArgs, signedInArgs } from "../support/route-args";
@@ -66,10 +67,12 @@ describe("forgot password", () => {
     expect(unknown.logged).not.toContain("nobody@example.com");
   });
 
-  it("the link sets a new password once: every old session and API token ends, this browser is signed in, the address is proved", async () => {
+  it("the link sets a new password once: every old session, API token and access token ends, this browser is signed in, the address is proved", async () => {
     await register({ email: "reset@example.com", password: "old-password" }, IP);
     const laptop = await login("reset@example.com", "old-password");
     const phone = await login("reset@example.com", "old-password");
+    // An agent's token someone made while they were in: it must not outlive the reset either.
+    const agent = await createAccessToken(laptop.user.id, { name: "Agent", scopes: ["read", "propose"], expiresInDays: "365" });
     const { link } = await forgot("reset@example.com");
     const token = new URL(link!).searchParams.get("token")!;
 
@@ -90,6 +93,7 @@ describe("forgot password", () => {
     for (const old of [laptop, phone]) {
       expect(await getBearerSession(new Request(APP, { headers: { Authorization: `Bearer ${old.session.accessToken}` } }))).toBeNull();
     }
+    expect(await authenticateAccessToken(agent.token)).toBeNull();
     await expect(login("reset@example.com", "old-password")).rejects.toMatchObject({ status: 401 });
     await expect(login("reset@example.com", "brand-new-password")).resolves.toBeTruthy();
 
@@ -118,10 +122,11 @@ describe("forgot password", () => {
 });
 
 describe("sign out everywhere (/settings)", () => {
-  it("lists the account's sessions, this one marked, and ends every one of them with their API tokens", async () => {
+  it("lists the account's sessions, this one marked, and ends every one of them with their API tokens and the access tokens", async () => {
     await register({ email: "many@example.com", password: "many-password" }, IP);
     const other = await login("many@example.com", "many-password");
     const mine = await login("many@example.com", "many-password");
+    const agent = await createAccessToken(mine.user.id, { name: "Agent", scopes: ["read"], expiresInDays: "30" });
     const cookie = (await commitSessionCookie(mine.session)).split(";")[0];
     const page = (await settingsLoader(await signedInArgs(new Request(`${APP}/settings`, { headers: { Cookie: cookie } })))) as {
       sessions: Array<{ id: string; current: boolean }>;
@@ -135,5 +140,7 @@ describe("sign out everywhere (/settings)", () => {
     expect(res.headers.getSetCookie().some((c) => /^__session=;/.test(c))).toBe(true);
     expect(await t.db.selectFrom("sessions").select("id").execute()).toEqual([]);
     expect(await getBearerSession(new Request(APP, { headers: { Authorization: `Bearer ${other.session.accessToken}` } }))).toBeNull();
+    expect(await authenticateAccessToken(agent.token)).toBeNull();
+    expect(await t.db.selectFrom("access_tokens").select("id").execute()).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import { loader as rootLoader } from "~/root";
 import { CONFIRM_LINK_INVALID, register, signIn } from "~/server/auth/credentials.server";
 import type { FormResult } from "~/lib/form-result";
 import { getBearerSession, getSession } from "~/server/auth/session.server";
+import { authenticateAccessToken, createAccessToken } from "~/server/auth/access-tokens.server";
 import { HttpError } from "~/server/http/errors.server";
 import { captureLogs } from "~/server/log.server";
 import { setupTestEnvironment, type TestContext } from "../setup/test-db";
@@ -165,6 +166,8 @@ describe("account pre-hijacking", () => {
     expect(await getBearerSession(bearer(attacker.session.accessToken))).not.toBeNull();
     // What the squatter plants while waiting: a chat (whose text the assistant would read back) and proposals for the owner to apply.
     await plant(attacker.user.id);
+    // …and an access token, a way back in for their agent once the owner has connected Google Ads.
+    const planted = await createAccessToken(attacker.user.id, { name: "Squatter", scopes: ["read", "propose"], expiresInDays: "365" });
 
     const victim = await signInWithGoogle();
     expect(victim.location.pathname).toBe("/dashboard");
@@ -173,6 +176,7 @@ describe("account pre-hijacking", () => {
 
     // Everything the unproved password handed out is gone…
     expect(await getBearerSession(bearer(attacker.session.accessToken))).toBeNull();
+    expect(await authenticateAccessToken(planted.token)).toBeNull();
     const refused = await login("attacker-password").catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(HttpError);
     expect((refused as HttpError).status).toBe(401);
