@@ -81,17 +81,20 @@ export function AccessTokensSection({
   busy: boolean;
 }) {
   // A fresh form after each creation (its fields empty again).
-  const [form, fields] = useSchemaForm(AccessTokenForm, { id: `new-token-${created?.id ?? "form"}`, lastResult });
-  const initialScopes = fields.scopes.initialValue;
-  const checkedScopes = initialScopes === undefined ? ["read"] : ([] as unknown[]).concat(initialScopes);
+  const [form, fields] = useSchemaForm(AccessTokenForm, {
+    id: `new-token-${created?.id ?? "form"}`,
+    lastResult,
+    defaultValue: { name: "", scopes: "read", expiresInDays: TOKEN_EXPIRY_DAYS[0] },
+  });
+  const checkedScopes = ([] as unknown[]).concat(fields.scopes.initialValue ?? []);
   return (
     <section className="mt-6 rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="tokens-heading">
       <h2 id="tokens-heading" className="text-lg font-semibold text-gray-900">
         Access tokens
       </h2>
       <p className="mt-1 text-sm text-gray-600">
-        For your own AI agent (the MCP server at <code className="break-all rounded bg-gray-100 px-1">{mcpUrl}</code>) or your scripts (the JSON API). An agent
-        with a token can look and propose; only you apply changes, here in the app.
+        For your own AI agent (the MCP server at <code className="break-words rounded bg-gray-100 px-1">{mcpUrl}</code>) or your scripts (the JSON API). An
+        agent with a token can look and propose; only you apply changes, here in the app.
       </p>
       {created ? <NewToken created={created} /> : null}
 
@@ -141,7 +144,7 @@ export function AccessTokensSection({
             hint="Which agent or script will use it, e.g. Claude Desktop"
             maxLength={TOKEN_NAME_MAX}
             autoComplete="off"
-            defaultValue={typeof fields.name.initialValue === "string" ? fields.name.initialValue : ""}
+            defaultValue={fields.name.initialValue}
           />
           <Field
             as="select"
@@ -150,7 +153,7 @@ export function AccessTokensSection({
             key={fields.expiresInDays.key}
             label="Expires after"
             field={fields.expiresInDays}
-            defaultValue={typeof fields.expiresInDays.initialValue === "string" ? fields.expiresInDays.initialValue : TOKEN_EXPIRY_DAYS[0]}
+            defaultValue={fields.expiresInDays.initialValue}
           >
             {TOKEN_EXPIRY_DAYS.map((days) => (
               <option key={days} value={days}>

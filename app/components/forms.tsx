@@ -1,4 +1,4 @@
-import { parse, useForm } from "@conform-to/react";
+import { parse, useForm, type DefaultValue } from "@conform-to/react";
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 import type { z } from "zod";
 import type { FormResult } from "~/lib/form-result";
@@ -13,11 +13,12 @@ import { parseSubmission } from "~/lib/form-submission";
  */
 export function useSchemaForm<S extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(
   schema: S,
-  options: { id: string; lastResult?: FormResult | null },
+  options: { id: string; lastResult?: FormResult | null; defaultValue?: DefaultValue<z.input<S>> },
 ) {
   return useForm({
     id: options.id,
     lastResult: options.lastResult,
+    defaultValue: options.defaultValue,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseSubmission(formData, schema),
