@@ -76,7 +76,12 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
       {data.notice ? <Notice>{data.notice}</Notice> : null}
       {data.open.length > 0 ? (
         <section aria-label="Waiting for review" className="mb-4 rounded-xl border border-blue-200 bg-blue-50 p-4 text-sm">
-          <h2 className="mb-2 font-semibold text-blue-900">Waiting for your review (not sent to Google)</h2>
+          <h2 className="mb-2 font-semibold text-blue-900">
+            Waiting for your review (not sent to Google) ·{" "}
+            <Link to="/drafts" className="font-medium text-blue-700 hover:underline">
+              All drafts
+            </Link>
+          </h2>
           <ul className="space-y-1">
             {data.open.map((o) => (
               <li key={o.id} className="flex flex-wrap items-center gap-2">

@@ -348,7 +348,7 @@ export async function adGeneratorAction(user: User, formData: FormData) {
           path2: posted.path2 || undefined,
           finalUrl: values.finalUrl.trim(),
         },
-        { source: "user", sourceDetail: `Ad generator (${postedSource})` },
+        { source: "user", origin: "ad_generator", sourceDetail: `Ad generator (${postedSource})` },
       );
       const problem = await validateQuietly(user.id, id);
       return problem ? redirectWithToast(`/changes/${id}`, { type: "error", message: problem }) : redirect(`/changes/${id}`);

@@ -451,7 +451,7 @@ export function toolRunners(ctx: ToolContext) {
         id = await proposeBulk(
           ctx.userId,
           { customerId: cid, actions: parsed.actions },
-          { source: "assistant", sourceDetail: `chat:${ctx.chatId}`, title: untrusted(parsed.title, 200) },
+          { source: "assistant", sourceDetail: `chat:${ctx.chatId}`, chatId: ctx.chatId, title: untrusted(parsed.title, 200) },
         );
       } catch (error) {
         // Domain errors (not found, invalid with field errors): the model is told why, nothing was stored.

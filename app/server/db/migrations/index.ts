@@ -12,6 +12,7 @@ import * as m0060 from "./0060_user_preferences";
 import * as m0080 from "./0080_optimizer_in_flight";
 import * as m0095 from "./0095_data_version";
 import * as m0096 from "./0096_sync_detail_state";
+import * as m0160 from "./0160_change_set_origin";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "0080_optimizer_in_flight": m0080,
   "0095_data_version": m0095,
   "0096_sync_detail_state": m0096,
+  "0160_change_set_origin": m0160,
 };
