@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, Link, useLocation, useNavigation } from "react-router";
-import { FormError, Labeled, inputClass, secondaryButtonClass, usePostAction } from "~/components/change-forms";
+import { FilterSelect, FormError, Labeled, inputClass, secondaryButtonClass, usePostAction } from "~/components/change-forms";
 import { SetStatusBadge } from "~/components/change-display";
 import { Pagination } from "~/components/pagination";
 import { EmptyState, Notice, PageHeader } from "~/components/ui";
@@ -78,30 +78,8 @@ function DraftList({ data, error }: { data: Connected; error: string | null }) {
         aria-label="Filter drafts"
         className="mb-4 flex flex-wrap items-end gap-3 rounded-xl border border-gray-200 bg-white p-3 shadow-sm"
       >
-        <Labeled label="Proposed">
-          {(id) => (
-            <select id={id} name="origin" defaultValue={filters.origin ?? ""} className={`mt-0.5 ${inputClass}`}>
-              <option value="">Anywhere</option>
-              {CHANGE_SET_ORIGINS.map((o) => (
-                <option key={o} value={o}>
-                  {ORIGIN_LABEL[o]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Labeled>
-        <Labeled label="Google's verdict">
-          {(id) => (
-            <select id={id} name="status" defaultValue={filters.status ?? ""} className={`mt-0.5 ${inputClass}`}>
-              <option value="">Any verdict</option>
-              {Object.entries(VERDICT_LABEL).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Labeled>
+        <FilterSelect label="Proposed" name="origin" value={filters.origin} any="Anywhere" options={CHANGE_SET_ORIGINS.map((o) => [o, ORIGIN_LABEL[o]])} />
+        <FilterSelect label="Google's verdict" name="status" value={filters.status} any="Any verdict" options={Object.entries(VERDICT_LABEL)} />
         <Labeled label="Search titles">
           {(id) => <input id={id} type="search" name="q" defaultValue={filters.q ?? ""} maxLength={200} className={`mt-0.5 w-56 ${inputClass}`} />}
         </Labeled>

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { connectDemoAccount, expect, RICH_CUSTOMER_ID, type ConnectedUser } from "./ads-fixtures";
+import { connectDemoAccount, expect, proposePausingTwoCampaigns, RICH_CUSTOMER_ID, type ConnectedUser } from "./ads-fixtures";
 import { test } from "./fixtures";
 
 // Drafts (issue 29 point 4): change sets proposed and left on their review page are found
@@ -12,17 +12,9 @@ test.describe.configure({ timeout: 240_000 });
 const nav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 const draftsTable = (page: Page) => page.getByRole("table", { name: "Drafts, newest first" });
 
-/** Ticked rows on the campaign list: pause the first two campaigns (a draft "on the campaign screens"). */
+/** Ticked rows on the campaign list (a draft "on the campaign screens"), checked by Google. */
 async function pauseTwoCampaigns(page: Page) {
-  await page.goto("/campaigns");
-  const boxes = page
-    .getByRole("table", { name: /^Campaigns of / })
-    .locator("tbody tr")
-    .getByRole("checkbox");
-  await boxes.nth(0).check();
-  await boxes.nth(1).check();
-  await page.getByRole("form", { name: "Change selected campaigns" }).getByRole("button", { name: "Pause selected" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pause 2 campaigns");
+  await proposePausingTwoCampaigns(page);
   await expect(page.getByRole("status").filter({ hasText: "Google validated all 2 changes." })).toBeVisible();
 }
 
