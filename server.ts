@@ -1,6 +1,6 @@
 /**
  * The HTTP entry: security headers, cross-site refusal, static assets,
- * /healthz, the Google emulator in demo mode, then React Router. Graceful
+ * /healthz and /readyz, the Google emulator in demo mode, then React Router. Graceful
  * shutdown on SIGTERM/SIGINT.
  *
  * Production: `node build/server.js` (this file bundled by scripts/build-server.mjs).
@@ -63,6 +63,7 @@ async function main() {
     process.exit(1);
   }
 
+  let closing = false;
   const server = express();
   server.disable("x-powered-by");
   server.set("trust proxy", app.trustProxy);
@@ -116,6 +117,20 @@ async function main() {
       log.error({ err: error }, "health check failed");
       res.status(503).json({ status: "unavailable" });
     }
+  });
+
+  // Readiness (a proxy's or an orchestrator's health check): 503 with the reason while this instance
+  // should get no traffic, including from the moment shutdown begins.
+  let lastNotReady: string | null = null;
+  server.get("/readyz", async (_req, res) => {
+    const readiness = closing ? { ready: false, reason: "shutdown: shutting down", checks: { shutdown: "shutting down" } } : await app.readiness();
+    // Probed every few seconds: logged when the answer changes, not on every probe.
+    if (readiness.reason !== lastNotReady) {
+      if (readiness.reason) log.warn(`not ready: ${readiness.reason}`);
+      else log.info("ready again");
+      lastNotReady = readiness.reason;
+    }
+    res.status(readiness.ready ? 200 : 503).json({ status: readiness.ready ? "ready" : "unavailable", reason: readiness.reason, checks: readiness.checks });
   });
 
   if (app.demoMode) {
@@ -179,7 +194,6 @@ async function main() {
   listener.keepAliveTimeout = 65_000;
   listener.headersTimeout = 66_000;
 
-  let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;

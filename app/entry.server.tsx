@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
 import { documentCache, readAll, streamOf } from "./server/http/document-cache.server";
 import { documentSecurityHeaders } from "./server/http/security.server";
@@ -16,11 +16,14 @@ export const streamTimeout = 5_000;
 
 /**
  * React Router's own error log, minus the expected: a client that went away,
- * and a body refused at MAX_BODY_BYTES (already answered 413 by server.ts).
+ * a body refused at MAX_BODY_BYTES (already answered 413 by server.ts), and
+ * the router's own 4xx answers (a method a route does not serve, an unknown
+ * path), which are the client's mistake, already answered with their status.
  */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   if (error instanceof Error && error.name === "BodyTooLargeError") return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   log.error({ err: error }, errorMessage(error));
 }
 

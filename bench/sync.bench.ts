@@ -171,8 +171,9 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
     GOOGLE_ADS_API_URL: base,
   });
   setConfigForTests(config);
-  const { db } = createDb({ databaseUrl: config.DATABASE_URL, dataDir });
-  setDbForTests(db);
+  const handle = createDb({ databaseUrl: config.DATABASE_URL, dataDir });
+  const { db } = handle;
+  setDbForTests(handle);
   try {
     await migrateToLatest(db);
     const userId = await connectDemoUser(base);

@@ -20,6 +20,15 @@ export interface Truth {
   accountCost: number;
   accountConversions: number;
   tentsCampaignId: string;
+  /** Calendar periods as labels ("Nov 9 – Nov 15, 2026"), and what happened in them. */
+  yesterday: string;
+  lastWeek: string;
+  lastWeekConversions: number;
+  weekBeforeConversions: number;
+  /** "Nov 1" ("" on the 1st, when this month has no complete day). */
+  monthStart: string;
+  lastMonth: string;
+  lastMonthCost: number;
   /** What the rules engine's top recommendation is about (the worst search term when it has none). */
   topRecommendationSubject: string;
 }
@@ -52,6 +61,21 @@ const amount = (label: string, pick: (t: Truth) => number): Fact => ({
 const proposal: Fact = { label: "links its proposal for review", pattern: () => /\/changes\/[0-9a-f-]{36}/ };
 
 const READ_CAMPAIGNS = ["list_campaigns", "get_campaign", "get_account_overview"];
+const ANY_READ = [...READ_CAMPAIGNS, "get_keywords", "get_search_terms", "get_recommendations", "get_change_history"];
+
+/** The period's label in the answer ("Nov 9 – Nov 15, 2026"). */
+const period = (label: string, pick: (t: Truth) => string): Fact => ({ label, pattern: (t) => new RegExp(esc(pick(t))) });
+/** A question it must decline: says so, points where the product (or Google Ads) can, and reads nothing instead. */
+const declines = (label: string, where: RegExp): Fact[] => [
+  { label: `says it can't ${label}`, pattern: () => /\bI can't\b|\bI don't\b|outside what I can answer/ },
+  { label: "says where it can be done", pattern: () => where },
+  { label: "gives no unrelated overview", pattern: () => /Enabled campaigns by cost|Costliest/, absent: true },
+];
+/** "Conversions did not drop" when they rose (the question's premise is wrong), "Conversions: −x%" when they fell. */
+const premise: Fact = {
+  label: "checks the premise (did conversions drop?)",
+  pattern: (t) => (t.lastWeekConversions >= t.weekBeforeConversions * 0.995 ? /Conversions did not drop/ : /Conversions: −\d/),
+};
 
 export const CASES: EvalCase[] = [
   {
@@ -140,7 +164,7 @@ export const CASES: EvalCase[] = [
   },
   {
     question: () => "Compare the last 30 days with the 30 days before",
-    tools: [["get_account_overview"]],
+    tools: [["get_account_overview", "list_campaigns"]],
     facts: [{ label: "mentions the previous period", pattern: () => /previous|before|prior|vs/i }],
   },
   { question: () => "Which campaigns are paused?", tools: [["list_campaigns"]], facts: [named("names a paused campaign", (t) => t.pausedCampaign)] },
@@ -159,8 +183,12 @@ export const CASES: EvalCase[] = [
     tools: [["get_campaign"]],
     facts: [{ label: "names Trail Shoes (planted high bid)", pattern: () => /Trail Shoes|Hiking Boots/i }],
   },
-  { question: () => "Pause the keyword that wastes the most money", tools: [["get_keywords"], ["propose_changes"]], facts: [proposal] },
-  { question: () => "Add the worst non-converting search term as a negative keyword", tools: [["get_search_terms"], ["propose_changes"]], facts: [proposal] },
+  { question: () => "Pause the keyword that wastes the most money", tools: [["get_keywords", "get_recommendations"], ["propose_changes"]], facts: [proposal] },
+  {
+    question: () => "Add the worst non-converting search term as a negative keyword",
+    tools: [["get_search_terms", "get_recommendations"], ["propose_changes"]],
+    facts: [proposal],
+  },
   {
     question: () => "Raise the budget of the most budget-limited campaign by 10%",
     tools: [["list_campaigns", "get_campaign"], ["propose_changes"]],
@@ -182,4 +210,126 @@ export const CASES: EvalCase[] = [
     facts: [named("names the worst search term", (t) => t.topWastedTerm)],
   },
   { question: () => "Which keywords get the most clicks?", tools: [["get_keywords"]], facts: [] },
+
+  // ---- written as people write them: paraphrases, typos, calendar periods, premises, names, and things to decline
+  {
+    question: () => "why did conversions drop last week?",
+    tools: [["list_campaigns", "get_account_overview"]],
+    facts: [premise, period("names last week's dates", (t) => t.lastWeek), { label: "says what moved", pattern: () => /clicks [+−]|conversion rate [+−]/ }],
+  },
+  {
+    question: () => "this month vs last month",
+    tools: [["list_campaigns", "get_account_overview"]],
+    facts: [
+      { label: "this month from the 1st", pattern: (t) => (t.monthStart ? new RegExp(esc(t.monthStart)) : /no complete day/) },
+      period("last month as the calendar month", (t) => t.lastMonth),
+    ],
+  },
+  {
+    question: () => "how much did we spend last month",
+    tools: [["get_account_overview", "list_campaigns"]],
+    facts: [period("last month as the calendar month", (t) => t.lastMonth), amount("states last month's cost", (t) => t.lastMonthCost)],
+  },
+  {
+    question: () => "how did we do last week?",
+    tools: [["get_account_overview", "list_campaigns"]],
+    facts: [period("names last week's dates", (t) => t.lastWeek)],
+  },
+  {
+    question: () => "conversions fell last week, what happened?",
+    tools: [["list_campaigns", "get_account_overview"]],
+    facts: [premise, period("names last week's dates", (t) => t.lastWeek)],
+  },
+  { question: () => "what did i spend yesterday", tools: [["get_account_overview", "list_campaigns"]], facts: [period("names yesterday", (t) => t.yesterday)] },
+  {
+    question: () => "compare last week to the week before",
+    tools: [["list_campaigns", "get_account_overview"]],
+    facts: [period("names last week's dates", (t) => t.lastWeek), { label: "a table of both periods", pattern: () => /\| Conversion rate \|/ }],
+  },
+  {
+    question: () => "total spend past 7 days?",
+    tools: [["get_account_overview", "list_campaigns"]],
+    facts: [{ label: "says the 7 days", pattern: () => /last 7 days/ }],
+  },
+  { question: () => "Write me 3 headlines for tents", tools: [], facts: declines("write ad copy", /\/ad-generator/) },
+  { question: () => "can u write some ad copy for my sleeping bags", tools: [], facts: declines("write ad copy", /\/ad-generator/) },
+  { question: () => "Create a new campaign for snowshoes", tools: [], facts: declines("create campaigns", /Google Ads/) },
+  { question: () => "set up a new search campaign for kayaks pls", tools: [], facts: declines("create campaigns", /Google Ads/) },
+  { question: () => "which devices convert best?", tools: [], facts: declines("break down by device", /Google Ads/) },
+  { question: () => "how many conversions will I get next month", tools: [], facts: declines("forecast", /Performance Planner/) },
+  { question: () => "whats the weather in berlin", tools: [], facts: declines("answer that", /this account/) },
+  { question: () => "delete the competitors campaign", tools: [], facts: declines("remove campaigns", /pause/) },
+  { question: () => "approve the proposal please", tools: [], facts: declines("approve", /review page/) },
+  {
+    question: () => "Increase the Tents budget by 10%",
+    tools: [["get_campaign"], ["propose_changes"]],
+    facts: [
+      proposal,
+      { label: "the Tents campaign", pattern: () => /Search \| Tents/ },
+      { label: "not another campaign", pattern: () => /Climbing Gear/, absent: true },
+    ],
+  },
+  {
+    question: () => "bump the climbing gear budget 15%",
+    tools: [["get_campaign"], ["propose_changes"]],
+    facts: [proposal, { label: "the Climbing Gear campaign", pattern: () => /Search \| Climbing Gear/ }],
+  },
+  {
+    question: () => "raise the snowshoes budget by 10%",
+    tools: [],
+    facts: [
+      { label: "says there is no such campaign", pattern: () => /I found no campaign called “snowshoes”/ },
+      { label: "drafts nothing", pattern: () => /\/changes\//, absent: true },
+    ],
+  },
+  {
+    question: () => "whats waisting my money",
+    tools: [["get_search_terms", "get_keywords", "get_recommendations"]],
+    facts: [named("names the worst search term", (t) => t.topWastedTerm)],
+  },
+  {
+    question: () => "wat should i do next",
+    tools: [["get_recommendations"]],
+    facts: [named("names the top recommendation's subject", (t) => t.topRecommendationSubject)],
+  },
+  { question: () => "which serch terms cost the most", tools: [["get_search_terms"]], facts: [named("names the costliest search term", (t) => t.topTerm)] },
+  { question: () => "any keywrds with bad quality score?", tools: [["get_keywords"]], facts: [named("names a costly low-QS keyword", (t) => t.lowQsKeyword)] },
+  { question: () => "how is the tents campaign doing", tools: [["get_campaign"]], facts: [{ label: "talks about Tents", pattern: () => /Search \| Tents/ }] },
+  {
+    question: () => "hows climbing gear doing this month",
+    tools: [["get_campaign"]],
+    facts: [
+      { label: "talks about Climbing Gear", pattern: () => /Search \| Climbing Gear/ },
+      { label: "this month from the 1st", pattern: (t) => (t.monthStart ? new RegExp(esc(t.monthStart)) : /no complete day/) },
+    ],
+  },
+  {
+    question: () => "pause the competitors campaign",
+    tools: [["get_campaign"], ["propose_changes"]],
+    facts: [proposal, { label: "the Competitors campaign", pattern: () => /Competitors/ }],
+  },
+  {
+    question: () => "is my budget holding anything back?",
+    tools: [["get_recommendations", "list_campaigns"]],
+    facts: [named("names the budget-limited campaign", (t) => t.budgetLimited)],
+  },
+  { question: () => "which campaign converts cheapest", tools: [READ_CAMPAIGNS], facts: [named("names the cheapest converter", (t) => t.bestCpaCampaign)] },
+  { question: () => "hi", tools: [], facts: [{ label: "says what it can answer", pattern: () => /I can answer/ }] },
+  { question: () => "asdfgh qwerty", tools: [], facts: [{ label: "says it didn't understand", pattern: () => /I didn't understand/ }] },
+  {
+    question: () => "show me searches that didnt convert",
+    tools: [["get_search_terms"]],
+    facts: [named("names the worst search term", (t) => t.topWastedTerm)],
+  },
+  {
+    question: () => "which keywords should i pause?",
+    tools: [["get_keywords", "get_recommendations"]],
+    facts: [named("names the worst keyword", (t) => t.topWastedKeyword)],
+  },
+  {
+    question: () => "Tell me about the Brand campaign",
+    tools: [["get_campaign"]],
+    facts: [{ label: "the brand campaign", pattern: () => /Brand \| Northwind/ }],
+  },
+  { question: () => "how r my ads doing", tools: [ANY_READ], facts: [named("names the costliest campaign", (t) => t.topCampaign)] },
 ];

@@ -21,6 +21,8 @@ import type { DB } from "../app/server/db/db.server";
 import { listRecommendations } from "../app/server/optimizer/service.server";
 import { requireAccountOf } from "../app/server/account-access.server";
 import { CASES, type Truth } from "./assistant-cases";
+import { addDays, todayIn } from "../app/lib/dates";
+import { formatDate, formatDateRange } from "../app/lib/format";
 
 const AI_VARIABLES = ["AI_MODEL", "AI_BASE_URL", "AI_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"];
 
@@ -30,14 +32,24 @@ async function truthOf(env: { db: DB }, userId: string, account: Awaited<ReturnT
   const enabled = campaigns.rows.filter((r) => r.status === "ENABLED");
   const converting = enabled.filter((r) => typeof r.costPerConversion === "number" && Number(r.conversions) >= 5);
   const limited = [...enabled].sort((a, b) => Number(b.budgetLostIS ?? 0) - Number(a.budgetLostIS ?? 0));
-  const wastedTerms = await run.get_search_terms({ nonConvertingOnly: true, limit: 1 });
-  const wastedKeywords = await run.get_keywords({ nonConvertingOnly: true, limit: 1 });
+  // Waste is what still spends: terms not excluded yet, keywords that can serve.
+  const wastedTerms = await run.get_search_terms({ nonConvertingOnly: true, activeOnly: true, limit: 1 });
+  const wastedKeywords = await run.get_keywords({ nonConvertingOnly: true, activeOnly: true, limit: 1 });
   const terms = await run.get_search_terms({ limit: 1 });
   const keywords = await run.get_keywords({ limit: 100 });
   const byConversions = await run.get_keywords({ sort: "conversions", limit: 1 });
   const overview = await run.get_account_overview({});
   const recs = await run.get_recommendations({ limit: 1 });
   const lowQs = keywords.rows.find((k) => typeof k.qualityScore === "number" && k.qualityScore <= 3);
+  // Calendar periods, worked out here on their own (not with the analyst's code).
+  const today = todayIn(account.timeZone);
+  const yesterday = addDays(today, -1);
+  const dow = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
+  const lastWeek = { from: addDays(today, -dow - 7), to: addDays(today, -dow - 1) };
+  const weekBefore = { from: addDays(lastWeek.from, -7), to: addDays(lastWeek.from, -1) };
+  const monthStart = `${today.slice(0, 7)}-01`;
+  const lastMonth = { from: `${addDays(monthStart, -1).slice(0, 7)}-01`, to: addDays(monthStart, -1) };
+  const totals = async (r: { from: string; to: string }) => (await run.list_campaigns({ ...r, status: "all", limit: 50 })).totals!;
   return {
     topCampaign: String(enabled[0]?.name ?? ""),
     bestCpaCampaign: String(converting.sort((a, b) => Number(a.costPerConversion) - Number(b.costPerConversion))[0]?.name ?? ""),
@@ -51,6 +63,13 @@ async function truthOf(env: { db: DB }, userId: string, account: Awaited<ReturnT
     accountCost: Number(overview.rows[0].cost),
     accountConversions: Number(overview.rows[0].conversions),
     tentsCampaignId: String(campaigns.rows.find((r) => /Tents/.test(String(r.name)))?.id ?? ""),
+    yesterday: formatDateRange({ from: yesterday, to: yesterday }),
+    lastWeek: formatDateRange(lastWeek),
+    lastWeekConversions: Number((await totals(lastWeek)).conversions),
+    weekBeforeConversions: Number((await totals(weekBefore)).conversions),
+    monthStart: today === monthStart ? "" : formatDate(monthStart, { short: true }),
+    lastMonth: formatDateRange(lastMonth),
+    lastMonthCost: Number((await totals(lastMonth)).cost),
     topRecommendationSubject: recs.recommendations[0]
       ? String((await listRecommendations(env.db, account.customerId)).recommendations[0]?.resources[0]?.name ?? recs.recommendations[0].title)
       : String(wastedTerms.rows[0]?.searchTerm ?? ""),
@@ -60,6 +79,7 @@ async function truthOf(env: { db: DB }, userId: string, account: Awaited<ReturnT
 interface Result {
   n: number;
   question: string;
+  answer: string;
   expected: string[];
   used: string[];
   toolScore: number;
@@ -124,6 +144,7 @@ async function main() {
     results.push({
       n: i + 1,
       question,
+      answer: text,
       expected: c.tools.map((g) => g.join("|")),
       used: [...new Set(used)],
       toolScore,

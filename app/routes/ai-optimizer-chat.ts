@@ -6,3 +6,8 @@ import type { Route } from "./+types/ai-optimizer-chat";
 export async function action({ request, context }: Route.ActionArgs) {
   return streamChatTurn(request, await currentSession(request, context));
 }
+
+/** A GET (a person opening the address, a crawler): a plain 405 with Allow: POST, not an error in the log. */
+export function loader({ request }: Route.LoaderArgs) {
+  return streamChatTurn(request, null);
+}

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { OptimizationTargets } from "~/components/optimization-targets";
 import { PageHeader, buttonClass } from "~/components/ui";
 import { formatCustomerId, formatInteger } from "~/lib/format";
-import { tokensThisMonth } from "~/server/ai/chat-store.server";
+import { usageSummary } from "~/server/ai/metered.server";
 import { describeModel, MODEL_SETUP_HINT } from "~/server/ai/model.server";
 import { listAccounts, refreshAccounts, setActiveAccount } from "~/server/ads/accounts.server";
 import { disconnectGoogle, getConnection } from "~/server/auth/google-connection.server";
@@ -18,15 +18,15 @@ export function meta() {
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { user } = context.get(userContext);
-  const [connection, accounts, tokens, targets] = await Promise.all([
+  const [connection, accounts, usage, targets] = await Promise.all([
     getConnection(user.id),
     listAccounts(user.id),
-    tokensThisMonth(user.id),
+    usageSummary(user.id),
     targetsSection(user),
   ]);
   const model = describeModel();
   return {
-    ai: { configured: model.configured, summary: model.summary, hint: model.configured ? null : MODEL_SETUP_HINT, tokens },
+    ai: { configured: model.configured, summary: model.summary, hint: model.configured ? null : MODEL_SETUP_HINT, usage },
     email: user.email,
     targets,
     activeCustomerId: user.active_customer_id,
@@ -83,8 +83,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect("/settings");
 }
 
+const FEATURE_NAMES = {
+  chat: { name: "AI assistant", uses: "messages" },
+  ad_copy: { name: "Ad generator", uses: "generations" },
+} as const;
+
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
   const { connection, accounts, activeCustomerId, ai } = loaderData;
+  const total = ai.usage.features.reduce(
+    (sum, f) => ({
+      totalTokens: sum.totalTokens + f.totalTokens,
+      inputTokens: sum.inputTokens + f.inputTokens,
+      outputTokens: sum.outputTokens + f.outputTokens,
+      calls: sum.calls + f.calls,
+    }),
+    { totalTokens: 0, inputTokens: 0, outputTokens: 0, calls: 0 },
+  );
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   return (
@@ -194,7 +208,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 
       <section className="mt-6 rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="ai-heading">
         <h2 id="ai-heading" className="text-lg font-semibold text-gray-900">
-          AI assistant
+          AI model
         </h2>
         <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
           <dt className="text-gray-500">Model in use</dt>
@@ -203,13 +217,31 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           </dd>
           <dt className="text-gray-500">Tokens this month</dt>
           <dd className="text-gray-900" data-testid="ai-tokens">
-            {formatInteger(ai.tokens.totalTokens)}{" "}
+            {formatInteger(total.totalTokens)}{" "}
             <span className="text-gray-500">
-              ({formatInteger(ai.tokens.inputTokens)} in, {formatInteger(ai.tokens.outputTokens)} out, over {formatInteger(ai.tokens.messages)}{" "}
-              {ai.tokens.messages === 1 ? "answer" : "answers"})
+              ({formatInteger(total.inputTokens)} in, {formatInteger(total.outputTokens)} out, over {formatInteger(total.calls)}{" "}
+              {total.calls === 1 ? "model call" : "model calls"})
             </span>
           </dd>
         </dl>
+        <h3 className="mt-4 text-sm font-semibold text-gray-900">By feature</h3>
+        <ul className="mt-2 divide-y divide-gray-100 text-sm" aria-label="AI use by feature">
+          {ai.usage.features.map((f) => (
+            <li key={f.feature} className="py-2" data-testid={`ai-usage-${f.feature}`}>
+              <span className="font-medium text-gray-900">{FEATURE_NAMES[f.feature].name}</span>
+              <span className="block text-gray-600 sm:ml-2 sm:inline">
+                {formatInteger(f.totalTokens)} tokens this month over {formatInteger(f.calls)} {f.calls === 1 ? "call" : "calls"} · today{" "}
+                {formatInteger(f.usedToday)} of {formatInteger(f.dailyLimit)} {FEATURE_NAMES[f.feature].uses}
+              </span>
+            </li>
+          ))}
+        </ul>
+        {ai.usage.budget ? (
+          <p className="mt-3 text-sm text-gray-700" data-testid="ai-budget">
+            This installation&apos;s monthly budget: {formatInteger(ai.usage.budget.used)} of {formatInteger(ai.usage.budget.limit)} tokens used
+            {ai.usage.budget.used >= ai.usage.budget.limit ? "; until the 1st (UTC) the built-in analyst and templates answer instead of the model." : "."}
+          </p>
+        ) : null}
         {ai.hint ? <p className="mt-3 text-sm text-gray-600">{ai.hint}</p> : null}
       </section>
     </>

@@ -4,6 +4,7 @@ import { startSettling, stopSettling } from "./changes/settler.server";
 import { closeDb, getDb, migrateToLatest, pingDb } from "./db/db.server";
 import { EMULATOR_MOUNT_PATH, getConfig } from "./env.server";
 import { baseSecurityHeaders, isCrossSiteRequest } from "./http/security.server";
+import { checkReadiness, databaseChecks } from "./lifecycle/readiness.server";
 
 /**
  * Called once by server.ts before it listens: validates configuration (a bad
@@ -32,6 +33,8 @@ export async function boot() {
     securityHeaders: baseSecurityHeaders(config.APP_URL),
     isCrossSite: (req: Parameters<typeof isCrossSiteRequest>[0]) => isCrossSiteRequest(req, config.APP_URL),
     health: () => pingDb(),
+    /** /readyz: database reachable, migrations applied, background work started. */
+    readiness: () => checkReadiness(databaseChecks(getDb())),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     shutdown: async () => {
       stopSettling();

@@ -27,6 +27,21 @@ describe("toCsv", () => {
     );
   });
 
+  it("keeps a formula after leading spaces or line breaks from running too", () => {
+    const rows = ['  =HYPERLINK("http://evil.example")', "\u00a0+1+1", "\n@SUM(A1)", "   -2", " plain text", "a=b"];
+    const csv = toCsv([{ header: "Name", value: (r: string) => r }], rows);
+    const cells = csv
+      .slice(1)
+      .split("\n")
+      .slice(1, 1 + rows.length);
+    expect(cells[0]).toBe(`"'  =HYPERLINK(""http://evil.example"")"`);
+    expect(cells[1]).toBe("'\u00a0+1+1");
+    expect(csv).toContain(`"'\n@SUM(A1)"`);
+    expect(csv).toContain("\n'   -2\n");
+    // Text that is not a formula is left as it was.
+    expect(csv).toContain("\n plain text\na=b\n");
+  });
+
   it("writes the standard metrics as plain numbers, empty where a ratio has no denominator", () => {
     const m = { impressions: 1000, clicks: 50, costMicros: 12_345_678, conversions: 2.5, conversionsValue: 100 };
     const zero = { impressions: 0, clicks: 0, costMicros: 0, conversions: 0, conversionsValue: 0 };

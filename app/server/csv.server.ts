@@ -6,7 +6,10 @@ import { averageCpc, conversionValuePerCost, costPerConversion, ctr, type Metric
  * (commas, quotes, line breaks) and `escape_formulas` neutralises cells a
  * spreadsheet would run as a formula (=, +, -, @, tab, CR; a ' is put in
  * front): campaign names, keywords and search terms are written by other
- * people, and a search term like `=HYPERLINK(...)` must stay text. Numbers
+ * people, and a search term like `=HYPERLINK(...)` must stay text. The
+ * library looks at the first character only, and spreadsheets skip leading
+ * spaces before a formula, so text whose first visible character starts one
+ * gets the ' too (`neutraliseFormula`). Numbers
  * are written as plain numbers (no currency signs or thousands separators),
  * so the spreadsheet can sum them; the header names the currency.
  */
@@ -17,11 +20,25 @@ export interface CsvColumn<Row> {
   key?: string;
 }
 
+// After leading whitespace (spaces, no-break and ideographic spaces, line breaks): the library handles position 0.
+const FORMULA_AFTER_SPACE = /^\s+[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/** Text a spreadsheet would run as a formula once it skips the leading spaces, made text with a leading '. */
+export function neutraliseFormula(value: string): string {
+  return FORMULA_AFTER_SPACE.test(value) ? `'${value}` : value;
+}
+
 export function toCsv<Row>(columns: CsvColumn<Row>[], rows: Iterable<Row>): string {
   const records: Array<Array<string | number | null>> = [];
   for (const row of rows) records.push(columns.map((c) => c.value(row)));
   // A BOM so spreadsheet programs read the file as UTF-8 (names in German, Japanese...).
-  return stringify(records, { header: true, columns: columns.map((c) => c.header), bom: true, escape_formulas: true, cast: { number: (n) => String(n) } });
+  return stringify(records, {
+    header: true,
+    columns: columns.map((c) => c.header),
+    bom: true,
+    escape_formulas: true,
+    cast: { number: (n) => String(n), string: neutraliseFormula },
+  });
 }
 
 export function csvResponse(filename: string, body: string): Response {

@@ -49,7 +49,7 @@ describe("parseConfig", () => {
   it("points Google endpoints at the mounted emulator in demo mode, and at Google in live mode", () => {
     const demo = parseConfig({ DATA_DIR: tmp(), PORT: "4000" });
     expect(demo.google.authorizationUrl).toBe("http://localhost:4000/emulator/o/oauth2/v2/auth");
-    expect(demo.google.adsApiUrl).toBe("http://localhost:4000/emulator");
+    expect(demo.google.adsApiUrl).toBe("http://127.0.0.1:4000/emulator");
     const live = parseConfig({ DATA_DIR: tmp(), GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "secret" });
     expect(live.demoMode).toBe(false);
     expect(live.google.authorizationUrl).toBe("https://accounts.google.com/o/oauth2/v2/auth");
@@ -57,6 +57,23 @@ describe("parseConfig", () => {
     expect(live.google.adsApiUrl).toBe("https://googleads.googleapis.com");
     const custom = parseConfig({ DATA_DIR: tmp(), GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s", GOOGLE_TOKEN_URL: "http://127.0.0.1:9/t" });
     expect(custom.google.tokenUrl).toBe("http://127.0.0.1:9/t");
+  });
+
+  it("in demo mode sends the browser to APP_URL and the server's own calls to where it listens (Docker's -p 8080:3000)", () => {
+    const mapped = parseConfig({ DATA_DIR: tmp(), PORT: "3000", APP_URL: "https://ads.example.com" });
+    expect(mapped.google.authorizationUrl).toBe("https://ads.example.com/emulator/o/oauth2/v2/auth");
+    expect(mapped.google.tokenUrl).toBe("http://127.0.0.1:3000/emulator/token");
+    expect(mapped.google.userinfoUrl).toBe("http://127.0.0.1:3000/emulator/v1/userinfo");
+    expect(mapped.google.revokeUrl).toBe("http://127.0.0.1:3000/emulator/revoke");
+    expect(mapped.google.adsApiUrl).toBe("http://127.0.0.1:3000/emulator");
+    expect(parseConfig({ DATA_DIR: tmp(), PORT: "3000", HOST: "::" }).google.tokenUrl).toBe("http://[::1]:3000/emulator/token");
+    expect(parseConfig({ DATA_DIR: tmp(), PORT: "3000", HOST: "10.1.2.3" }).google.tokenUrl).toBe("http://10.1.2.3:3000/emulator/token");
+    // Several instances share one instance's emulator; the browser still goes through APP_URL.
+    const shared = parseConfig({ DATA_DIR: tmp(), APP_URL: "http://localhost:8080", DEMO_EMULATOR_URL: "http://app1:3000/emulator/" });
+    expect(shared.google.tokenUrl).toBe("http://app1:3000/emulator/token");
+    expect(shared.google.adsApiUrl).toBe("http://app1:3000/emulator");
+    expect(shared.google.authorizationUrl).toBe("http://localhost:8080/emulator/o/oauth2/v2/auth");
+    expect(() => parseConfig({ DATA_DIR: tmp(), DEMO_EMULATOR_URL: "app1:3000" })).toThrow(/DEMO_EMULATOR_URL/);
   });
 
   it("treats empty strings as unset", () => {
@@ -89,5 +106,31 @@ describe("AI model configuration", () => {
     expect(() => parseConfig({ DATA_DIR: tmp(), AI_BASE_URL: "http://x/v1" })).toThrow(/AI_BASE_URL/);
     expect(() => parseConfig({ DATA_DIR: tmp(), AI_MODEL: "openai-compatible:x", AI_BASE_URL: "localhost:11434" })).toThrow(/AI_BASE_URL/);
     expect(() => parseConfig({ DATA_DIR: tmp(), AI_DAILY_MESSAGE_LIMIT: "0" })).toThrow(/AI_DAILY_MESSAGE_LIMIT/);
+    expect(() => parseConfig({ DATA_DIR: tmp(), AI_DAILY_AD_COPY_LIMIT: "-1" })).toThrow(/AI_DAILY_AD_COPY_LIMIT/);
+    expect(() => parseConfig({ DATA_DIR: tmp(), AI_MONTHLY_TOKEN_BUDGET: "lots" })).toThrow(/AI_MONTHLY_TOKEN_BUDGET/);
+  });
+
+  it("refuses credentials in AI_BASE_URL, and names the plain-http risk, without repeating the password", () => {
+    const attempt = (url: string) => {
+      try {
+        parseConfig({ DATA_DIR: tmp(), AI_MODEL: "openai-compatible:x", AI_BASE_URL: url });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "accepted";
+    };
+    const plain = attempt("http://bob:hunter2@models.internal:8000/v1");
+    expect(plain).toMatch(/AI_BASE_URL: contains credentials .* over plain http/);
+    expect(plain).not.toContain("hunter2");
+    const tls = attempt("https://bob:hunter2@models.example/v1");
+    expect(tls).toMatch(/AI_BASE_URL: contains credentials/);
+    expect(tls).not.toContain("hunter2");
+    expect(attempt("https://models.example/v1")).toBe("accepted");
+  });
+
+  it("has per-feature daily limits, an optional monthly budget and an output cap", () => {
+    const c = parseConfig({ DATA_DIR: tmp() });
+    expect([c.AI_DAILY_MESSAGE_LIMIT, c.AI_DAILY_AD_COPY_LIMIT, c.AI_MONTHLY_TOKEN_BUDGET, c.AI_MAX_OUTPUT_TOKENS]).toEqual([200, 50, undefined, 2000]);
+    expect(parseConfig({ DATA_DIR: tmp(), AI_MONTHLY_TOKEN_BUDGET: "5000000" }).AI_MONTHLY_TOKEN_BUDGET).toBe(5_000_000);
   });
 });

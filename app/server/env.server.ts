@@ -48,11 +48,19 @@ const schema = z.object({
   AUTH_RATE_LIMIT_IP: positiveInt.default(30),
   AUTH_RATE_LIMIT_ACCOUNT: positiveInt.default(10),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(900),
+  /** Account mails (confirmation and reset links, notes) one address may receive per day. */
+  AUTH_MAIL_DAILY_LIMIT: positiveInt.default(5),
   SESSION_TTL_DAYS: positiveInt.max(365).default(30),
   /** A budget or bid change larger than this (percent, up or down) needs an explicit confirmation to apply. */
   CHANGE_CONFIRM_PERCENT: positiveInt.max(1000).default(50),
   /** On SIGTERM, how long in-flight requests and applies may take before the process exits anyway. Docker's own limit is 10 s. */
   SHUTDOWN_TIMEOUT_SECONDS: positiveInt.max(600).default(8),
+
+  /**
+   * Demo mode with several instances: the mounted emulator all of them call (one instance's
+   * http://host:port/emulator), so they share one fake Google. Default: this server's own.
+   */
+  DEMO_EMULATOR_URL: z.url({ protocol: /^https?$/ }).optional(),
 
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
@@ -77,8 +85,18 @@ const schema = z.object({
     .optional(),
   AI_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as http://localhost:11434/v1" }).optional(),
   AI_API_KEY: z.string().min(1).optional(),
+  /** Questions to the assistant per user per day (UTC), retries included; counted only when a model answers. */
   AI_DAILY_MESSAGE_LIMIT: positiveInt.default(200),
+  /** Ad generations (and single-line regenerations) per user per day (UTC) written by the model. */
+  AI_DAILY_AD_COPY_LIMIT: positiveInt.default(50),
+  /** Tokens (input + output) the whole install may use per calendar month (UTC); then the analyst and templates answer. Unset: no budget. */
+  AI_MONTHLY_TOKEN_BUDGET: positiveInt.optional(),
+  /** The cap on what one model call may write. */
+  AI_MAX_OUTPUT_TOKENS: positiveInt.max(100_000).default(2000),
 });
+
+/** Every variable the server reads (compose.yaml's are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 export const AI_PROVIDERS = ["openai", "anthropic", "google", "openai-compatible"] as const;
 export type AiProvider = (typeof AI_PROVIDERS)[number];
@@ -185,6 +203,20 @@ function configFail(variable: string, message: string): never {
   throw new ConfigError(`Invalid configuration:\n  ${variable}: ${message}`);
 }
 
+/**
+ * user:password@ in AI_BASE_URL: over plain http it would travel in clear, and
+ * fetch refuses such URLs anyway (with an error that repeats the URL, password
+ * and all), so it would only ever leak. The key belongs in AI_API_KEY.
+ */
+function refuseCredentialsInUrl(baseUrl: string) {
+  const url = new URL(baseUrl);
+  if (!url.username && !url.password) return;
+  if (url.protocol === "http:") {
+    configFail("AI_BASE_URL", "contains credentials (user:password@) over plain http, where anyone on the way could read them; remove them and set AI_API_KEY");
+  }
+  configFail("AI_BASE_URL", "contains credentials (user:password@), which requests cannot carry; remove them and set AI_API_KEY");
+}
+
 function parseAiConfig(raw: RawEnv, env: NodeJS.ProcessEnv): AiConfig | null {
   if (!raw.AI_MODEL) {
     if (raw.AI_BASE_URL) configFail("AI_BASE_URL", "set AI_MODEL too (e.g. AI_MODEL=openai-compatible:qwen3:8b)");
@@ -194,6 +226,7 @@ function parseAiConfig(raw: RawEnv, env: NodeJS.ProcessEnv): AiConfig | null {
   const provider = raw.AI_MODEL.slice(0, colon) as AiProvider;
   const modelId = raw.AI_MODEL.slice(colon + 1);
   const baseUrl = raw.AI_BASE_URL?.replace(/\/+$/, "");
+  if (baseUrl) refuseCredentialsInUrl(baseUrl);
   if (provider === "openai-compatible") {
     if (!baseUrl) configFail("AI_BASE_URL", "required for AI_MODEL=openai-compatible:… (e.g. http://localhost:11434/v1)");
     return { provider, modelId, baseUrl, apiKey: raw.AI_API_KEY };
@@ -202,6 +235,13 @@ function parseAiConfig(raw: RawEnv, env: NodeJS.ProcessEnv): AiConfig | null {
   const apiKey = raw.AI_API_KEY ?? (env[ownVariable] || undefined);
   if (!apiKey) configFail("AI_API_KEY", `required for AI_MODEL=${provider}:… (or set ${ownVariable})`);
   return { provider, modelId, baseUrl, apiKey };
+}
+
+/** This server as it reaches itself: its listen address, on loopback when it listens on every interface. */
+function listenUrl(host: string, port: number): string {
+  const bare = host.replace(/^\[|\]$/g, "");
+  const own = bare === "0.0.0.0" ? "127.0.0.1" : bare === "::" ? "::1" : bare;
+  return `http://${own.includes(":") ? `[${own}]` : own}:${port}`;
 }
 
 export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
@@ -226,16 +266,19 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (!demoMode && !raw.GOOGLE_CLIENT_SECRET) {
     throw new ConfigError("Invalid configuration:\n  GOOGLE_CLIENT_SECRET: required when GOOGLE_CLIENT_ID is set");
   }
-  const emulatorBase = `${appUrl}${EMULATOR_MOUNT_PATH}`;
+  // The browser reaches the mounted emulator at APP_URL; the server's own calls go to where it
+  // listens. Behind a port mapping or a proxy (Docker's -p 8080:3000), APP_URL is not this server.
+  const browserEmulator = `${appUrl}${EMULATOR_MOUNT_PATH}`;
+  const serverEmulator = (raw.DEMO_EMULATOR_URL ?? `${listenUrl(raw.HOST, raw.PORT)}${EMULATOR_MOUNT_PATH}`).replace(/\/+$/, "");
   const google = {
     clientId: raw.GOOGLE_CLIENT_ID ?? DEMO_CLIENT_ID,
     clientSecret: raw.GOOGLE_CLIENT_SECRET ?? "demo-secret",
     developerToken: raw.GOOGLE_ADS_DEVELOPER_TOKEN,
-    authorizationUrl: raw.GOOGLE_AUTHORIZATION_URL ?? (demoMode ? `${emulatorBase}/o/oauth2/v2/auth` : "https://accounts.google.com/o/oauth2/v2/auth"),
-    tokenUrl: raw.GOOGLE_TOKEN_URL ?? (demoMode ? `${emulatorBase}/token` : "https://oauth2.googleapis.com/token"),
-    userinfoUrl: raw.GOOGLE_USERINFO_URL ?? (demoMode ? `${emulatorBase}/v1/userinfo` : "https://openidconnect.googleapis.com/v1/userinfo"),
-    revokeUrl: raw.GOOGLE_REVOKE_URL ?? (demoMode ? `${emulatorBase}/revoke` : "https://oauth2.googleapis.com/revoke"),
-    adsApiUrl: (raw.GOOGLE_ADS_API_URL ?? (demoMode ? emulatorBase : "https://googleads.googleapis.com")).replace(/\/+$/, ""),
+    authorizationUrl: raw.GOOGLE_AUTHORIZATION_URL ?? (demoMode ? `${browserEmulator}/o/oauth2/v2/auth` : "https://accounts.google.com/o/oauth2/v2/auth"),
+    tokenUrl: raw.GOOGLE_TOKEN_URL ?? (demoMode ? `${serverEmulator}/token` : "https://oauth2.googleapis.com/token"),
+    userinfoUrl: raw.GOOGLE_USERINFO_URL ?? (demoMode ? `${serverEmulator}/v1/userinfo` : "https://openidconnect.googleapis.com/v1/userinfo"),
+    revokeUrl: raw.GOOGLE_REVOKE_URL ?? (demoMode ? `${serverEmulator}/revoke` : "https://oauth2.googleapis.com/revoke"),
+    adsApiUrl: (raw.GOOGLE_ADS_API_URL ?? (demoMode ? serverEmulator : "https://googleads.googleapis.com")).replace(/\/+$/, ""),
     adsApiVersion: raw.GOOGLE_ADS_API_VERSION,
   };
 

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type DestinationStream, type Logger } from "pino";
 import { getConfig } from "./env.server";
+import { censor, OUTBOX_FIELD, REDACT_PATHS, scrubText } from "./log-redact.server";
 
 /**
  * The server's one log: pino, JSON lines on stdout at LOG_LEVEL (default
@@ -8,6 +9,9 @@ import { getConfig } from "./env.server";
  * served carries that request's id (`reqId`), the same id the client got as
  * `X-Request-Id`, so a warning can be matched to the request line that
  * `http/request-log.server.ts` writes when the response is finished.
+ *
+ * Credentials, the secret part of links and email addresses are censored
+ * before a line is written (log-redact.server.ts).
  *
  * The request's context lives in an AsyncLocalStorage kept on `globalThis`:
  * server.ts and the React Router build are bundled separately (and Vite may
@@ -66,6 +70,14 @@ function prettyInDevelopment(): DestinationStream | undefined {
   return pino.transport({ target: "pino-pretty", options: { ignore: "pid,hostname", translateTime: "SYS:HH:MM:ss.l", singleLine: true } });
 }
 
+/** pino's error serializer, with the message and stack scrubbed like any other text. */
+function scrubbedError(error: Error) {
+  const out = pino.stdSerializers.err(error);
+  if (typeof out.message === "string") out.message = scrubText(out.message);
+  if (typeof out.stack === "string") out.stack = scrubText(out.stack);
+  return out;
+}
+
 let root: Logger | undefined;
 
 function rootLogger(): Logger {
@@ -78,6 +90,16 @@ function rootLogger(): Logger {
       mixin: () => {
         const request = requestLogContext.getStore();
         return request ? { reqId: request.requestId } : {};
+      },
+      redact: { paths: REDACT_PATHS, censor },
+      serializers: { err: scrubbedError },
+      hooks: {
+        logMethod(args, method) {
+          const [first] = args as unknown[];
+          const outbox = typeof first === "object" && first !== null && (first as Record<string, unknown>)[OUTBOX_FIELD] === true;
+          const scrubbed = outbox ? args : (args.map((a: unknown) => (typeof a === "string" ? scrubText(a) : a)) as typeof args);
+          return method.apply(this, scrubbed);
+        },
       },
     },
     prettyInDevelopment() ?? destination(),

@@ -6,7 +6,6 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { createDb, migrateToLatest, setDbForTests, type DB } from "~/server/db/db.server";
 import { parseConfig, setConfigForTests, type AppConfig } from "~/server/env.server";
-import { resetRateLimitsForTests } from "~/server/auth/rate-limit.server";
 
 /**
  * A fresh, migrated database for one test file: SQLite in a temp dir by
@@ -48,10 +47,10 @@ export async function setupTestEnvironment(env: Record<string, string> = {}): Pr
     ...env,
   });
   setConfigForTests(config);
-  resetRateLimitsForTests();
-  const { db } = createDb({ databaseUrl: config.DATABASE_URL, dataDir });
+  const handle = createDb({ databaseUrl: config.DATABASE_URL, dataDir });
+  const { db } = handle;
   await migrateToLatest(db);
-  setDbForTests(db);
+  setDbForTests(handle);
   return {
     db,
     config,

@@ -33,10 +33,12 @@ export interface WritableEmulatorOptions {
   cutOffAnswer?: () => boolean;
   /** true: Google is down: every Ads API request gets 503 UNAVAILABLE (OAuth still answers). */
   adsDown?: () => boolean;
+  /** The accounts served (default: the demo), e.g. a fixture store. */
+  store?: AdsStore;
 }
 
 export async function startWritableEmulator(opts: WritableEmulatorOptions = {}): Promise<WritableEmulator> {
-  const store = createDemoStore();
+  const store = opts.store ?? createDemoStore();
   const emulator = createEmulator({
     dataSource: createAdsDataSource(store),
     mutate: createMutateHandler(store),

@@ -25,6 +25,8 @@ export interface AccountRowQuery {
   minCostMicros?: number;
   nonConvertingOnly?: boolean;
   contains?: string;
+  /** Keywords that can serve now (keyword, ad group and campaign enabled); search terms not excluded yet, in enabled campaigns. */
+  activeOnly?: boolean;
 }
 
 export interface AccountKeyword {
@@ -67,8 +69,11 @@ export async function accountKeywords(customerId: string, range: DateRange, opts
     .where("k.negative", "=", 0)
     .where("k.status", "!=", "REMOVED");
   if (opts.campaignId) q = q.where("k.campaign_id", "=", opts.campaignId);
+  // A keyword paused a minute ago (the read model writes Apply's result at once) no longer spends.
+  if (opts.activeOnly) q = q.where("k.status", "=", "ENABLED").where("g.status", "=", "ENABLED").where("c.status", "=", "ENABLED");
   if (opts.minCostMicros) q = q.where(sql`COALESCE(${sql.ref("m.cost_micros")}, 0)`, ">=", opts.minCostMicros);
-  if (opts.nonConvertingOnly) q = q.where(sql`COALESCE(${sql.ref("m.conversions")}, 0)`, "=", 0);
+  // Spend without conversions: a row that cost nothing wasted nothing (during the first import most cost nothing yet).
+  if (opts.nonConvertingOnly) q = q.where(sql`COALESCE(${sql.ref("m.conversions")}, 0)`, "=", 0).where(sql`COALESCE(${sql.ref("m.cost_micros")}, 0)`, ">", 0);
   if (opts.contains) q = q.where(sql`lower(${sql.ref("k.text")})`, "like", sql`${containsPattern(opts.contains)} ESCAPE '!'`);
   const rows = await q
     .orderBy(sql`COALESCE(${sql.ref(`m.${SORT_COLUMN[opts.sort]}`)}, 0)`, "desc")
@@ -128,8 +133,9 @@ export async function accountSearchTerms(
       "m.keyword_text",
       ...METRIC_COLUMNS.map((c) => sql.ref<number>(`m.${c}`).as(c)),
     ]);
+  if (opts.activeOnly) q = q.where("m.status", "not in", ["EXCLUDED", "ADDED_EXCLUDED"]).where("c.status", "=", "ENABLED");
   if (opts.minCostMicros) q = q.where("m.cost_micros", ">=", opts.minCostMicros);
-  if (opts.nonConvertingOnly) q = q.where("m.conversions", "=", 0);
+  if (opts.nonConvertingOnly) q = q.where("m.conversions", "=", 0).where("m.cost_micros", ">", 0);
   if (opts.contains) q = q.where(sql`lower(${sql.ref("m.search_term")})`, "like", sql`${containsPattern(opts.contains)} ESCAPE '!'`);
   const rows = await q
     .orderBy(sql.ref(`m.${SORT_COLUMN[opts.sort]}`), "desc")

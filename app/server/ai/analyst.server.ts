@@ -1,24 +1,39 @@
-import type { EvidenceCell, ProposalOutput, ToolEvidence } from "~/lib/chat";
-import { countOf, formatMoney } from "~/lib/format";
+import type { ToolEvidence } from "~/lib/chat";
+import { addDays, todayIn, type DateRange } from "~/lib/dates";
+import { formatDateRange } from "~/lib/format";
 import { KEYWORD_INVALID_CHARS, KEYWORD_MAX_CHARS, KEYWORD_MAX_WORDS, keywordWordCount } from "~/lib/ad-limits";
-import { getDb } from "../db/db.server";
-import { detailIncomplete, openAssistantProposal } from "./account-data.server";
-import { toolRunners, ToolRefusal, type ToolContext, type ToolRunners } from "./tools.server";
+import { detailIncomplete } from "./account-data.server";
+import { cannotDo, claimedDirection, classify, correctTypos, metricIn, namedPhrase, type Intent } from "./analyst-intent.server";
+import { comparePeriods } from "./analyst-compare.server";
+import { count, num, proposalLine, table, windowOf, Writer, type AnalystStep, type Row } from "./analyst-writer.server";
+import {
+  loadAdGroups,
+  loadCampaigns,
+  loadKeywords,
+  mentionsIn,
+  resolveIn,
+  unresolvedText,
+  type Entity,
+  type EntityKind,
+  type Resolution,
+} from "./entities.server";
+import { describePeriod, periodsIn, type Period } from "./periods.server";
+import { toolRunners, type ToolContext } from "./tools.server";
+import type { RecommendationType } from "../optimizer/types.server";
 
 /**
  * The built-in analyst: what the chat answers when no model is configured.
- * It recognises the common questions (what is wasting money, how campaigns
- * are doing, what to do next, search terms, budgets, keywords, recent
- * changes), runs the same tools a model would, and writes a plain answer from
- * their results, so the chat shows the same evidence cards and proposal
- * links. Deterministic: the same data gives the same answer.
+ * It reads the question (typos and paraphrases included), runs the same tools
+ * a model would and writes a plain answer from their results, so the chat
+ * shows the same evidence cards and proposal links. What it proposes and the
+ * figures it proposes with are the rules engine's (one source of truth with
+ * the recommendations panel); a name it is given is resolved or asked about,
+ * never swapped for another; what it cannot do it says, with where the
+ * product (or Google Ads) can. Deterministic: the same data gives the same answer.
  */
 
-export interface AnalystStep {
-  toolName: keyof ToolRunners;
-  input: Record<string, unknown>;
-  output: unknown;
-}
+export type { Intent } from "./analyst-intent.server";
+export { classify } from "./analyst-intent.server";
 
 export interface AnalystAnswer {
   intent: Intent;
@@ -26,156 +41,134 @@ export interface AnalystAnswer {
   text: string;
 }
 
-export type Intent =
-  | "pause_keyword"
-  | "add_negative"
-  | "raise_budget"
-  | "waste"
-  | "performance"
-  | "next"
-  | "search_terms"
-  | "budgets"
-  | "keywords"
-  | "history"
-  | "paused"
-  | "campaign"
-  | "budget_to"
-  | "pause_campaign"
-  | "overview";
-
 export const NO_MODEL_NOTE =
   "_No AI model is configured, so the built-in analyst answered from your account's data. To chat with a model, set `AI_MODEL` (for example `openai:gpt-4.1-mini`, or `openai-compatible:qwen3:8b` with `AI_BASE_URL` for a local Ollama) and `AI_API_KEY`, then restart; [Settings](/settings) shows the model in use._";
 
-const INTENTS: Array<[Intent, RegExp]> = [
-  ["pause_keyword", /\bpause\b.*\bkeyword/i],
-  ["add_negative", /\b(add|exclude|block)\b.*\bnegative|\bexclude\b.*search term/i],
-  ["raise_budget", /\b(raise|increase)\b.*\bbudget/i],
-  ["paused", /\bpaused\b/i],
-  ["waste", /wast|burn|throw|money|without (a |any )?conver|no conver|zero conver|non.?convert|inefficien|bleed|useless/i],
-  ["next", /\bnext\b|should i|recommend|suggest|improve|optimi[sz]|priorit|to.?do|action|fix/i],
-  ["search_terms", /search.?term|quer(y|ies)|searched|people (type|search)|negative/i],
-  ["budgets", /budget|limited|impression share|spend more|scale|lost/i],
-  ["keywords", /keyword|quality score|\bqs\b|bid/i],
-  ["history", /history|changed|changes|who (did|made)|recent(ly)? (change|edit)|what happened/i],
-  ["performance", /how|perform|doing|overview|summary|campaign|result|roas|cpa|cost per|spend|trend|report/i],
-];
-
-export function classify(question: string): Intent {
-  for (const [intent, re] of INTENTS) if (re.test(question)) return intent;
-  return "overview";
-}
-
-type Row = Record<string, EvidenceCell>;
-const num = (v: EvidenceCell | undefined) => (typeof v === "number" ? v : 0);
-/** "1 click", "1,204 clicks", "2.5 conversions". */
-const count = (v: EvidenceCell | undefined, noun: string) => countOf(num(v), noun, num(v).toLocaleString("en-US"));
-
-class Writer {
-  steps: AnalystStep[] = [];
-  constructor(
-    private run: ToolRunners,
-    private ctx: ToolContext,
-  ) {}
-  async call<K extends keyof ToolRunners>(toolName: K, input: Parameters<ToolRunners[K]>[0]): Promise<Awaited<ReturnType<ToolRunners[K]>>> {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const output = await (this.run[toolName] as (i: any) => Promise<any>)(input);
-    this.steps.push({ toolName, input: input as Record<string, unknown>, output });
-    return output;
-  }
-  /** Shows an existing open proposal with the same title instead of proposing it again. */
-  async propose(title: string, actions: unknown[]): Promise<ProposalOutput | { existing: string } | { refused: string }> {
-    const existing = await openAssistantProposal(this.ctx.userId, this.ctx.account.customerId, title);
-    if (existing) return { existing };
-    try {
-      return await this.call("propose_changes", { title, actions: actions as never });
-    } catch (error) {
-      if (error instanceof ToolRefusal) return { refused: error.message };
-      throw error;
-    }
-  }
-  money(units: EvidenceCell | undefined) {
-    return formatMoney(Math.round(num(units) * 1_000_000), this.ctx.account.currencyCode);
-  }
-}
-
-function proposalLine(p: ProposalOutput | { existing: string } | { refused: string }, what: string): string {
-  if ("refused" in p) return `I could not draft ${what}: ${p.refused}`;
-  const id = "existing" in p ? p.existing : p.changeSetId;
-  const verb = "existing" in p ? "is already drafted" : "is drafted";
-  return `A change set that ${what} ${verb} for your review: [Review the proposal](/changes/${id}). Nothing changes in Google Ads until you press Apply there.`;
-}
+const CAPABILITIES =
+  "I can answer: how the account or a campaign is doing (for a period you name: this month, last month, last week, the last 14 days…), how two periods compare and what moved, what is wasting money, what to do next (the rules engine's recommendations), which search terms and keywords cost the most, which campaigns are limited by budget, what changed recently; and I can draft budget changes, pauses and negative keywords for your review.";
 
 const usableNegative = (t: string) =>
   t.length > 0 && t.length <= KEYWORD_MAX_CHARS && keywordWordCount(t) <= KEYWORD_MAX_WORDS && !KEYWORD_INVALID_CHARS.test(t);
 
-function table(header: string[], rows: string[][]): string {
-  const esc = (s: string) => s.replace(/\|/g, "\\|");
-  return [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.map(esc).join(" | ")} |`)].join("\n");
+/** The date inputs of a read: the period asked for, or the tools' default window. */
+const rangeInput = (range: DateRange | null) => (range ? { from: range.from, to: range.to } : {});
+
+// ---- the rules engine's recommendations (one source of truth with the panel)
+
+interface RecommendationsOutput extends ToolEvidence {
+  performanceScore: number | null;
+  engineRanAt: string | null;
+  alreadyCarriedOut: number;
+  recommendations: Array<{
+    id: string;
+    type: string;
+    title: string;
+    confidence: string;
+    impact: { kind: string; monthly: number; currency: string; assumption: string };
+    evidence: { summary: string; dateRange: { from: string; to: string } };
+    actions: Array<Record<string, unknown>>;
+    openChangeSet: string | null;
+  }>;
+}
+type Recommendation = RecommendationsOutput["recommendations"][number];
+
+const WASTE_TYPES: RecommendationType[] = ["wasted_search_term", "negative_ngram", "wasted_keyword"];
+const NEGATIVE_TYPES: RecommendationType[] = ["wasted_search_term", "negative_ngram"];
+
+async function engine(w: Writer, filter: { types?: RecommendationType[]; limit?: number } = {}): Promise<RecommendationsOutput> {
+  const types = filter.types?.length === 1 ? { type: filter.types[0] } : filter.types ? { types: filter.types } : {};
+  return (await w.call("get_recommendations", { limit: filter.limit ?? 20, ...types })) as RecommendationsOutput;
 }
 
-async function waste(w: Writer, parts: string[], withProposal: boolean) {
-  const terms = (await w.call("get_search_terms", { nonConvertingOnly: true, limit: 10, sort: "cost" })) as ToolEvidence;
-  const keywords = (await w.call("get_keywords", { nonConvertingOnly: true, limit: 5, sort: "cost" })) as ToolEvidence;
-  const termCost = terms.rows.reduce((s, r) => s + num(r.cost), 0);
-  const range = terms.summary.replace(/^Read [^,]*, /, "");
+function impactText(w: Writer, r: Recommendation): string {
+  if (r.impact.kind === "none") return "";
+  if (r.impact.kind === "conversions_gained") return ` (about ${r.impact.monthly} more conversions a month)`;
+  return ` (about ${w.money(r.impact.monthly)} a month${r.impact.kind === "cost_saved" ? " saved" : " more value"})`;
+}
+
+/** One recommendation as a line: its title, impact, confidence and evidence, with the window its figures cover. */
+const recommendationLine = (w: Writer, r: Recommendation) =>
+  `**${r.title}**${impactText(w, r)}, ${r.confidence.toLowerCase()}: ${r.evidence.summary} (figures for ${formatDateRange(r.evidence.dateRange)})`;
+
+/** Drafts the recommendation exactly as the engine wrote it (title and actions), or links its open draft. */
+async function draftRecommendation(w: Writer, r: Recommendation, what: string): Promise<string> {
+  if (r.openChangeSet)
+    return `It is already drafted for your review: [Review the proposal](${r.openChangeSet}). Nothing changes in Google Ads until you press Apply there.`;
+  return proposalLine(await w.propose(r.title.slice(0, 200), r.actions), what);
+}
+
+function engineSilence(out: RecommendationsOutput, what: string): string {
+  if (out.engineRanAt === null) return `The rules engine has not analysed this account yet (it runs after each sync), so I have no ${what} to draft.`;
+  return `The rules engine has no open ${what}${out.alreadyCarriedOut ? ` (${out.alreadyCarriedOut} carried out since its last run)` : ""}, so I drafted nothing.`;
+}
+
+// ---- answers
+
+async function waste(w: Writer, parts: string[], range: DateRange | null) {
+  const terms = (await w.call("get_search_terms", {
+    nonConvertingOnly: true,
+    activeOnly: true,
+    limit: 10,
+    sort: "cost",
+    ...rangeInput(range),
+  })) as ToolEvidence;
+  const keywords = (await w.call("get_keywords", { nonConvertingOnly: true, activeOnly: true, limit: 5, sort: "cost", ...rangeInput(range) })) as ToolEvidence;
   if (terms.rows.length === 0 && keywords.rows.length === 0) {
-    parts.push(`Nothing spent without converting in ${range}: every search term and keyword with cost brought at least one conversion.`);
+    parts.push(`Nothing active spent without converting in ${windowOf(terms)}: every search term and keyword that cost money brought at least one conversion.`);
+  } else {
+    if (terms.rows.length) {
+      const termCost = terms.rows.reduce((s, r) => s + num(r.cost), 0);
+      parts.push(
+        `**Search terms that cost money without a single conversion** (${windowOf(terms)}; not excluded yet): the ${terms.rows.length} costliest spent ${w.money(termCost)} together.`,
+        table(
+          ["Search term", "Campaign", "Cost", "Clicks"],
+          terms.rows.slice(0, 5).map((r) => [String(r.searchTerm), String(r.campaign), w.money(r.cost), String(r.clicks)]),
+        ),
+      );
+    }
+    if (keywords.rows.length) {
+      parts.push(
+        `**Enabled keywords with spend and no conversions** (${windowOf(keywords)}): ${keywords.rows
+          .slice(0, 5)
+          .map((r) => `“${r.keyword}” (${String(r.matchType).toLowerCase()}, ${r.campaign}): ${w.money(r.cost)}`)
+          .join("; ")}.`,
+      );
+    }
+  }
+  // What to do about it is the rules engine's call: only findings that pass its significance test.
+  const out = await engine(w, { types: WASTE_TYPES });
+  const recs = out.recommendations.filter((r) => r.actions.length > 0);
+  if (recs.length === 0) {
+    parts.push(engineSilence(out, "waste finding that passes its significance test"));
     return;
   }
-  if (terms.rows.length) {
-    parts.push(
-      `**Search terms that cost money without a single conversion** (${range}): the ${terms.rows.length} costliest spent ${w.money(termCost)} together.`,
-      table(
-        ["Search term", "Campaign", "Cost", "Clicks"],
-        terms.rows.slice(0, 5).map((r) => [String(r.searchTerm), String(r.campaign), w.money(r.cost), String(r.clicks)]),
-      ),
-    );
-  }
-  if (keywords.rows.length) {
-    parts.push(
-      `**Keywords with spend and no conversions**: ${keywords.rows
-        .slice(0, 5)
-        .map((r) => `“${r.keyword}” (${String(r.matchType).toLowerCase()}, ${r.campaign}): ${w.money(r.cost)}`)
-        .join("; ")}.`,
-    );
-  }
-  if (!withProposal) return;
-  // Exclude the clearly wasted terms (enough clicks to judge) as exact-match negatives in their campaigns.
-  const candidates = terms.rows.filter((r) => num(r.clicks) >= 10 && usableNegative(String(r.searchTerm))).slice(0, 5);
-  if (candidates.length === 0) return;
-  const byCampaign = new Map<string, string[]>();
-  for (const r of candidates) byCampaign.set(String(r.campaignId), [...(byCampaign.get(String(r.campaignId)) ?? []), String(r.searchTerm)]);
-  const actions = [...byCampaign].map(([parentId, texts]) => ({
-    type: "add_negatives",
-    level: "campaign",
-    parentId,
-    keywords: texts.map((text) => ({ text, matchType: "EXACT" })),
-  }));
-  const title =
-    `Exclude ${candidates.length} non-converting search term${candidates.length === 1 ? "" : "s"}: ${candidates.map((c) => c.searchTerm).join(", ")}`.slice(
-      0,
-      200,
-    );
-  parts.push(proposalLine(await w.propose(title, actions), `adds them as exact-match negative keywords`));
+  parts.push(
+    `**What the rules engine would do about it**:`,
+    recs
+      .slice(0, 3)
+      .map((r, i) => `${i + 1}. ${recommendationLine(w, r)}`)
+      .join("\n"),
+  );
+  parts.push(await draftRecommendation(w, recs[0], "carries out the first one"));
 }
 
-async function performance(w: Writer, parts: string[]) {
-  const overview = (await w.call("get_account_overview", {})) as ToolEvidence;
+async function performance(w: Writer, parts: string[], period: Period | null) {
+  const overview = (await w.call("get_account_overview", rangeInput(period))) as ToolEvidence;
   const [current, previous] = overview.rows as Row[];
   const delta = (key: string) => {
     const a = num(current[key]);
     const b = num(previous[key]);
     if (b === 0) return "";
     const change = ((a - b) / b) * 100;
-    return ` (${change >= 0 ? "+" : ""}${change.toFixed(1)}% vs the previous period)`;
+    return ` (${change >= 0 ? "+" : ""}${change.toFixed(1)}% vs ${String(previous.period).replace(/^Previous: /, "")})`;
   };
   parts.push(
-    `**${current.period}**: cost ${w.money(current.cost)}${delta("cost")}, ${count(current.clicks, "click")}, ` +
+    `**${period ? describePeriod(period) : current.period}**: cost ${w.money(current.cost)}${delta("cost")}, ${count(current.clicks, "click")}, ` +
       `${count(current.conversions, "conversion")}${delta("conversions")}, ` +
       `cost per conversion ${current.costPerConversion === null ? "—" : w.money(current.costPerConversion)}` +
-      `${current.roas === null ? "" : `, ROAS ${num(current.roas).toFixed(2)}`}.`,
+      `${current.roas === null || num(current.conversionValue) === 0 ? "" : `, ROAS ${num(current.roas).toFixed(2)}`}.`,
   );
-  const campaigns = (await w.call("list_campaigns", { status: "ENABLED", sort: "cost", limit: 10 })) as ToolEvidence;
+  const campaigns = (await w.call("list_campaigns", { status: "ENABLED", sort: "cost", limit: 10, ...rangeInput(period) })) as ToolEvidence;
   const spending = campaigns.rows.filter((r) => num(r.cost) > 0);
   if (spending.length === 0) {
     parts.push("No enabled campaign spent anything in this period.");
@@ -185,7 +178,7 @@ async function performance(w: Writer, parts: string[]) {
   // longer list named a campaign the reader could not see, and one beyond it could cost more.
   const shown = spending.slice(0, 6);
   parts.push(
-    "**Enabled campaigns by cost**:",
+    `**Enabled campaigns by cost** (${windowOf(campaigns)}):`,
     table(
       ["Campaign", "Cost", "Conv.", "Cost / conv.", "ROAS"],
       shown.map((r) => [
@@ -210,56 +203,92 @@ async function performance(w: Writer, parts: string[]) {
   if (spending.length > shown.length) parts.push("The campaigns list, sorted by Cost / conv., shows every campaign.");
 }
 
-/** "by 10%" → 10, within the 50% a single step may move; 20 when none is given. */
-function percentIn(question: string): number {
-  const m = /(\d{1,3}(?:\.\d+)?)\s*%/.exec(question);
-  const p = m ? Number(m[1]) : 20;
-  return Math.min(50, Math.max(1, p));
+/** "by 10%" → 10, within the 50% a single step may move; null when none is given. */
+function percentIn(question: string): number | null {
+  const m = /(\d{1,3}(?:\.\d+)?)\s*(?:%|percent|per cent)/i.exec(question);
+  return m ? Math.min(50, Math.max(1, Number(m[1]))) : null;
 }
 
-async function budgets(w: Writer, parts: string[], withProposal: boolean, percent = 20) {
-  const campaigns = (await w.call("list_campaigns", { status: "ENABLED", sort: "cost", limit: 50 })) as ToolEvidence;
-  const limited = campaigns.rows.filter((r) => num(r.budgetLostIS) >= 10 && num(r.conversions) > 0).sort((a, b) => num(b.budgetLostIS) - num(a.budgetLostIS));
-  const range = campaigns.summary.replace(/^Read [^,]*, /, "");
-  if (limited.length === 0) {
+async function budgets(w: Writer, parts: string[], range: DateRange | null) {
+  const recs = await engine(w, { types: ["budget_limited"] });
+  if (recs.recommendations.length) {
     parts.push(
-      `No enabled, converting campaign lost more than 10% of its search impressions to its budget in ${range}; budgets are not what holds the account back.`,
+      `**Campaigns held back by their budget**, as the rules engine found them:`,
+      recs.recommendations
+        .slice(0, 5)
+        .map((r, i) => `${i + 1}. ${recommendationLine(w, r)}`)
+        .join("\n"),
+      await draftRecommendation(w, recs.recommendations[0], "carries out the first one"),
     );
     return;
   }
-  parts.push(
-    `**Campaigns held back by their budget** (${range}):`,
-    table(
-      ["Campaign", "Budget / day", "IS lost to budget", "Cost / conv.", "ROAS"],
-      limited
+  parts.push(engineSilence(recs, "budget recommendation"));
+  // What Google reported, for reference: no threshold of its own, sorted by the share lost.
+  const campaigns = (await w.call("list_campaigns", { status: "ENABLED", sort: "cost", limit: 50, ...rangeInput(range) })) as ToolEvidence;
+  const losing = campaigns.rows.filter((r) => num(r.budgetLostIS) > 0).sort((a, b) => num(b.budgetLostIS) - num(a.budgetLostIS));
+  if (losing.length)
+    parts.push(
+      `Search impressions lost to budget (${windowOf(campaigns)}): ${losing
         .slice(0, 5)
-        .map((r) => [
-          String(r.name),
-          w.money(r.dailyBudget),
-          `${num(r.budgetLostIS).toFixed(1)}%`,
-          r.costPerConversion === null ? "—" : w.money(r.costPerConversion),
-          r.roas === null ? "—" : num(r.roas).toFixed(2),
-        ]),
-    ),
-  );
-  const top = limited[0];
-  if (!withProposal || top.dailyBudget === null || num(top.dailyBudget) <= 0) return;
-  const next = Math.round(num(top.dailyBudget) * (1 + percent / 100) * 100) / 100;
-  const title = `Raise the daily budget of ${top.name} from ${w.money(top.dailyBudget)} to ${w.money(next)} (+${percent}%)`.slice(0, 200);
+        .map((r) => `**${r.name}** ${num(r.budgetLostIS).toFixed(1)}%`)
+        .join(", ")}.`,
+    );
+}
+
+async function readCampaign(w: Writer, id: string, range: DateRange | null = null) {
+  return (await w.call("get_campaign", { campaignId: id, ...rangeInput(range) })) as ToolEvidence & { campaign: Row };
+}
+
+/** A budget change as asked: the named campaign (or the engine's budget-limited one) by the percent or to the amount given. */
+async function budgetChange(w: Writer, parts: string[], question: string, target: Entity | null, amount: number | null) {
+  const percent = percentIn(question);
+  const down = /\b(lower|cut|reduce|decrease|halve|drop)\b/i.test(correctTypos(question));
+  let campaignId = target?.id ?? null;
+  if (!campaignId) {
+    // "the most budget-limited campaign": the engine's top budget finding.
+    const recs = await engine(w, { types: ["budget_limited"] });
+    const top = recs.recommendations[0];
+    if (!top) {
+      parts.push(engineSilence(recs, "budget-limited campaign"), "Name the campaign to change, e.g. “raise the budget of Search | Tents by 10%”.");
+      return;
+    }
+    if (percent === null && amount === null) {
+      parts.push(recommendationLine(w, top), await draftRecommendation(w, top, "carries it out"));
+      return;
+    }
+    campaignId = String((top.actions.find((a) => a.type === "budget") as { campaignId?: string } | undefined)?.campaignId ?? "");
+    if (!campaignId) return;
+  }
+  const out = await readCampaign(w, campaignId);
+  const c = out.campaign;
+  if (c.dailyBudget === null || num(c.dailyBudget) <= 0) {
+    parts.push(`**${c.name}** has no budget of its own that I can change.`);
+    return;
+  }
+  if (percent === null && amount === null) {
+    parts.push(
+      `**${c.name}** has a daily budget of ${w.money(c.dailyBudget)}. By how much should it change? Ask e.g. “raise the budget of ${c.name} by 10%” or “set it to ${w.money(Math.round(num(c.dailyBudget) * 1.1))}”; I drafted nothing yet.`,
+    );
+    return;
+  }
+  const next = amount ?? Math.round(num(c.dailyBudget) * (1 + ((down ? -1 : 1) * (percent ?? 0)) / 100) * 100) / 100;
+  const how = amount !== null ? "" : ` (${down ? "−" : "+"}${percent}%)`;
+  const title = `Set the daily budget of ${c.name} from ${w.money(c.dailyBudget)} to ${w.money(next)}${how}`.slice(0, 200);
   parts.push(
-    `**${top.name}** loses ${num(top.budgetLostIS).toFixed(1)}% of its impressions to its budget while converting; a ${percent}% step is a measured test.`,
-    proposalLine(await w.propose(title, [{ type: "budget", campaignId: String(top.id), amount: next }]), `raises its budget to ${w.money(next)} a day`),
+    `**${c.name}** has a daily budget of ${w.money(c.dailyBudget)}` +
+      `${c.budgetLostImpressionShare === null ? "" : ` and lost ${num(c.budgetLostImpressionShare).toFixed(1)}% of its search impressions to it in ${windowOf(out)}`}.`,
+    proposalLine(await w.propose(title, [{ type: "budget", campaignId, amount: next }]), `sets its budget to ${w.money(next)} a day`),
   );
 }
 
-async function searchTerms(w: Writer, parts: string[]) {
-  const terms = (await w.call("get_search_terms", { limit: 15, sort: "cost" })) as ToolEvidence;
+async function searchTerms(w: Writer, parts: string[], range: DateRange | null) {
+  const terms = (await w.call("get_search_terms", { limit: 15, sort: "cost", ...rangeInput(range) })) as ToolEvidence;
   if (terms.rows.length === 0) {
-    parts.push("There are no search terms with traffic in this period.");
+    parts.push(`There are no search terms with traffic in ${windowOf(terms)}.`);
     return;
   }
   parts.push(
-    `**Costliest search terms** (${terms.summary.replace(/^Read [^,]*, /, "")}):`,
+    `**Costliest search terms** (${windowOf(terms)}):`,
     table(
       ["Search term", "Campaign", "Cost", "Conv."],
       terms.rows.slice(0, 8).map((r) => [String(r.searchTerm), String(r.campaign), w.money(r.cost), String(r.conversions)]),
@@ -270,24 +299,56 @@ async function searchTerms(w: Writer, parts: string[]) {
     parts.push(
       `Converting terms that are not keywords yet: ${harvest.map((r) => `“${r.searchTerm}” (${r.conversions} conv.)`).join(", ")}. Consider adding them as exact-match keywords.`,
     );
-  const junk = terms.rows.filter((r) => num(r.conversions) === 0 && num(r.clicks) >= 10);
+  const junk = terms.rows.filter((r) => num(r.conversions) === 0 && num(r.cost) > 0 && r.status !== "EXCLUDED" && r.status !== "ADDED_EXCLUDED");
   if (junk.length)
     parts.push(
-      `Without any conversion: ${junk.map((r) => `“${r.searchTerm}” (${w.money(r.cost)})`).join(", ")}. Ask “what is wasting money?” to draft negatives for them.`,
+      `Without any conversion: ${junk.map((r) => `“${r.searchTerm}” (${w.money(r.cost)})`).join(", ")}. Ask “what is wasting money?” for the rules engine's verdict on them.`,
     );
 }
 
-async function keywords(w: Writer, parts: string[]) {
-  const rows = (await w.call("get_keywords", { limit: 15, sort: "cost" })) as ToolEvidence;
+async function keywords(w: Writer, parts: string[], range: DateRange | null, opts: { campaignId?: string; quality?: boolean } = {}) {
+  const rows = (await w.call("get_keywords", {
+    limit: opts.quality ? 100 : 15,
+    sort: "cost",
+    ...rangeInput(range),
+    ...(opts.campaignId ? { campaignId: opts.campaignId } : {}),
+  })) as ToolEvidence;
+  const lowQs = rows.rows.filter((r) => r.qualityScore !== null && num(r.qualityScore) <= 3 && num(r.cost) > 0);
+  if (opts.quality) {
+    parts.push(
+      lowQs.length
+        ? `**Keywords with a low quality score (≤ 3) that spend**, costliest first (${windowOf(rows)}, of the ${rows.rows.length} costliest keywords):`
+        : `None of the ${rows.rows.length} costliest keywords has a quality score of 3 or less (${windowOf(rows)}).`,
+    );
+    if (lowQs.length)
+      parts.push(
+        table(
+          ["Keyword", "Match", "Campaign", "QS", "Cost", "Conv."],
+          lowQs
+            .slice(0, 10)
+            .map((r) => [
+              String(r.keyword),
+              String(r.matchType).toLowerCase(),
+              String(r.campaign),
+              String(r.qualityScore),
+              w.money(r.cost),
+              String(r.conversions),
+            ]),
+        ),
+        "A low quality score raises what each click costs; the rules engine's quality-score recommendations say what is weak (expected CTR, ad relevance, landing page).",
+      );
+    return;
+  }
   parts.push(
-    `**Costliest keywords** (${rows.summary.replace(/^Read [^,]*, /, "")}):`,
+    `**Costliest keywords** (${windowOf(rows)}):`,
     table(
-      ["Keyword", "Match", "QS", "Cost", "Conv.", "Cost / conv."],
+      ["Keyword", "Match", "Status", "QS", "Cost", "Conv.", "Cost / conv."],
       rows.rows
         .slice(0, 8)
         .map((r) => [
           String(r.keyword),
           String(r.matchType).toLowerCase(),
+          String(r.status).toLowerCase(),
           r.qualityScore === null ? "—" : String(r.qualityScore),
           w.money(r.cost),
           String(r.conversions),
@@ -295,17 +356,16 @@ async function keywords(w: Writer, parts: string[]) {
         ]),
     ),
   );
-  const lowQs = rows.rows.filter((r) => r.qualityScore !== null && num(r.qualityScore) <= 3);
   if (lowQs.length)
     parts.push(
       `Low quality score (≤ 3) with spend: ${lowQs.map((r) => `“${r.keyword}” (QS ${r.qualityScore}, ${w.money(r.cost)})`).join(", ")}. Low quality raises what each click costs.`,
     );
 }
 
-async function history(w: Writer, parts: string[]) {
-  const changes = (await w.call("get_change_history", {})) as ToolEvidence;
+async function history(w: Writer, parts: string[], range: DateRange | null) {
+  const changes = (await w.call("get_change_history", rangeInput(range))) as ToolEvidence;
   if (changes.rows.length === 0) {
-    parts.push(`No changes were recorded in ${changes.summary.replace(/^Read [^,]*, /, "")}.`);
+    parts.push(`No changes were recorded in ${windowOf(changes)}.`);
     return;
   }
   parts.push(
@@ -315,25 +375,6 @@ async function history(w: Writer, parts: string[]) {
       changes.rows.slice(0, 8).map((r) => [String(r.when), String(r.who), String(r.change), String(r.status)]),
     ),
   );
-}
-
-/** A campaign the question names (by id, or by the part of its name after "Search | "). */
-async function mentionedCampaign(ctx: ToolContext, question: string): Promise<{ id: string; name: string } | null> {
-  const rows = await getDb().selectFrom("ads_campaigns").select(["id", "name"]).where("customer_id", "=", ctx.account.customerId).execute();
-  const q = question.toLowerCase();
-  const byId = rows.find((r) => new RegExp(`\\b${r.id}\\b`).test(q));
-  if (byId) return byId;
-  const byName = rows
-    .map((r) => ({
-      r,
-      key: r.name
-        .replace(/^[^|]*\|\s*/, "")
-        .toLowerCase()
-        .trim(),
-    }))
-    .filter(({ key }) => key.length >= 4 && q.includes(key))
-    .sort((a, b) => b.key.length - a.key.length)[0];
-  return byName?.r ?? null;
 }
 
 /** "mention free", "containing 'rental'": the word to look for in search terms. */
@@ -346,31 +387,12 @@ function containedWord(question: string): string | null {
 
 /** "to $300", "to 300 a day", "to €45.50": the amount a question asks a budget to be set to. */
 export function amountIn(question: string): number | null {
-  const m = /\bto\s+(?:[$€£]\s?)?(\d{1,7}(?:[.,]\d{1,2})?)\b/i.exec(question);
+  const m = /\bto\s+(?:[$€£]\s?)?(\d{1,7}(?:[.,]\d{1,2})?)\b(?!\s*%)/i.exec(question);
   return m ? Number(m[1].replace(",", ".")) : null;
 }
 
-async function readCampaign(w: Writer, id: string) {
-  return (await w.call("get_campaign", { campaignId: id })) as ToolEvidence & { campaign: Row };
-}
-
-/** What was asked, as asked: the named campaign's budget set to the named amount. */
-async function budgetTo(w: Writer, parts: string[], target: { id: string; name: string }, amount: number) {
-  const c = (await readCampaign(w, target.id)).campaign;
-  if (c.dailyBudget === null) {
-    parts.push(`**${c.name}** has no budget of its own that I can change.`);
-    return;
-  }
-  const title = `Set the daily budget of ${c.name} from ${w.money(c.dailyBudget)} to ${w.money(amount)}`.slice(0, 200);
-  parts.push(
-    `**${c.name}** has a daily budget of ${w.money(c.dailyBudget)}` +
-      `${c.budgetLostImpressionShare === null ? "" : ` and loses ${num(c.budgetLostImpressionShare).toFixed(1)}% of its impressions to it`}.`,
-    proposalLine(await w.propose(title, [{ type: "budget", campaignId: target.id, amount }]), `sets its budget to ${w.money(amount)} a day`),
-  );
-}
-
 /** "Pause the Competitors campaign": a pause of that campaign, for review. */
-async function pauseCampaign(w: Writer, parts: string[], target: { id: string; name: string }) {
+async function pauseCampaign(w: Writer, parts: string[], target: Entity) {
   const out = await readCampaign(w, target.id);
   const c = out.campaign;
   if (c.status !== "ENABLED") {
@@ -378,20 +400,59 @@ async function pauseCampaign(w: Writer, parts: string[], target: { id: string; n
     return;
   }
   parts.push(
-    `**${c.name}** spent ${w.money(c.cost)} for ${count(c.conversions, "conversion")} in ${out.summary.replace(/^Read [^,]*(, [^,]*)*?, /, "")}.`,
+    `**${c.name}** spent ${w.money(c.cost)} for ${count(c.conversions, "conversion")} in ${windowOf(out)}.`,
     proposalLine(await w.propose(`Pause ${c.name}`.slice(0, 200), [{ type: "status", kind: "campaign", ids: [target.id], status: "PAUSED" }]), "pauses it"),
   );
 }
 
-async function campaign(w: Writer, parts: string[], target: { id: string; name: string }) {
-  const out = await readCampaign(w, target.id);
+async function pauseAdGroup(w: Writer, parts: string[], target: Entity) {
+  if (target.status !== "ENABLED") {
+    parts.push(`Ad group **${target.name}** (${target.campaignName}) is already ${target.status.toLowerCase()}: there is nothing to pause.`);
+    return;
+  }
+  const out = await readCampaign(w, target.campaignId);
+  const g = out.rows.find((r) => String(r.id) === target.id);
+  parts.push(
+    `Ad group **${target.name}** in ${target.campaignName}${g ? ` spent ${w.money(g.cost)} for ${count(g.conversions, "conversion")} in ${windowOf(out)}` : ""}.`,
+    proposalLine(
+      await w.propose(`Pause ad group ${target.name} in ${target.campaignName}`.slice(0, 200), [
+        { type: "status", kind: "ad_group", ids: [target.id], status: "PAUSED" },
+      ]),
+      "pauses it",
+    ),
+  );
+}
+
+async function pauseKeyword(w: Writer, parts: string[], target: Entity) {
+  if (target.status !== "ENABLED") {
+    parts.push(
+      `The keyword **“${target.name}”** in ${target.adGroupName} (${target.campaignName}) is already ${target.status.toLowerCase()}: there is nothing to pause.`,
+    );
+    return;
+  }
+  const rows = (await w.call("get_keywords", { campaignId: target.campaignId, contains: target.name.slice(0, 50), limit: 100, sort: "cost" })) as ToolEvidence;
+  const k = rows.rows.find((r) => r.id === target.id);
+  parts.push(
+    `The keyword **“${target.name}”** (${String(target.matchType).toLowerCase()}) in ${target.adGroupName}, ${target.campaignName}` +
+      `${k ? `: ${w.money(k.cost)}, ${count(k.clicks, "click")} and ${count(k.conversions, "conversion")} in ${windowOf(rows)}` : ""}.`,
+    proposalLine(
+      await w.propose(`Pause keyword “${target.name}” (${String(target.matchType).toLowerCase()}) in ${target.adGroupName}`.slice(0, 200), [
+        { type: "status", kind: "keyword", ids: [target.id], status: "PAUSED" },
+      ]),
+      "pauses it",
+    ),
+  );
+}
+
+async function campaign(w: Writer, parts: string[], target: Entity, range: DateRange | null) {
+  const out = await readCampaign(w, target.id, range);
   const c = out.campaign;
   parts.push(
-    `**${c.name}** (${String(c.status).toLowerCase()}, ${String(c.bidding).replace(/_/g, " ").toLowerCase()}) in ${out.summary.replace(/^Read [^,]*(, [^,]*)*?, /, "")}: ` +
+    `**${c.name}** (${String(c.status).toLowerCase()}, ${String(c.bidding).replace(/_/g, " ").toLowerCase()}) in ${windowOf(out)}: ` +
       `cost ${w.money(c.cost)}, ${count(c.clicks, "click")}, ${count(c.conversions, "conversion")}, ` +
       `cost per conversion ${c.costPerConversion === null ? "—" : w.money(c.costPerConversion)}` +
       `${c.dailyBudget === null ? "" : `, daily budget ${w.money(c.dailyBudget)}`}` +
-      `${c.budgetLostImpressionShare === null ? "" : `, ${num(c.budgetLostImpressionShare).toFixed(1)}% of impressions lost to the budget`}.`,
+      `${c.budgetLostImpressionShare === null ? "" : `, ${num(c.budgetLostImpressionShare).toFixed(1)}% of search impressions lost to the budget`}.`,
   );
   const groups = out.rows.filter((r) => num(r.cost) > 0);
   if (groups.length) {
@@ -415,140 +476,257 @@ async function campaign(w: Writer, parts: string[], target: { id: string; name: 
     parts.push("It spends without converting: check its search terms (“what is wasting money?”) before it spends more.");
 }
 
-async function paused(w: Writer, parts: string[]) {
-  const list = (await w.call("list_campaigns", { status: "PAUSED", sort: "cost", limit: 20 })) as ToolEvidence;
+async function adGroup(w: Writer, parts: string[], target: Entity, range: DateRange | null) {
+  const out = await readCampaign(w, target.campaignId, range);
+  const g = out.rows.find((r) => String(r.id) === target.id);
+  if (!g) {
+    parts.push(`Ad group **${target.name}** (${target.campaignName}) is not among the ad groups I can read for that campaign.`);
+    return;
+  }
+  parts.push(
+    `Ad group **${target.name}** in ${target.campaignName} (${String(g.status).toLowerCase()}) in ${windowOf(out)}: cost ${w.money(g.cost)}, ${count(g.clicks, "click")}, ` +
+      `${count(g.conversions, "conversion")}, cost per conversion ${g.costPerConversion === null ? "—" : w.money(g.costPerConversion)}.`,
+  );
+  const kws = (await w.call("get_keywords", { campaignId: target.campaignId, limit: 100, sort: "cost", ...rangeInput(range) })) as ToolEvidence;
+  const own = kws.rows.filter((r) => String(r.adGroupId) === target.id && num(r.cost) > 0).slice(0, 6);
+  if (own.length)
+    parts.push(
+      "**Its keywords by cost**:",
+      table(
+        ["Keyword", "Match", "Cost", "Conv."],
+        own.map((r) => [String(r.keyword), String(r.matchType).toLowerCase(), w.money(r.cost), String(r.conversions)]),
+      ),
+    );
+}
+
+async function paused(w: Writer, parts: string[], range: DateRange | null) {
+  const list = (await w.call("list_campaigns", { status: "PAUSED", sort: "cost", limit: 20, ...rangeInput(range) })) as ToolEvidence;
   if (list.rows.length === 0) {
     parts.push("No campaign is paused.");
     return;
   }
   parts.push(
-    `**Paused campaigns**: ${list.rows.map((r) => `**${r.name}**${num(r.cost) > 0 ? ` (${w.money(r.cost)} before it was paused, ${r.conversions} conv.)` : ""}`).join(", ")}.`,
+    `**Paused campaigns**: ${list.rows.map((r) => `**${r.name}**${num(r.cost) > 0 ? ` (${w.money(r.cost)} in ${windowOf(list)}, ${r.conversions} conv.)` : ""}`).join(", ")}.`,
   );
 }
 
-async function containing(w: Writer, parts: string[], word: string) {
-  const terms = (await w.call("get_search_terms", { contains: word, limit: 15, sort: "cost" })) as ToolEvidence;
+async function containing(w: Writer, parts: string[], word: string, range: DateRange | null) {
+  const terms = (await w.call("get_search_terms", { contains: word, limit: 15, sort: "cost", ...rangeInput(range) })) as ToolEvidence;
   if (terms.rows.length === 0) {
-    parts.push(`No search term with traffic contains “${word}” in this period.`);
+    parts.push(`No search term with traffic contains “${word}” in ${windowOf(terms)}.`);
     return;
   }
   const cost = terms.rows.reduce((s, r) => s + num(r.cost), 0);
   const conv = terms.rows.reduce((s, r) => s + num(r.conversions), 0);
   parts.push(
-    `**Search terms containing “${word}”**: ${terms.rows.length}${terms.truncated ? "+" : ""}, costing ${w.money(cost)} for ${count(conv, "conversion")}.`,
+    `**Search terms containing “${word}”** (${windowOf(terms)}): ${terms.rows.length}${terms.truncated ? "+" : ""}, costing ${w.money(cost)} for ${count(conv, "conversion")}.`,
     table(
       ["Search term", "Campaign", "Cost", "Conv."],
       terms.rows.slice(0, 8).map((r) => [String(r.searchTerm), String(r.campaign), w.money(r.cost), String(r.conversions)]),
     ),
   );
-  if (conv === 0 && usableNegative(word)) parts.push(`None of them converted: “${word}” is a candidate for a phrase-match negative keyword.`);
+  if (conv === 0 && cost > 0 && usableNegative(word)) parts.push(`None of them converted: “${word}” is a candidate for a phrase-match negative keyword.`);
 }
 
+/** "Pause the keyword that wastes the most": the engine's keyword finding (a pause where it advises one). */
 async function pauseWorstKeyword(w: Writer, parts: string[]) {
-  const rows = (await w.call("get_keywords", { nonConvertingOnly: true, limit: 5, sort: "cost" })) as ToolEvidence;
-  const worst = rows.rows.find((r) => r.status === "ENABLED") ?? rows.rows[0];
-  if (!worst) {
-    parts.push("No keyword spent money without converting in this period; nothing to pause.");
+  const recs = await engine(w, { types: ["wasted_keyword"] });
+  const pausing = recs.recommendations.find((r) => r.actions.some((a) => a.type === "status" && a.status === "PAUSED"));
+  const top = pausing ?? recs.recommendations[0];
+  if (!top) {
+    parts.push(engineSilence(recs, "keyword to pause"));
     return;
   }
-  parts.push(
-    `The keyword that wastes the most is **“${worst.keyword}”** (${String(worst.matchType).toLowerCase()}, ${worst.campaign}): ${w.money(worst.cost)} and ${count(worst.clicks, "click")} without a conversion.`,
-  );
-  const title = `Pause keyword “${worst.keyword}” (${String(worst.matchType).toLowerCase()}) in ${worst.campaign}`.slice(0, 200);
-  parts.push(proposalLine(await w.propose(title, [{ type: "status", kind: "keyword", ids: [String(worst.id)], status: "PAUSED" }]), "pauses it"));
+  parts.push(recommendationLine(w, top));
+  if (!pausing) parts.push("The rules engine advises a lower bid rather than a pause for it (it still converts too rarely to judge a pause).");
+  parts.push(await draftRecommendation(w, top, pausing ? "pauses it" : "lowers its bid"));
 }
 
+/** "Add the worst search term as a negative": the engine's search-term or n-gram exclusion. */
 async function addWorstNegative(w: Writer, parts: string[]) {
-  const terms = (await w.call("get_search_terms", { nonConvertingOnly: true, limit: 10, sort: "cost" })) as ToolEvidence;
-  const worst = terms.rows.find((r) => usableNegative(String(r.searchTerm)));
-  if (!worst) {
-    parts.push("No search term spent money without converting in this period; there is nothing to exclude.");
+  const recs = await engine(w, { types: NEGATIVE_TYPES });
+  const top = recs.recommendations.find((r) => r.actions.length > 0);
+  if (!top) {
+    parts.push(engineSilence(recs, "search term to exclude"));
     return;
   }
-  parts.push(
-    `The worst non-converting search term is **“${worst.searchTerm}”** (${worst.campaign}): ${w.money(worst.cost)} and ${count(worst.clicks, "click")} without a conversion.`,
-  );
-  const title = `Exclude “${worst.searchTerm}” (exact) in ${worst.campaign}`.slice(0, 200);
-  const action = {
-    type: "add_negatives",
-    level: "campaign",
-    parentId: String(worst.campaignId),
-    keywords: [{ text: String(worst.searchTerm), matchType: "EXACT" }],
-  };
-  parts.push(proposalLine(await w.propose(title, [action]), "adds it as an exact-match negative keyword"));
+  parts.push(recommendationLine(w, top), await draftRecommendation(w, top, "adds the negative keyword"));
 }
 
-interface RecommendationsOutput extends ToolEvidence {
-  performanceScore: number | null;
-  engineRanAt: string | null;
-  recommendations: Array<{
-    id: string;
-    title: string;
-    confidence: string;
-    impact: { kind: string; monthly: number; currency: string; assumption: string };
-    evidence: { summary: string };
-    actions: unknown[];
-    openChangeSet: string | null;
-  }>;
-}
-
-/** The rules engine's open recommendations, biggest first; false when the engine has nothing (yet). */
-async function recommendations(w: Writer, parts: string[]): Promise<boolean> {
-  const out = (await w.call("get_recommendations", { limit: 5 })) as RecommendationsOutput;
-  if (out.recommendations.length === 0) return false;
-  const impact = (r: RecommendationsOutput["recommendations"][number]) =>
-    r.impact.kind === "none"
-      ? ""
-      : r.impact.kind === "conversions_gained"
-        ? ` (about ${r.impact.monthly} more conversions a month)`
-        : ` (about ${w.money(r.impact.monthly)} a month${r.impact.kind === "cost_saved" ? " saved" : " more value"})`;
+/** The rules engine's open recommendations, biggest first. */
+async function next(w: Writer, parts: string[]) {
+  const out = await engine(w, { limit: 5 });
+  if (out.recommendations.length === 0) {
+    parts.push(
+      out.engineRanAt === null
+        ? "The rules engine has not analysed this account yet (it runs after each sync): I have no recommendation to give. Sync the account, then ask again."
+        : `The rules engine has no open recommendation${out.performanceScore === null ? "" : ` (performance score ${out.performanceScore}/100)`}${out.alreadyCarriedOut ? `; ${out.alreadyCarriedOut} were carried out since its last run` : ""}. Nothing needs doing now.`,
+    );
+    return;
+  }
   parts.push(
     `**What I would do next**, from the rules engine's ${out.recommendations.length === 1 ? "recommendation" : "top recommendations"}${out.performanceScore === null ? "" : ` (performance score ${out.performanceScore}/100)`}:`,
-    out.recommendations.map((r, i) => `${i + 1}. **${r.title}**${impact(r)}, ${r.confidence.toLowerCase()}: ${r.evidence.summary}`).join("\n"),
+    out.recommendations.map((r, i) => `${i + 1}. ${recommendationLine(w, r)}`).join("\n"),
   );
   const top = out.recommendations.find((r) => r.actions.length > 0);
-  if (!top) return true;
-  if (top.openChangeSet) {
-    parts.push(
-      `The first one is already drafted for your review: [Review the proposal](${top.openChangeSet}). Nothing changes in Google Ads until you press Apply there.`,
-    );
-  } else {
-    parts.push(proposalLine(await w.propose(top.title.slice(0, 200), top.actions), "carries out the first one"));
-  }
-  return true;
+  if (top) parts.push(await draftRecommendation(w, top, "carries out the first one"));
 }
 
-export async function analystAnswer(ctx: ToolContext, question: string): Promise<AnalystAnswer> {
-  const w = new Writer(toolRunners(ctx), ctx);
-  let intent = classify(question);
-  const parts: string[] = [];
-  // An instruction about a named campaign is carried out as asked (for review), not replaced by advice.
-  const amount = /\bbudget\b/i.test(question) ? amountIn(question) : null;
-  const pausing = /\bpause\b/i.test(question) && !/\b(keyword|budget)/i.test(question);
-  let mention: ReturnType<typeof mentionedCampaign> | undefined;
-  const mentioned = () => (mention ??= mentionedCampaign(ctx, question));
-  const named = amount !== null || pausing ? await mentioned() : null;
-  if (named && amount !== null) intent = "budget_to";
-  else if (named && pausing) intent = "pause_campaign";
-  // A named campaign narrows a general question to that campaign.
-  const target = ["performance", "overview", "budgets", "keywords", "waste"].includes(intent) ? await mentioned() : null;
-  if (target && (intent === "performance" || intent === "overview" || /worth|doing|perform|ad groups?|tell me/i.test(question))) intent = "campaign";
-  const word = intent === "search_terms" || intent === "overview" || intent === "waste" ? containedWord(question) : null;
-  switch (word ? "containing" : intent) {
-    case "budget_to":
-      await budgetTo(w, parts, named!, amount!);
-      break;
-    case "pause_campaign":
-      await pauseCampaign(w, parts, named!);
-      break;
-    case "containing":
-      await containing(w, parts, word!);
-      break;
-    case "campaign":
-      await campaign(w, parts, target!);
-      break;
+// ---- which campaign, ad group or keyword the question names
+
+interface Named {
+  resolution: Resolution;
+  kind: EntityKind;
+}
+
+/** The entity a question names: names found in it (typos allowed), else the words it uses as a name; null when it names none. */
+async function namedIn(ctx: ToolContext, question: string, kinds: EntityKind[]): Promise<Named | null> {
+  const cid = ctx.account.customerId;
+  const wantsAdGroup = /\bad ?groups?\b/i.test(question);
+  if (kinds.includes("keyword") && /\bkeywords?\b/i.test(question)) {
+    const phrase = namedPhrase(question, "keyword");
+    if (phrase) return { kind: "keyword", resolution: resolveIn(phrase, "keyword", await loadKeywords(cid, { phrases: [phrase] })) };
+  }
+  const lists: Entity[] = [];
+  if (kinds.includes("campaign")) lists.push(...(await loadCampaigns(cid)));
+  if (kinds.includes("ad_group")) lists.push(...(await loadAdGroups(cid)));
+  // By id ("campaign 17000000008").
+  const byId = lists.find((e) => new RegExp(`\\b${e.id}\\b`).test(question));
+  if (byId) return { kind: byId.kind, resolution: { status: "found", entity: byId } };
+  const mentions = mentionsIn(question, lists, { typos: true });
+  if (mentions.length) {
+    // The longest name wins; a name shared by a campaign and an ad group is the campaign unless "ad group" is said.
+    const longest = Math.max(...mentions.map((m) => m.end - m.start));
+    let best = mentions.filter((m) => m.end - m.start === longest);
+    const preferred = best.filter((m) => (wantsAdGroup ? m.entity.kind === "ad_group" : m.entity.kind === "campaign"));
+    if (preferred.length) best = preferred;
+    const exact = best.filter((m) => m.exact);
+    if (exact.length) best = exact;
+    const kind = best[0].entity.kind;
+    const same = best.filter((m) => m.entity.kind === kind).map((m) => m.entity);
+    return { kind, resolution: same.length === 1 ? { status: "found", entity: same[0] } : { status: "ambiguous", phrase: best[0].text, options: same } };
+  }
+  const kind: EntityKind = wantsAdGroup && kinds.includes("ad_group") ? "ad_group" : "campaign";
+  if (!kinds.includes(kind)) return null;
+  const phrase = namedPhrase(question, kind);
+  if (!phrase) return null;
+  return {
+    kind,
+    resolution: resolveIn(
+      phrase,
+      kind,
+      lists.filter((e) => e.kind === kind),
+    ),
+  };
+}
+
+// ---- the answer
+
+const QUALITY = /quality|\bqs\b/i;
+
+/** Questions whose answer rests on keyword or search-term figures (incomplete during the first import). */
+const NEEDS_DETAIL: Intent[] = ["waste", "search_terms", "keywords", "pause_keyword", "add_negative", "next"];
+
+async function answer(w: Writer, ctx: ToolContext, question: string, parts: string[]): Promise<Intent> {
+  const declined = cannotDo(question);
+  if (declined) {
+    parts.push(declined);
+    return "cannot";
+  }
+  const today = todayIn(ctx.account.timeZone, ctx.now ?? new Date());
+  const periods = periodsIn(question, today);
+  if (periods && "unavailable" in periods) {
+    parts.push(
+      periods.unavailable,
+      `The last complete day is ${formatDateRange({ from: addDays(today, -1), to: addDays(today, -1) })}; ask about “yesterday” or “this week”.`,
+    );
+    return "performance";
+  }
+  const intent = classify(question);
+  const q = correctTypos(question);
+  const metric = metricIn(q);
+  const claimed = claimedDirection(q);
+  const aboutChange =
+    claimed !== null &&
+    metric !== null &&
+    /\b(why|did|has|have|was|were|is|are|what happened|what's going on|what is going on|how come|explain)\b/i.test(q) &&
+    !/\b(how (can|do|to|should)|should i)\b/i.test(q);
+  if (intent === "unknown" && !aboutChange && !periods) {
+    parts.push(`I didn't understand “${question.trim().slice(0, 120)}”. ${CAPABILITIES}`);
+    return "unknown";
+  }
+  if (intent === "help") {
+    parts.push(CAPABILITIES);
+    return "help";
+  }
+  const comparing = aboutChange || (periods?.previous && intent !== "history");
+  if (comparing && !["pause_keyword", "add_negative", "raise_budget", "paused", "next"].includes(intent)) {
+    const current = periods?.current ?? { name: "the last 30 days", ...last30(today), partial: false };
+    const previous = periods?.previous ?? { name: "the 30 days before", from: addDays(current.from, -30), to: addDays(current.from, -1), partial: false };
+    await comparePeriods(w, parts, current, previous, { metric, claimed: aboutChange ? claimed : null });
+    return "compare";
+  }
+  const range = periods?.current ?? null;
+
+  // A name the person gave: resolved, or asked about; never replaced by another entity.
+  const instructs =
+    intent === "raise_budget" ||
+    (/\bbudget\b/i.test(q) && (amountIn(q) !== null || percentIn(q) !== null)) ||
+    intent === "pause_campaign" ||
+    intent === "pause_keyword";
+  const kinds: EntityKind[] = intent === "pause_keyword" ? ["keyword"] : /\bbudget\b/i.test(q) ? ["campaign"] : ["campaign", "ad_group", "keyword"];
+  const named =
+    instructs || ["performance", "budgets", "keywords", "waste", "search_terms", "overview"].includes(intent) ? await namedIn(ctx, question, kinds) : null;
+  if (named && named.resolution.status !== "found") {
+    parts.push(unresolvedText(named.resolution, named.kind));
+    return intent;
+  }
+  const target = named?.resolution.status === "found" ? named.resolution.entity : null;
+
+  if (NEEDS_DETAIL.includes(intent) || target?.kind === "keyword") {
+    const incomplete = await detailIncomplete(ctx.account.customerId);
+    if (incomplete) {
+      // Missing rows are not zeros: no list of "wasted" keywords at $0.00 while they import.
+      parts.push(
+        incomplete === "importing"
+          ? "**Keyword and search-term figures are still importing** (your account's first sync), so I can't answer this yet: ask again in a minute. Campaign figures are complete: ask how the campaigns are doing."
+          : "**Keyword and search-term figures are incomplete**: importing them failed; the next sync retries (Sync now on any report page). Campaign figures are complete: ask how the campaigns are doing.",
+      );
+      return intent;
+    }
+  }
+
+  if (intent === "pause_campaign" && !target) {
+    parts.push(
+      "What should I pause? Name the campaign, ad group or keyword, e.g. “pause the Competitors campaign” or “pause the keyword “cheap tents””; I drafted nothing.",
+    );
+    return intent;
+  }
+  if ((intent === "pause_campaign" || intent === "pause_keyword") && target) {
+    if (target.kind === "keyword") await pauseKeyword(w, parts, target);
+    else if (target.kind === "ad_group") await pauseAdGroup(w, parts, target);
+    else await pauseCampaign(w, parts, target);
+    return target.kind === "campaign" ? "pause_campaign" : "pause_keyword";
+  }
+  const amount = /\bbudget\b/i.test(q) ? amountIn(q) : null;
+  if (intent === "raise_budget" || (target?.kind === "campaign" && /\bbudget\b/i.test(q) && (amount !== null || percentIn(q) !== null))) {
+    await budgetChange(w, parts, question, target?.kind === "campaign" ? target : null, amount);
+    return amount !== null ? "budget_to" : "raise_budget";
+  }
+  if (target && target.kind !== "keyword" && ["performance", "overview", "budgets", "keywords", "waste"].includes(intent)) {
+    if (intent === "keywords" && target.kind === "campaign") await keywords(w, parts, range, { campaignId: target.id, quality: QUALITY.test(q) });
+    else if (target.kind === "ad_group") await adGroup(w, parts, target, range);
+    else await campaign(w, parts, target, range);
+    return "campaign";
+  }
+  const word = intent === "search_terms" || intent === "waste" || intent === "performance" ? containedWord(question) : null;
+  if (word) {
+    await containing(w, parts, word, range);
+    return "search_terms";
+  }
+  switch (intent) {
     case "paused":
-      await paused(w, parts);
+      await paused(w, parts, range);
       break;
     case "pause_keyword":
       await pauseWorstKeyword(w, parts);
@@ -556,51 +734,44 @@ export async function analystAnswer(ctx: ToolContext, question: string): Promise
     case "add_negative":
       await addWorstNegative(w, parts);
       break;
-    case "raise_budget":
-      await budgets(w, parts, true, percentIn(question));
-      break;
     case "waste":
-      await waste(w, parts, true);
-      break;
-    case "performance":
-      await performance(w, parts);
+      await waste(w, parts, range);
       break;
     case "next":
-      // The rules engine's recommendations when it has run; otherwise the reports' biggest items.
-      if (await recommendations(w, parts)) break;
-      parts.push("**What I would do next**, in order of money at stake:");
-      await waste(w, parts, true);
-      await budgets(w, parts, true);
+      await next(w, parts);
       break;
     case "search_terms":
-      await searchTerms(w, parts);
+      await searchTerms(w, parts, range);
       break;
     case "budgets":
-      await budgets(w, parts, true);
+      await budgets(w, parts, range);
       break;
     case "keywords":
-      await keywords(w, parts);
+      await keywords(w, parts, range, { quality: QUALITY.test(q) });
       break;
     case "history":
-      await history(w, parts);
+      await history(w, parts, range);
       break;
-    case "overview":
-      await performance(w, parts);
-      parts.push(
-        "I can also answer: what is wasting money, what to do next, which search terms cost the most, which campaigns are limited by budget, how keywords do, and what changed recently.",
-      );
-      break;
+    default:
+      await performance(w, parts, range);
+      if (intent === "unknown" || intent === "overview") parts.push(CAPABILITIES);
   }
-  // Keyword or search-term figures read before the first sync's detail import is in: say so first.
-  const incomplete = w.steps.some((s) => s.toolName === "get_keywords" || s.toolName === "get_search_terms")
-    ? await detailIncomplete(ctx.account.customerId)
-    : null;
-  if (incomplete) {
-    parts.unshift(
-      incomplete === "importing"
-        ? "**Keyword and search-term figures below are incomplete**: their performance is still importing (your account's first sync). Ask again in a minute."
-        : "**Keyword and search-term figures below are incomplete**: importing their performance failed; the next sync retries (Sync now on any report page).",
-    );
-  }
-  return { intent, steps: w.steps, text: [NO_MODEL_NOTE, ...parts].join("\n\n") };
+  return intent;
+}
+
+function last30(today: string): DateRange {
+  const to = addDays(today, -1);
+  return { from: addDays(to, -29), to };
+}
+
+export interface AnalystOptions {
+  /** Say that no model is configured (once per chat: the first answer). Default true. */
+  notice?: boolean;
+}
+
+export async function analystAnswer(ctx: ToolContext, question: string, opts: AnalystOptions = {}): Promise<AnalystAnswer> {
+  const w = new Writer(toolRunners(ctx), ctx);
+  const parts: string[] = [];
+  const intent = await answer(w, ctx, question, parts);
+  return { intent, steps: w.steps, text: [...(opts.notice === false ? [] : [NO_MODEL_NOTE]), ...parts].join("\n\n") };
 }

@@ -1,26 +1,14 @@
-import { z } from "zod";
-import { MAX_CHAT_MESSAGE_LENGTH, type ProposalOutput } from "~/lib/chat";
-import { textError } from "~/lib/text-error";
+import type { ProposalOutput } from "~/lib/chat";
 import type { User } from "../db/schema";
 import { getDb } from "../db/db.server";
 import { ConflictError, UnavailableError } from "../domain-errors.server";
 import { activeAccountOf } from "../account-access.server";
 import { listChats, loadMessages, requireChat, type StoredMessage } from "./chat-store.server";
-import { runTurn } from "./chat.server";
+import { runTurn, type TurnInput } from "./chat.server";
 
 // The JSON API of the assistant (bearer token): one whole turn per POST, on
-// the caller's active account, and the caller's stored chats.
-
-export const ChatPostBody = z
-  .object({
-    message: z
-      .string(textError("message"))
-      .trim()
-      .min(1, "message cannot be empty")
-      .max(MAX_CHAT_MESSAGE_LENGTH, `message can be at most ${MAX_CHAT_MESSAGE_LENGTH} characters`),
-    chatId: z.uuid("chatId must be the id of one of your chats").optional(),
-  })
-  .strict();
+// the caller's active account, and the caller's stored chats. Its body is
+// chat.server.ts' TurnInput, the streaming endpoint's too.
 
 export interface ApiReply {
   text: string;
@@ -59,10 +47,10 @@ export async function replyOf(userId: string, message: StoredMessage | null): Pr
   };
 }
 
-export async function postChatForApi(user: User, body: z.infer<typeof ChatPostBody>) {
+export async function postChatForApi(user: User, body: TurnInput) {
   const account = await activeAccountOf(user);
   if (!account) throw new ConflictError("Connect a Google Ads account first; the assistant answers about your active account");
-  const { chat, message } = await runTurn({ userId: user.id, account }, { chatId: body.chatId, message: body.message });
+  const { chat, message } = await runTurn({ userId: user.id, account }, body);
   if (message?.metadata?.error) throw new UnavailableError(message.metadata.error, chat.id);
   return { chatId: chat.id, reply: await replyOf(user.id, message) };
 }

@@ -1,31 +1,25 @@
 import { consumeStream, createUIMessageStreamResponse } from "ai";
-import { z } from "zod";
 import type { SessionContext } from "../auth/session.server";
 import { userFacingError } from "../http/errors.server";
 import { activeAccountOf } from "../account-access.server";
-import { startTurn } from "./chat.server";
+import { startTurn, type TurnInput } from "./chat.server";
 
 // The browser's streaming endpoint for the chat (useChat's transport). The
 // client sends only its newest question (or "retry"); history, tools and the
-// account come from the server and the session, never from the request.
+// account come from the server and the session, never from the request. The
+// body is checked by startTurn, with the same schema as the JSON API's.
 
-const StreamBody = z.object({
-  chatId: z.uuid("Unknown chat"),
-  message: z.string().optional(),
-  retry: z.boolean().optional(),
-});
-
-const text = (status: number, message: string) =>
-  new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+const text = (status: number, message: string, headers: Record<string, string> = {}) =>
+  new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers } });
 
 export async function streamChatTurn(request: Request, session: SessionContext | null): Promise<Response> {
-  if (request.method !== "POST") return text(405, "Method not allowed");
+  if (request.method !== "POST") return text(405, "Method not allowed: this address takes a POSTed question", { Allow: "POST" });
   if (!session) return text(401, "Your session has ended; sign in again.");
   const account = await activeAccountOf(session.user);
   if (!account) return text(409, "Connect a Google Ads account first.");
-  let body: z.infer<typeof StreamBody>;
+  let body: TurnInput;
   try {
-    body = StreamBody.parse(JSON.parse(await request.text()));
+    body = JSON.parse(await request.text()) as TurnInput;
   } catch {
     return text(400, "The request could not be read; reload the page.");
   }

@@ -127,38 +127,3 @@ export async function dropTrailingFailures(chatId: string): Promise<void> {
   for (let i = messages.length - 1; i >= 0 && messages[i].role === "assistant" && messages[i].metadata?.error; i--) drop.push(messages[i].id);
   if (drop.length) await getDb().deleteFrom("chat_messages").where("id", "in", drop).execute();
 }
-
-const startOfUtcDay = (now: Date) => `${now.toISOString().slice(0, 10)}T00:00:00.000Z`;
-const startOfUtcMonth = (now: Date) => `${now.toISOString().slice(0, 7)}-01T00:00:00.000Z`;
-
-/** Questions the user sent today (UTC), for AI_DAILY_MESSAGE_LIMIT. */
-export async function messagesSentToday(userId: string, now = new Date()): Promise<number> {
-  const row = await getDb()
-    .selectFrom("chat_messages")
-    .select(sql<number>`COUNT(*)`.as("n"))
-    .where("user_id", "=", userId)
-    .where("role", "=", "user")
-    .where("created_at", ">=", startOfUtcDay(now))
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
-/** Tokens the assistant used for this user this calendar month (UTC). */
-export async function tokensThisMonth(
-  userId: string,
-  now = new Date(),
-): Promise<{ inputTokens: number; outputTokens: number; totalTokens: number; messages: number }> {
-  const row = await getDb()
-    .selectFrom("chat_messages")
-    .select([
-      sql<number>`COALESCE(SUM(input_tokens), 0)`.as("input"),
-      sql<number>`COALESCE(SUM(output_tokens), 0)`.as("output"),
-      sql<number>`COALESCE(SUM(total_tokens), 0)`.as("total"),
-      sql<number>`COUNT(total_tokens)`.as("n"),
-    ])
-    .where("user_id", "=", userId)
-    .where("role", "=", "assistant")
-    .where("created_at", ">=", startOfUtcMonth(now))
-    .executeTakeFirst();
-  return { inputTokens: Number(row?.input ?? 0), outputTokens: Number(row?.output ?? 0), totalTokens: Number(row?.total ?? 0), messages: Number(row?.n ?? 0) };
-}

@@ -58,13 +58,21 @@ export function describeToolErrorText(text: string): string {
   return text.slice(0, 500);
 }
 
+/** Addresses in a provider's message (an endpoint, a docs link) stay in the server's log. */
+const withoutUrls = (text: string) => text.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, "(address omitted)");
+
+/**
+ * The sentence a person reads. It names the variable to check but never the
+ * endpoint (AI_BASE_URL's host) or anything from a URL: that is for the
+ * server's log, whose readers run the server (see describeModel).
+ */
 export function describeAiError(error: unknown): string {
   if (isToolError(error)) return describeToolError(error);
   const failure = userFacingError(error);
   if (failure) return failure.detail;
   const e = RetryError.isInstance(error) ? error.lastError : error;
   const model = describeModel();
-  const where = model.endpoint ?? model.provider ?? "the provider";
+  const where = model.endpoint ? "the address in AI_BASE_URL" : (model.provider ?? "the provider");
   if (APICallError.isInstance(e)) {
     const status = e.statusCode;
     if (status === 401 || status === 403) return `The model provider rejected the API key (HTTP ${status}). Check AI_API_KEY, then retry.`;
@@ -75,7 +83,7 @@ export function describeAiError(error: unknown): string {
     if (status === undefined || code) {
       return `No model server answered at ${where}${code ? ` (${code})` : ""}. Is it running? Check AI_BASE_URL, then retry.`;
     }
-    return `The model provider refused the request (HTTP ${status}): ${e.message.slice(0, 200)}`;
+    return `The model provider refused the request (HTTP ${status}): ${withoutUrls(e.message).slice(0, 200)}`;
   }
   const name = (e as { name?: string } | null)?.name;
   if (name === "TimeoutError" || name === "AbortError" || /timed? ?out/i.test(String((e as Error | null)?.message))) {
@@ -85,5 +93,5 @@ export function describeAiError(error: unknown): string {
   if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "ECONNRESET") {
     return `No model server answered at ${where} (${code}). Is it running? Check AI_BASE_URL, then retry.`;
   }
-  return `The assistant could not answer: ${String((e as Error | null)?.message ?? e).slice(0, 200)}`;
+  return `The assistant could not answer: ${withoutUrls(String((e as Error | null)?.message ?? e)).slice(0, 200)}`;
 }

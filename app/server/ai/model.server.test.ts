@@ -1,7 +1,11 @@
-import { generateText } from "ai";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { APICallError, generateText } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AiConfig } from "../env.server";
+import { parseConfig, setConfigForTests, type AiConfig } from "../env.server";
+import { describeAiError } from "./errors.server";
 import { createLanguageModel, describeModel, getLanguageModel, setLanguageModelForTests } from "./model.server";
 
 afterEach(() => setLanguageModelForTests(undefined));
@@ -48,5 +52,37 @@ describe("getLanguageModel / describeModel", () => {
     setLanguageModelForTests(mock, "openai-compatible:fake");
     expect(getLanguageModel()).toBe(mock);
     expect(describeModel()).toMatchObject({ configured: true, model: "openai-compatible:fake" });
+  });
+});
+
+describe("the model's endpoint is for the server's log only", () => {
+  afterEach(() => setConfigForTests(undefined));
+
+  it("/settings' summary and the error a person reads name the model, never the host", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "model-endpoint-"));
+    setConfigForTests(parseConfig({ DATA_DIR: dir, AI_MODEL: "openai-compatible:qwen3:8b", AI_BASE_URL: "http://gpu-box.corp.internal:11434/v1?tenant=acme" }));
+    const model = describeModel();
+    expect(model.summary).toBe("openai-compatible:qwen3:8b (own endpoint, AI_BASE_URL)");
+    expect(model.endpoint).toBe("http://gpu-box.corp.internal:11434/v1");
+    const refused = new APICallError({
+      message: "connect ECONNREFUSED http://gpu-box.corp.internal:11434/v1/chat/completions",
+      url: "http://gpu-box.corp.internal:11434/v1/chat/completions",
+      requestBodyValues: {},
+      cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+    });
+    const odd = new APICallError({
+      message: "see http://gpu-box.corp.internal/docs",
+      url: "http://gpu-box.corp.internal",
+      requestBodyValues: {},
+      statusCode: 400,
+    });
+    for (const error of [refused, odd, new Error("fetch failed for http://gpu-box.corp.internal:11434/v1")]) {
+      const text = describeAiError(error);
+      expect(text).not.toMatch(/gpu-box|11434/);
+    }
+    expect(describeAiError(refused)).toBe(
+      "No model server answered at the address in AI_BASE_URL (ECONNREFUSED). Is it running? Check AI_BASE_URL, then retry.",
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -49,9 +49,14 @@ export interface ModelDescription {
   /** e.g. "openai-compatible:qwen3:8b"; null when none. */
   model: string | null;
   provider: string | null;
-  /** The endpoint when it is not the provider's default; credentials in it are removed. */
+  /**
+   * The endpoint when it is not the provider's default, without credentials or
+   * query: for the server's log only (its readers run the server). Pages, API
+   * answers and error messages never show it: a model server's address says
+   * where an internal service lives.
+   */
   endpoint: string | null;
-  /** One line for /settings and logs. Never contains the key. */
+  /** One line for /settings: the model, never its endpoint or key. */
   summary: string;
 }
 
@@ -71,14 +76,13 @@ export function describeModel(): ModelDescription {
   }
   const ai = getConfig().ai;
   if (!ai) return { configured: false, model: null, provider: null, endpoint: null, summary: "No model configured" };
-  const endpoint = ai.baseUrl ? withoutCredentials(ai.baseUrl) : null;
   const model = `${ai.provider}:${ai.modelId}`;
   return {
     configured: true,
     model,
     provider: ai.provider,
-    endpoint,
-    summary: endpoint ? `${model} at ${endpoint}` : model,
+    endpoint: ai.baseUrl ? withoutCredentials(ai.baseUrl) : null,
+    summary: ai.baseUrl ? `${model} (own endpoint, AI_BASE_URL)` : model,
   };
 }
 
@@ -87,9 +91,11 @@ function withoutCredentials(url: string) {
     const parsed = new URL(url);
     parsed.username = "";
     parsed.password = "";
+    parsed.search = "";
+    parsed.hash = "";
     return parsed.toString().replace(/\/+$/, "");
   } catch {
-    return url;
+    return "(unparsable AI_BASE_URL)";
   }
 }
 

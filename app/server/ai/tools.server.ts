@@ -26,6 +26,8 @@ import {
 import { listRecommendations } from "../optimizer/service.server";
 import { RECOMMENDATION_TYPES } from "../optimizer/types.server";
 import { untrusted } from "./untrusted.server";
+import { titleMismatch } from "./proposal-check.server";
+import { alreadyInEffect } from "./in-effect.server";
 
 /**
  * The assistant's tools. The account is fixed when the tools are built, from
@@ -43,6 +45,8 @@ export interface ToolContext {
   account: ReportAccount;
   chatId: string;
   now?: Date;
+  /** The person's own messages in this chat (never tool results): a removal is proposed only when they ask for one. */
+  personsWords?: string[];
 }
 
 /** A refusal the model (and the person) should read: its message is shown as the tool's error. */
@@ -77,8 +81,14 @@ export const GetKeywordsInput = z
     ...RangeFields,
     sort: Sort,
     minCost: z.number().min(0).max(1_000_000).optional().describe("Only rows that cost at least this much (account currency)"),
-    nonConvertingOnly: z.boolean().default(false),
+    nonConvertingOnly: z.boolean().default(false).describe("Only rows that cost money without a single conversion"),
     contains: z.string().trim().min(1).max(50).optional().describe("Only rows whose text contains this (case-insensitive), e.g. free"),
+    activeOnly: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Keywords: only those that can serve now (keyword, ad group and campaign enabled). Search terms: only those not excluded yet, in enabled campaigns",
+      ),
     limit: Limit(100, 25),
   })
   .strict();
@@ -87,6 +97,7 @@ export const GetRecommendationsInput = z
   .object({
     campaignId: NumericId("campaignId").optional(),
     type: z.enum(RECOMMENDATION_TYPES).optional(),
+    types: z.array(z.enum(RECOMMENDATION_TYPES)).min(1).max(RECOMMENDATION_TYPES.length).optional().describe("Any of these types"),
     limit: Limit(20, 10),
   })
   .strict();
@@ -189,6 +200,7 @@ async function accountRowsEvidence<Row>(
     minCostMicros: parsed.minCost ? Math.round(parsed.minCost * 1_000_000) : undefined,
     nonConvertingOnly: parsed.nonConvertingOnly,
     contains: parsed.contains,
+    activeOnly: parsed.activeOnly,
   });
   // Missing detail is said in the summary (no comma: readers split the range off at the first one).
   const incomplete = await detailIncomplete(ctx.account.customerId);
@@ -363,19 +375,24 @@ export function toolRunners(ctx: ToolContext) {
     async get_recommendations(input: z.input<typeof GetRecommendationsInput>) {
       const parsed = GetRecommendationsInput.parse(input);
       const list = await listRecommendations(getDb(), cid, { status: "open", type: parsed.type, now: ctx.now });
+      // Advice a change since the engine's run already carried out is not advice any more.
+      const done = new Set<string>();
+      for (const r of list.recommendations) if (r.actions.length && (await alreadyInEffect(cid, r.actions))) done.add(r.id);
+      const open = list.recommendations.filter((r) => !done.has(r.id) && (!parsed.types || parsed.types.includes(r.type)));
       const matching = parsed.campaignId
-        ? list.recommendations.filter(
+        ? open.filter(
             (r) =>
               r.resources.some((x) => x.kind === "campaign" && x.id === parsed.campaignId) ||
               r.actions.some((a) => JSON.stringify(a).includes(`"${parsed.campaignId}"`)),
           )
-        : list.recommendations;
+        : open;
       const top = matching.slice(0, parsed.limit);
       const impactText = (r: (typeof top)[number]) =>
         r.impact.kind === "none" ? null : r.impact.kind === "conversions_gained" ? round2(r.impact.monthly) : round2(r.impact.monthly);
       return {
         performanceScore: list.score.value,
         engineRanAt: list.ranAt,
+        alreadyCarriedOut: done.size,
         recommendations: top.map((r) => ({
           id: r.id,
           type: r.type,
@@ -446,6 +463,8 @@ export function toolRunners(ctx: ToolContext) {
 
     async propose_changes(input: z.input<typeof ProposeChangesInput>): Promise<ProposalOutput> {
       const parsed = ProposeChangesInput.parse(input);
+      const mismatch = await titleMismatch(cid, parsed.title, parsed.actions);
+      if (mismatch) throw new ToolRefusal(mismatch);
       let id: string;
       try {
         id = await proposeBulk(

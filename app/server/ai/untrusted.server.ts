@@ -1,13 +1,15 @@
 /**
  * Text written by third parties (campaign and keyword names, search terms, ad
- * text, URLs, emails) on its way to the model: C0/C1 control characters,
- * zero-width and bidi-override characters and Unicode tag characters (the
- * invisible-instruction channel) are removed, whitespace runs collapse, and
- * the length is capped. The result is placed in a JSON field, never spliced
- * into prompt text, so it cannot close a fence or add a key.
+ * text, URLs, emails) on its way to the model: control and format characters
+ * (Unicode categories Cc and Cf: C0/C1 controls, zero-width characters, every
+ * bidi mark and override including U+061C, Unicode tag characters, the
+ * invisible-instruction channel), private-use characters and the invisible
+ * "filler" letters are removed, whitespace runs collapse, and the length is
+ * capped. The result is placed in a JSON field, never spliced into prompt
+ * text, so it cannot close a fence or add a key.
  */
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\u{e0000}-\u{e007f}]/gu;
+// By category rather than by list, so a format character nobody listed cannot slip through.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Variation_Selector}\u115f\u1160\u3164\uffa0]|\u034f|\u17b4|\u17b5/gu;
 
 export const UNTRUSTED_MAX = 200;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ChatPostBody } from "../ai/chat-api.server";
+import { TurnInput } from "../ai/chat.server";
 import { defineArea, errorResponse, NOT_JSON, ok, Timestamp, TOO_MANY } from "./registry.server";
 
 // /chat and /chats: the assistant, one whole turn per request (not streamed),
@@ -46,16 +46,16 @@ export default defineArea({
       post: {
         summary: "Ask the assistant; answers with the whole turn (not streamed)",
         description:
-          "Runs one turn on the caller's active account: the configured model with its tools, or the built-in analyst when no model is configured. Without chatId a new chat is started. Proposals appear in reply.changeSets; apply them with POST /change-sets/{id}/apply.",
-        body: ChatPostBody,
+          "Runs one turn on the caller's active account: the configured model with its tools, or the built-in analyst when no model is configured (or the address is unconfirmed, or the install's AI_MONTHLY_TOKEN_BUDGET is spent; the reply says so). Without chatId a new chat is started; { chatId, retry: true } answers the chat's last question again after an error. A question or a retry answered by the model counts toward AI_DAILY_MESSAGE_LIMIT. The same body, with the same limits, as the page's streaming endpoint. Proposals appear in reply.changeSets; apply them with POST /change-sets/{id}/apply.",
+        body: TurnInput,
         responses: {
           200: ok("The answer", z.object({ chatId: z.uuid(), reply: ChatReply })),
-          400: errorResponse("Invalid body (empty or too long message, malformed chatId)"),
+          400: errorResponse("Invalid body (empty or too long message, malformed chatId, retry without chatId)"),
           404: errorResponse("chatId is not one of the caller's chats on the active account"),
           405: errorResponse("Method not allowed (POST only)"),
-          409: errorResponse("No Google Ads account connected"),
+          409: errorResponse("No Google Ads account connected, or retry when the last question already has an answer"),
           415: NOT_JSON,
-          429: { ...TOO_MANY, description: "AI_DAILY_MESSAGE_LIMIT reached for today (UTC)" },
+          429: { ...TOO_MANY, description: "AI_DAILY_MESSAGE_LIMIT reached for today (UTC), or two AI requests of the caller's already running" },
           502: {
             ...errorResponse("The model could not answer (no server at AI_BASE_URL, key rejected, rate limited, timeout); the question is kept"),
             headers: { "X-Chat-Id": "The chat the question was stored in" },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { HttpError, toHttpError } from "../http/errors.server";
+import { captureLogs } from "../log.server";
 import { register, signIn } from "./credentials.server";
 import { resetRateLimitsForTests, SLOWDOWN_MS } from "./rate-limit.server";
 import { getBearerSession } from "./session.server";
@@ -126,21 +127,69 @@ describe("signIn", () => {
   });
 });
 
-describe("per-IP limit", () => {
-  it("limits registrations and sign-ins from one address", async () => {
-    // Its own environment for a stricter limit; the file's one is made again afterwards (and dropped first, not left behind).
+describe("per-network limits", () => {
+  /** Runs `body` with a stricter environment; the file's one is made again afterwards (and dropped first, not left behind). */
+  async function withLimits(env: Record<string, string>, body: () => Promise<void>) {
     await t.cleanup();
-    const limited = await setupTestEnvironment({ AUTH_RATE_LIMIT_IP: "2" });
+    const limited = await setupTestEnvironment(env);
     try {
+      await body();
+    } finally {
+      await limited.cleanup();
+      t = await setupTestEnvironment({ AUTH_RATE_LIMIT_IP: "1000", AUTH_RATE_LIMIT_ACCOUNT: "3" });
+    }
+  }
+
+  it("limits registrations from one address", async () => {
+    await withLimits({ AUTH_RATE_LIMIT_IP: "2" }, async () => {
       await register({ email: "g1@example.com", password: "password1" }, "9.9.9.9");
       await register({ email: "g2@example.com", password: "password1" }, "9.9.9.9");
       const third = await rejection(register({ email: "g3@example.com", password: "password1" }, "9.9.9.9"));
       expect(third.status).toBe(429);
       // Another address is not affected.
       await expect(register({ email: "g4@example.com", password: "password1" }, "8.8.8.8")).resolves.toBeTruthy();
-    } finally {
-      await limited.cleanup();
-      t = await setupTestEnvironment({ AUTH_RATE_LIMIT_IP: "1000", AUTH_RATE_LIMIT_ACCOUNT: "3" });
-    }
+    });
+  });
+
+  // Issue 25 point 5: one bucket per address covered every form, so one client behind a NAT locked everyone there out.
+  it("keeps a bucket per action: registering in a loop does not stop sign-ins from the same network", async () => {
+    await withLimits({ AUTH_RATE_LIMIT_IP: "2" }, async () => {
+      await register({ email: "h1@example.com", password: "password1" }, "9.9.9.9");
+      await register({ email: "h2@example.com", password: "password1" }, "9.9.9.9");
+      expect((await rejection(register({ email: "h3@example.com", password: "password1" }, "9.9.9.9"))).status).toBe(429);
+      const { user } = await signIn({ email: "h1@example.com", password: "password1" }, req(), "9.9.9.9");
+      expect(user.email).toBe("h1@example.com");
+    });
+  });
+
+  it("counts an IPv6 client by its /64, so rotating addresses inside it does not reset the count", async () => {
+    await withLimits({ AUTH_RATE_LIMIT_IP: "2" }, async () => {
+      await register({ email: "i1@example.com", password: "password1" }, "2001:db8:1:2::1");
+      await register({ email: "i2@example.com", password: "password1" }, "2001:db8:1:2:ffff:ffff:ffff:fffe");
+      expect((await rejection(register({ email: "i3@example.com", password: "password1" }, "2001:db8:1:2:abcd::7"))).status).toBe(429);
+      // The neighbouring /64 is another subscriber.
+      await expect(register({ email: "i4@example.com", password: "password1" }, "2001:db8:1:3::1")).resolves.toBeTruthy();
+      // An IPv4 client reported through a dual-stack socket is the IPv4 address.
+      await register({ email: "i5@example.com", password: "password1" }, "::ffff:192.0.2.9");
+      await register({ email: "i6@example.com", password: "password1" }, "192.0.2.9");
+      expect((await rejection(register({ email: "i7@example.com", password: "password1" }, "192.0.2.9"))).status).toBe(429);
+    });
+  });
+
+  it("mails one address at most AUTH_MAIL_DAILY_LIMIT times a day, however often it is registered", async () => {
+    await withLimits({ AUTH_RATE_LIMIT_IP: "1000", AUTH_MAIL_DAILY_LIMIT: "3" }, async () => {
+      const logs = captureLogs();
+      try {
+        const mailsTo = (email: string) => logs.records.filter((r) => r.msg.startsWith(`Email to ${email} `)).length;
+        for (let i = 0; i < 6; i++) await register({ email: "flooded@example.com", password: `password${i}` }, `198.51.100.${i}`);
+        await expect.poll(() => logs.records.filter((r) => r.msg.includes("AUTH_MAIL_DAILY_LIMIT")).length).toBe(3);
+        expect(mailsTo("flooded@example.com")).toBe(3);
+        // Another address still gets its mail.
+        await register({ email: "other@example.com", password: "password1" }, "198.51.100.9");
+        await expect.poll(() => mailsTo("other@example.com")).toBe(1);
+      } finally {
+        logs.restore();
+      }
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { LoginSchema, RegisterSchema, VerifyEmailSchema } from "~/lib/auth-schemas";
 import { validationError, HttpError } from "../http/errors.server";
-import { assertPairNotLocked, clearFailedAttempts, consumeIpAttempt, RateLimitError, recordFailedAttempt, slowDownIfGuessedAt } from "./rate-limit.server";
+import { assertPairNotLocked, clearFailedAttempts, consumeAttempt, RateLimitError, recordFailedAttempt, slowDownIfGuessedAt } from "./rate-limit.server";
 import { getDb } from "../db/db.server";
 import { markEmailVerified, readVerificationToken, sendAlreadyRegistered, sendConfirmation } from "./email-verification.server";
 import { createSession, type CreatedSession } from "./session.server";
@@ -35,7 +35,7 @@ const readInput = (input: AuthInput) => (typeof input === "function" ? (input as
 
 export async function signIn(input: AuthInput, request: Request, clientIp: string): Promise<{ user: User; session: CreatedSession }> {
   return guard(async () => {
-    await consumeIpAttempt(clientIp);
+    await consumeAttempt("login", clientIp);
     const parsed = LoginSchema.safeParse(await readInput(input));
     if (!parsed.success) throw validationError(parsed.error);
     const { email, password } = parsed.data;
@@ -61,7 +61,7 @@ export async function signIn(input: AuthInput, request: Request, clientIp: strin
  */
 export async function register(input: AuthInput, clientIp: string): Promise<{ email: string }> {
   return guard(async () => {
-    await consumeIpAttempt(clientIp);
+    await consumeAttempt("register", clientIp);
     const parsed = RegisterSchema.safeParse(await readInput(input));
     if (!parsed.success) throw validationError(parsed.error);
     const { email, password } = parsed.data;
@@ -92,7 +92,7 @@ export const CONFIRM_LINK_INVALID = "This confirmation link is invalid or has ex
  */
 export async function confirmEmail(token: unknown, password: unknown, clientIp: string): Promise<{ email: string }> {
   return guard(async () => {
-    await consumeIpAttempt(clientIp);
+    await consumeAttempt("confirm", clientIp);
     const claim = readVerificationToken(token);
     if (!claim) throw new HttpError(400, CONFIRM_LINK_INVALID);
     const parsed = VerifyEmailSchema.shape.password.safeParse(password);

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { getDb, type DB } from "../db/db.server";
 import type { User } from "../db/schema";
-import { sendMailInBackground } from "../email/mailer.server";
+import { sendAccountMail } from "./account-mail.server";
 import { getConfig } from "../env.server";
 
 /**
@@ -52,7 +52,7 @@ export function verificationLink(user: Pick<User, "id" | "email">): string {
 
 /** After a registration that created the account. */
 export function sendConfirmation(user: Pick<User, "id" | "email">) {
-  return sendMailInBackground({
+  return sendAccountMail({
     to: user.email,
     subject: "Confirm your email address for Ads AI Manager",
     text: [
@@ -70,7 +70,7 @@ export function sendConfirmation(user: Pick<User, "id" | "email">) {
 
 /** After a registration for an address that already has an account: the same answer to the visitor, a note to the owner. */
 export function sendAlreadyRegistered(email: string) {
-  return sendMailInBackground({
+  return sendAccountMail({
     to: email,
     subject: "Someone tried to create an Ads AI Manager account with your email",
     text: [

@@ -9,6 +9,7 @@ import { ConflictError, NotFoundError } from "../domain-errors.server";
 import { COLLECTION, readChildren, readLive, type Fields, type LiveResource } from "./kinds.server";
 import { isLargeMove, storeChangeSet, type DraftChange } from "./propose.server";
 import { applyToReadModel } from "./read-model.server";
+import { markApplied } from "../optimizer/store.server";
 import { trackWork } from "../lifecycle/drain.server";
 import { consumeApproval, type ApprovalCapability } from "./approval.server";
 import { errorMessage, log } from "../log.server";
@@ -266,6 +267,11 @@ async function finishSet(db: DB, id: string) {
     .where("id", "=", id)
     .where("status", "=", "applying")
     .execute();
+  // A recommendation's change set applied: the recommendation reads as applied from now on, in every list and count.
+  if (status !== "failed") {
+    const set = await db.selectFrom("change_sets").select(["customer_id", "recommendation_id"]).where("id", "=", id).executeTakeFirst();
+    if (set?.recommendation_id) await markApplied(db, set.customer_id);
+  }
 }
 
 /**

@@ -20,18 +20,30 @@ export function dialectOf(url: string | undefined): Dialect {
   return url && /^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite";
 }
 
-export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db: DB; dialect: Dialect } {
+/**
+ * The client under Kysely, for a library that speaks to the database itself
+ * (rate-limiter-flexible's stores, limits/limiter.server.ts): the same pool, or
+ * the same SQLite connection, so it adds no connection of its own.
+ */
+export type RawClient = { kind: "postgres"; pool: pg.Pool } | { kind: "sqlite"; database: SQLite.Database };
+
+export interface DbHandle {
+  db: DB;
+  dialect: Dialect;
+  raw: RawClient;
+}
+
+export function createDb(opts: { databaseUrl?: string; dataDir: string }): DbHandle {
   const dialect = dialectOf(opts.databaseUrl);
   if (dialect === "postgres") {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // An idle client dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next checkout.
     pool.on("error", (error) => log.warn(`PostgreSQL idle client error: ${error.message}`));
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect };
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect, raw: { kind: "postgres", pool } };
   }
-  let file = opts.databaseUrl?.replace(/^sqlite:(\/\/)?/, "") || path.join(opts.dataDir, "app.db");
+  const file = sqliteFileOf(opts);
   if (file !== ":memory:") {
-    file = path.resolve(file);
     ensurePrivateDir(path.dirname(file));
     // SQLite gives its -wal and -shm files the database file's mode.
     ensurePrivateFile(file);
@@ -44,7 +56,17 @@ export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db:
   // A sync's switch-over holds the write lock for seconds on a big account; a
   // sign-in or an apply waits for it rather than failing.
   database.pragma("busy_timeout = 15000");
-  return { db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }) }), dialect };
+  return {
+    db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }) }),
+    dialect,
+    raw: { kind: "sqlite", database },
+  };
+}
+
+/** The SQLite database's file (absolute), or ":memory:". */
+export function sqliteFileOf(opts: { databaseUrl?: string; dataDir: string }): string {
+  const file = opts.databaseUrl?.replace(/^sqlite:(\/\/)?/, "") || path.join(opts.dataDir, "app.db");
+  return file === ":memory:" ? file : path.resolve(file);
 }
 
 /**
@@ -113,7 +135,7 @@ export async function migrateToLatest(db: DB) {
   }
 }
 
-let instance: { db: DB; dialect: Dialect } | undefined;
+let instance: DbHandle | undefined;
 
 /** The process-wide database handle. */
 export function getDb(): DB {
@@ -124,8 +146,14 @@ export function getDb(): DB {
   return instance.db;
 }
 
-export function setDbForTests(db: DB | undefined) {
-  instance = db ? { db, dialect: "sqlite" } : undefined;
+/** The process-wide handle (database, dialect, raw client). */
+export function getDbHandle(): DbHandle {
+  getDb();
+  return instance!;
+}
+
+export function setDbForTests(handle: DbHandle | undefined) {
+  instance = handle;
 }
 
 export async function pingDb(db: DB = getDb()) {

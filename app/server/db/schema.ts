@@ -441,6 +441,79 @@ export interface AccountTargetsTable {
   updated_by: string | null;
 }
 
+/** PostgreSQL only (0130): a running job's lease; pg-boss holds the queue itself. */
+export interface JobLeasesTable {
+  job_id: string;
+  queue: string;
+  singleton_key: string | null;
+  holder: string;
+  attempt: number;
+  started_at: Generated<Date>;
+  beat_at: Generated<Date>;
+}
+
+/** SQLite only (0130): the in-process job queue. */
+export interface JobsTable {
+  id: string;
+  queue: string;
+  /** JSON. */
+  data: string;
+  state: "created" | "retry" | "active" | "completed" | "failed";
+  singleton_key: string | null;
+  retry_count: number;
+  retry_limit: number;
+  retry_delay_seconds: number;
+  retry_backoff: number;
+  start_after: string;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  output: string | null;
+}
+
+// ---- the metered door to the language model (0100_ai_metering)
+
+export type AiFeature = "chat" | "ad_copy";
+
+/** One model call (a retry is a call of its own). */
+export interface AiUsageTable {
+  id: string;
+  user_id: string;
+  feature: AiFeature;
+  /** provider:model, as AI_MODEL names it. */
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  outcome: "ok" | "error" | "aborted";
+  created_at: string;
+}
+
+/** Uses of a feature the model served, per user and UTC day (YYYY-MM-DD). */
+export interface AiDailyUsesTable {
+  user_id: string;
+  feature: AiFeature;
+  day: string;
+  used: number;
+}
+
+/** A user's model request in flight, one row per concurrency slot. */
+export interface AiLeasesTable {
+  user_id: string;
+  slot: number;
+  lease_id: string;
+  expires_at: string;
+}
+
+/** rate-limiter-flexible's table for its PostgreSQL and SQLite stores (migration 0110; limits/limiter.server.ts). */
+export interface RateLimitsTable {
+  /** `<limit name>:<key>`. */
+  key: string;
+  points: number;
+  /** Epoch milliseconds; null: never expires. */
+  expire: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -469,6 +542,12 @@ export interface Database {
   optimizer_in_flight: OptimizerInFlightTable;
   account_targets: AccountTargetsTable;
   user_preferences: UserPreferencesTable;
+  job_leases: JobLeasesTable;
+  jobs: JobsTable;
+  ai_usage: AiUsageTable;
+  ai_daily_uses: AiDailyUsesTable;
+  ai_leases: AiLeasesTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type User = Selectable<UsersTable>;

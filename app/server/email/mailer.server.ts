@@ -1,6 +1,7 @@
 import nodemailer from "nodemailer";
 import { getConfig } from "../env.server";
 import { errorMessage, log } from "../log.server";
+import { OUTBOX_FIELD } from "../log-redact.server";
 
 /**
  * Outgoing mail through the SMTP server in SMTP_URL (nodemailer). A
@@ -24,7 +25,8 @@ function mailFrom() {
 export async function sendMail(mail: Mail): Promise<void> {
   const config = getConfig();
   if (!config.SMTP_URL) {
-    log.info(`Email to ${mail.to} (SMTP_URL is not set, so it is written here instead)\nSubject: ${mail.subject}\n\n${mail.text}\n`);
+    // The log is the mailbox here: this line is kept whole (its link must work), every other one is redacted.
+    log.info({ [OUTBOX_FIELD]: true }, `Email to ${mail.to} (SMTP_URL is not set, so it is written here instead)\nSubject: ${mail.subject}\n\n${mail.text}\n`);
     return;
   }
   transport ??= nodemailer.createTransport(config.SMTP_URL);

@@ -1,4 +1,5 @@
 import net from "node:net";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 /**
@@ -52,3 +53,21 @@ export const trustProxySchema = z.string().transform((value, ctx): TrustProxy =>
   }
   return parsed;
 });
+
+/**
+ * What a limit counts a client under: an IPv4 address as it is, an IPv6
+ * address by its /64. One subscriber is given a whole /64 (or more) and can
+ * rotate through its addresses freely, so counting exact IPv6 addresses would
+ * let one client walk around every limit. IPv4-mapped IPv6 addresses
+ * (`::ffff:192.0.2.1`, how a dual-stack socket reports IPv4) count as IPv4.
+ */
+export function clientNetwork(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  let address = ipaddr.parse(ip);
+  if (address instanceof ipaddr.IPv6 && address.isIPv4MappedAddress()) address = address.toIPv4Address();
+  if (address instanceof ipaddr.IPv4) return address.toString();
+  return `${address.parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(":")}::/64`;
+}

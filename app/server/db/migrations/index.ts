@@ -5,13 +5,16 @@ import * as m0003 from "./0003_ads_data";
 import * as m0004 from "./0004_change_sets";
 import * as m0010 from "./0010_one_open_revert";
 import * as m0011 from "./0011_email_verified";
-import * as m0050 from "./0050_chats";
 import * as m0030 from "./0030_recommendations";
 import * as m0035 from "./0035_window_totals";
+import * as m0050 from "./0050_chats";
 import * as m0060 from "./0060_user_preferences";
 import * as m0080 from "./0080_optimizer_in_flight";
 import * as m0095 from "./0095_data_version";
 import * as m0096 from "./0096_sync_detail_state";
+import * as m0100 from "./0100_ai_metering";
+import * as m0110 from "./0110_rate_limits";
+import * as m0130 from "./0130_jobs";
 import * as m0160 from "./0160_change_set_origin";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
@@ -22,12 +25,15 @@ export const migrations: Record<string, Migration> = {
   "0004_change_sets": m0004,
   "0010_one_open_revert": m0010,
   "0011_email_verified": m0011,
-  "0050_chats": m0050,
   "0030_recommendations": m0030,
   "0035_window_totals": m0035,
+  "0050_chats": m0050,
   "0060_user_preferences": m0060,
   "0080_optimizer_in_flight": m0080,
   "0095_data_version": m0095,
   "0096_sync_detail_state": m0096,
+  "0100_ai_metering": m0100,
+  "0110_rate_limits": m0110,
+  "0130_jobs": m0130,
   "0160_change_set_origin": m0160,
 };
