@@ -106,31 +106,29 @@ export function BriefForm({
         maxLength={200}
         placeholder="e.g. weekend hikers"
       />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field as="select" id="tone" label="Tone" field={fields.tone} value={form.tone} onChange={update("tone")}>
-          {TONES.map((t) => (
-            <option key={t} value={t}>
-              {title(t)}
-            </option>
-          ))}
-        </Field>
-        <Field
-          as="select"
-          id="businessType"
-          label="Kind of business"
-          field={fields.businessType}
-          value={form.businessType}
-          onChange={update("businessType")}
-          hint={business ? <>How we know: {business.basis.join(" ")}</> : "Chooses the calls to action: shop and order, ask for a quote, or book a visit."}
-        >
-          <option value="">{business ? `As the account shows: ${BUSINESS_TYPE_LABEL[business.type]}` : "Read it from what I type"}</option>
-          {BUSINESS_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {BUSINESS_TYPE_LABEL[t]}
-            </option>
-          ))}
-        </Field>
-      </div>
+      <Field as="select" id="tone" label="Tone" field={fields.tone} value={form.tone} onChange={update("tone")}>
+        {TONES.map((t) => (
+          <option key={t} value={t}>
+            {title(t)}
+          </option>
+        ))}
+      </Field>
+      <Field
+        as="select"
+        id="businessType"
+        label="Kind of business"
+        field={fields.businessType}
+        value={form.businessType}
+        onChange={update("businessType")}
+        hint={business ? <>How we know: {business.basis.join(" ")}</> : "Chooses the calls to action: shop and order, ask for a quote, or book a visit."}
+      >
+        <option value="">{business ? `As the account shows: ${BUSINESS_TYPE_LABEL[business.type]}` : "Read it from what I type"}</option>
+        {BUSINESS_TYPES.map((t) => (
+          <option key={t} value={t}>
+            {BUSINESS_TYPE_LABEL[t]}
+          </option>
+        ))}
+      </Field>
 
       {connected ? (
         <>
@@ -179,7 +177,7 @@ export function BriefForm({
             hint={
               <>
                 Offers, prices, shipping, guarantees (at most {MAX_FACTS}, {FACT_MAX_CHARS} characters each). Any number, price, offer or superlative in the ad
-                must come from here or from the ad group&apos;s existing ads.
+                must come from here, from an old offer you tick below, or from the product and audience above.
               </>
             }
             rows={4}
