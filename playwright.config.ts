@@ -1,7 +1,7 @@
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumLaunchOptions } from "./tests/support/system-chromium";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const BASE_URL = `http://localhost:${PORT}`;
@@ -25,10 +25,6 @@ const ENGINE_HOLD_DIR = (process.env.E2E_ENGINE_HOLD_DIR ??= `${DATA_DIR}-engine
 // syncs the small demo account there: its first sync is the spec's own.
 const DETAIL_HOLD_DIR = (process.env.E2E_DETAIL_HOLD_DIR ??= `${DATA_DIR}-detail-holds`);
 
-// Debian's Chromium where it exists (machines without internet); otherwise
-// Playwright's own browser (`npx playwright install chromium`).
-const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
-
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
@@ -42,12 +38,7 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     trace: "retain-on-failure",
-    launchOptions: systemChromium
-      ? {
-          executablePath: systemChromium,
-          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-        }
-      : undefined,
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [
     { name: "chromium", use: { ...devices["Desktop Chrome"] }, testIgnore: /revocation\.spec\.ts|-model\.spec\.ts|first-sync\.spec\.ts/ },

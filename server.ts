@@ -14,9 +14,9 @@ import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import type { ServerBuild } from "react-router";
 import { compressResponses } from "./app/server/http/compression.server";
-import { canonicalRedirect } from "./app/server/http/canonical-host.server";
 import { connectionCloseWhileDraining, drainServer } from "./app/server/lifecycle/drain.server";
 import { bodyLimit, bodyWasRefused } from "./app/server/http/body-limit.server";
+import { namesDataDirFile } from "./app/server/http/dev-files.server";
 import { noStoreForData } from "./app/server/http/no-store.server";
 import { requestLog } from "./app/server/http/request-log.server";
 import { fairAdmission } from "./app/server/http/admission.server";
@@ -102,13 +102,6 @@ async function main() {
       .send(JSON.stringify({ detail: "Cross-site request refused" }));
   });
 
-  // The host-name rule (README): the Google sign-in starts on APP_URL's host, or its cookie and callback disagree.
-  server.use((req, res, next) => {
-    const target = canonicalRedirect({ method: req.method, host: req.host, originalUrl: req.originalUrl }, app.appUrl);
-    if (target) return res.redirect(302, target);
-    next();
-  });
-
   server.get("/healthz", async (_req, res) => {
     try {
       await app.health();
@@ -147,6 +140,9 @@ async function main() {
 
   server.use(compressResponses());
   if (viteDevServer) {
+    // Vite serves the project's files; DATA_DIR (./data by default) is among them and must never be.
+    const root = viteDevServer.config.root;
+    server.use((req, res, next) => (namesDataDirFile(req.originalUrl, root, app.dataDir) ? res.status(404).end() : next()));
     server.use(viteDevServer.middlewares);
   } else {
     const client = path.join(here, "client");
@@ -183,10 +179,12 @@ async function main() {
     next(error);
   });
 
-  const listener = server.listen(app.port, app.host, () => {
+  // `npm run dev` is for this machine: it listens on loopback unless HOST says otherwise.
+  const host = app.host ?? (dev ? "127.0.0.1" : "0.0.0.0");
+  const listener = server.listen(app.port, host, () => {
     const address = listener.address();
     const port = typeof address === "object" && address ? address.port : app.port;
-    log.info({ demoMode: app.demoMode, database: app.databaseKind }, `Ads AI Manager listening on ${app.appUrl} (port ${port})`);
+    log.info({ demoMode: app.demoMode, database: app.databaseKind, host }, `Ads AI Manager listening on ${app.appUrl} (port ${port})`);
   });
   // Node closes an idle keep-alive socket after 5 s; a client (a proxy, a browser, a test's request
   // context) that reuses it at that moment gets ECONNRESET. Outlive the usual 60 s of load balancers
@@ -209,6 +207,12 @@ async function main() {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
 }
+
+// A promise nobody awaited that failed (a background mail, a log line) is a bug to fix, not a reason
+// to drop every other user's requests: logged, and the server goes on.
+process.on("unhandledRejection", (reason) => {
+  log.error({ err: reason }, `Unhandled promise rejection: ${errorMessage(reason)}`);
+});
 
 main().catch((error: unknown) => {
   log.error({ err: error }, `Could not start: ${errorMessage(error)}`);

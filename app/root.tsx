@@ -7,11 +7,15 @@ import { useNonce } from "./components/nonce";
 import { syncAuthState } from "./lib/auth-storage";
 import { clearErrors, notify } from "./lib/notify";
 import { loadRootData } from "./server/root-data.server";
+import { takeTokenFromAddress } from "./server/auth/token-handoff.server";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
+
+// Before anything else: a `?token=` leaves the address (and a Google sign-in's code starts its session).
+export const middleware: Route.MiddlewareFunction[] = [takeTokenFromAddress];
 
 export async function loader(args: Route.LoaderArgs) {
   const { data: rootData, headers } = await loadRootData(args);

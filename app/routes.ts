@@ -6,6 +6,9 @@ export default [
   route("logout", "routes/logout.tsx"),
   // The link in the address-confirmation email (asks for the account's password).
   route("verify-email", "routes/verify-email.tsx"),
+  // "Forgot password": asks for the address, then the mailed link's page sets the new password.
+  route("forgot-password", "routes/forgot-password.tsx"),
+  route("reset-password", "routes/reset-password.tsx"),
   layout("routes/app-layout.tsx", [
     index("routes/home.tsx"),
     route("dashboard", "routes/dashboard.tsx"),

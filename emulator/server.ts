@@ -60,7 +60,7 @@ export interface EmulatorOptions {
   logger?: EmulatorLogger;
   /** Absolute base URL (scheme, host, mount path) used for issuer and endpoint URLs; default: from each request. */
   publicBaseUrl?: string;
-  /** Serve /__emulator/* (faults, revoke-all, expire-tokens). Off by default: nothing to be reached in demo mode. */
+  /** Serve /__emulator/* (faults, revoke-all, expire-tokens, revoke-access, unlink-client). Off by default: nothing to be reached in demo mode. */
   enableAdmin?: boolean;
   /** Versions answered with requestError UNSUPPORTED_VERSION, as Google does after a sunset. */
   sunsetVersions?: string[];
@@ -86,6 +86,13 @@ export interface EmulatorState {
   revokeAllForUser(email: string): number;
   /** Ends live access tokens now (all, or one user's), so the next call sees OAUTH_TOKEN_EXPIRED. Returns how many. */
   expireAccessTokens(email?: string): number;
+  /**
+   * As if an administrator removed the user from a Google Ads account: listAccessibleCustomers stops
+   * listing it and every call on it answers USER_PERMISSION_DENIED. False when the user had no direct access.
+   */
+  revokeCustomerAccess(email: string, customerId: string): boolean;
+  /** As if the manager unlinked a client: customer_client stops listing it, calls through that manager are denied. */
+  unlinkClient(managerId: string, clientId: string): boolean;
   /** The JWKS served at /oauth2/v3/certs. */
   jwks(): { keys: Array<Record<string, unknown>> };
   readonly demoUser: DemoUser;
@@ -145,6 +152,8 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     getFaults: () => ctx.faults.list(),
     revokeAllForUser: (email) => ctx.oauth.revokeAllForUser(email),
     expireAccessTokens: (email) => ctx.oauth.expireAccessTokens(email),
+    revokeCustomerAccess: (email, customerId) => changeAccess(ctx, () => ctx.dataSource.revokeAccess?.(email, customerId) ?? false),
+    unlinkClient: (managerId, clientId) => changeAccess(ctx, () => ctx.dataSource.unlinkClient?.(managerId, clientId) ?? false),
     jwks: () => ctx.key.jwks(),
     demoUser: ctx.demoUser,
     prerenderSearchStream: (customerId, query, summaryRowSetting) => prerenderStream(ctx, customerId, query, summaryRowSetting),
@@ -191,6 +200,13 @@ export function createEmulator(options: EmulatorOptions): Emulator {
       ctx.oauth.clear();
     },
   };
+}
+
+/** An access change: answers rendered before it may list what is no longer reachable. */
+function changeAccess(ctx: EmulatorContext, change: () => boolean): boolean {
+  const changed = change();
+  if (changed) ctx.streamCache?.clear();
+  return changed;
 }
 
 function createOAuthState(now: () => number, persistence: EmulatorOptions["oauthPersistence"]): OAuthState {
@@ -262,8 +278,11 @@ async function handleAdmin(ctx: EmulatorContext, req: MaybeExpressRequest, res: 
     if (/^application\/x-www-form-urlencoded/i.test(headerValue(req, "content-type") ?? "")) return formFields(body, undefined);
     return JSON.parse(text) as unknown;
   };
-  const emailOf = (body: unknown) =>
-    body && typeof body === "object" && typeof (body as { email?: unknown }).email === "string" ? (body as { email: string }).email : undefined;
+  const field = (body: unknown, name: string) => {
+    const value = body && typeof body === "object" ? (body as Record<string, unknown>)[name] : undefined;
+    return typeof value === "string" && value !== "" ? value : undefined;
+  };
+  const emailOf = (body: unknown) => field(body, "email");
 
   try {
     if (path === "/__emulator/faults" && method === "GET") return sendJson(res, 200, { faults: ctx.faults.list() });
@@ -282,6 +301,20 @@ async function handleAdmin(ctx: EmulatorContext, req: MaybeExpressRequest, res: 
     if (path === "/__emulator/revoke-all" && method === "POST") {
       const email = emailOf(await readJson()) ?? ctx.demoUser.email;
       return sendJson(res, 200, { email, revoked: ctx.oauth.revokeAllForUser(email) });
+    }
+    if (path === "/__emulator/revoke-access" && method === "POST") {
+      const body = await readJson();
+      const customerId = field(body, "customerId");
+      if (!customerId) return sendJson(res, 400, { error: "customerId is required" });
+      const email = emailOf(body) ?? ctx.demoUser.email;
+      return sendJson(res, 200, { email, customerId, revoked: changeAccess(ctx, () => ctx.dataSource.revokeAccess?.(email, customerId) ?? false) });
+    }
+    if (path === "/__emulator/unlink-client" && method === "POST") {
+      const body = await readJson();
+      const managerId = field(body, "managerId");
+      const clientId = field(body, "clientId");
+      if (!managerId || !clientId) return sendJson(res, 400, { error: "managerId and clientId are required" });
+      return sendJson(res, 200, { managerId, clientId, unlinked: changeAccess(ctx, () => ctx.dataSource.unlinkClient?.(managerId, clientId) ?? false) });
     }
     if (path === "/__emulator/expire-tokens" && method === "POST") {
       const email = emailOf(await readJson());

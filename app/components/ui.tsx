@@ -33,6 +33,9 @@ export function EmptyState({ title, children, icon }: { title: string; children?
   );
 }
 
+/** A button that ends or removes something (disconnect, sign out everywhere). */
+export const dangerButtonClass = "rounded-lg border border-red-300 px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50";
+
 export const buttonClass =
   "inline-flex items-center justify-center gap-2 rounded-lg bg-blue-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-50";
 

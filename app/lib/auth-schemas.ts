@@ -34,3 +34,9 @@ export const RegisterSchema = z.object({
 });
 
 export type Credentials = z.infer<typeof LoginSchema>;
+
+/** "Forgot password": the address to send a reset link to. */
+export const ForgotPasswordSchema = z.object({ email: EmailSchema });
+
+/** The reset link's page: the new password (the link's code travels beside it). */
+export const ResetPasswordSchema = z.object({ password: RegisterSchema.shape.password });

@@ -248,4 +248,11 @@ export const ApplyOptionsBody = z.object({
     .boolean({ error: "confirmLargeMoves must be true or false" })
     .optional()
     .describe("Required (true) when a budget or bid moves by more than the server's CHANGE_CONFIRM_PERCENT (changeSet.needsConfirmation)"),
+  confirmRemovals: z
+    .boolean({ error: "confirmRemovals must be true or false" })
+    .optional()
+    .describe("Required (true) when the set removes campaigns, ad groups or ads (changeSet.removals > 0): Google cannot undo a removal"),
 });
+
+/** What the review page asks a person to type before a removal that cannot be undone is applied. */
+export const REMOVAL_CONFIRM_WORD = "REMOVE";

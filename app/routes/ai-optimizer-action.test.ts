@@ -12,7 +12,7 @@ let cookie: string;
 beforeAll(async () => {
   ctx = await setupTestEnvironment();
   const user = await registerUser("chat@example.com", "correct horse battery");
-  cookie = (await commitSessionCookie((await createSession(user.id, new Request("http://localhost/"))).sessionId)).split(";")[0];
+  cookie = (await commitSessionCookie(await createSession(user.id, new Request("http://localhost/")))).split(";")[0];
 });
 afterAll(() => ctx.cleanup());
 

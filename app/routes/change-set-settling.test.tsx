@@ -23,6 +23,7 @@ const view = (status: ChangeSetView["status"]): ChangeSetView => ({
   atomic: true,
   needsConfirmation: false,
   confirmPercent: 50,
+  removals: 0,
   createdAt: "2026-11-25T08:00:00.000Z",
   validatedAt: "2026-11-25T08:00:01.000Z",
   approvedAt: "2026-11-25T08:00:02.000Z",

@@ -3,6 +3,7 @@ import { FieldError, FormError, dangerButtonClass, secondaryButtonClass, type Ch
 import { ChangeStatusBadge, FieldDiffList, SetStatusBadge } from "~/components/change-display";
 import { PageHeader, buttonClass } from "~/components/ui";
 import type { ReactNode } from "react";
+import { REMOVAL_CONFIRM_WORD } from "~/lib/change-actions";
 import { ORIGIN_LABEL } from "~/lib/change-origins";
 import { formatDateTime } from "~/lib/format";
 import { optimizerHref } from "~/lib/optimizer-url";
@@ -46,7 +47,7 @@ export default function ChangeSetPage({ loaderData, actionData }: Route.Componen
         description={`${open ? "Review before it reaches Google" : "Change set"} · ${account.name}`}
         actions={<SetStatusBadge status={cs.status} />}
       />
-      <FormError message={result?.formError && !result.errors?.confirmLargeMoves ? result.formError : null} />
+      <FormError message={result?.formError && !result.errors?.confirmLargeMoves && !result.errors?.confirmRemovals ? result.formError : null} />
       <section aria-label="About this change set" className="mb-4 rounded-xl border border-gray-200 bg-white p-4 text-sm shadow-sm">
         <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
           <Item label="Proposed by" value={cs.proposedBy}>
@@ -115,6 +116,7 @@ export default function ChangeSetPage({ loaderData, actionData }: Route.Componen
                 </th>
                 <td className="px-3 py-2 align-top">
                   <FieldDiffList fields={c.fields} largeMove={c.largeMove} />
+                  {c.permanent ? <p className="mt-1 text-xs font-semibold text-red-800">Permanent: Google cannot undo a removal.</p> : null}
                 </td>
                 <td className="px-3 py-2 align-top">
                   <ChangeStatusBadge status={c.status} />
@@ -150,6 +152,28 @@ export default function ChangeSetPage({ loaderData, actionData }: Route.Componen
                 Yes, apply the large change: a budget or bid moves by more than {cs.confirmPercent}%.
               </label>
               <FieldError id="confirm-error" message={result?.errors?.confirmLargeMoves} />
+            </div>
+          ) : null}
+          {cs.removals > 0 ? (
+            <div className="mb-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+              <p className="font-semibold">
+                This removes {cs.removals === 1 ? "a campaign, ad group or ad" : `${cs.removals} campaigns, ad groups or ads`}. Removing cannot be undone:
+                Google cannot enable a removed one again, and Revert cannot bring it back. Pausing stops it just as well and can be undone.
+              </p>
+              <label htmlFor="confirm-removals" className="mt-2 block font-medium">
+                Type {REMOVAL_CONFIRM_WORD} to confirm the removal
+              </label>
+              <input
+                id="confirm-removals"
+                name="confirmRemovals"
+                type="text"
+                autoComplete="off"
+                spellCheck={false}
+                className="mt-1 w-full max-w-xs rounded-md border border-red-300 px-3 py-2 text-gray-900"
+                aria-invalid={result?.errors?.confirmRemovals ? true : undefined}
+                aria-describedby={result?.errors?.confirmRemovals ? "confirm-removals-error" : undefined}
+              />
+              <FieldError id="confirm-removals-error" message={result?.errors?.confirmRemovals} />
             </div>
           ) : null}
           <button type="submit" className={buttonClass} disabled={busy}>

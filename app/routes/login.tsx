@@ -1,11 +1,9 @@
-import { useEffect, useRef } from "react";
-import { notify } from "~/lib/notify";
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { commitSessionCookie } from "~/server/auth/session.server";
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import { requestInfoContext, requireAnonymous } from "~/server/request-context.server";
 import { register, signIn } from "~/server/auth/credentials.server";
-import { handoffHeader } from "~/server/auth/token-handoff.server";
-import { takeAfterSignIn } from "~/server/auth/after-sign-in.server";
+import { redirectSignedIn } from "~/server/auth/token-handoff.server";
+import { FORGOT_PATH } from "~/lib/auth-paths";
+import { getConfig } from "~/server/env.server";
 import { toHttpError } from "~/server/http/errors.server";
 import { PASSWORD_MIN_LENGTH } from "~/lib/auth-limits";
 import { LoginSchema, RegisterSchema } from "~/lib/auth-schemas";
@@ -13,13 +11,14 @@ import { firstErrors, type FormResult } from "~/lib/form-result";
 import { parseSubmission, refusal } from "~/lib/form-submission";
 import type { Route } from "./+types/login";
 
-export function meta() {
-  return [{ title: "Sign in · Google Ads AI Manager" }];
+export function meta({ location }: Route.MetaArgs) {
+  const register = new URLSearchParams(location.search).get("mode") === "register";
+  return [{ title: `${register ? "Create account" : "Sign in"} · Google Ads AI Manager` }];
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAnonymous(request, context);
-  return null;
+  return { demoMode: getConfig().demoMode };
 }
 
 type ActionResult =
@@ -44,13 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { session } = await signIn(input, request, clientIp);
     // The token reaches the browser's mirror (seed §3) through a one-load
     // cookie, never through the address (token-handoff.server.ts).
-    const headers = new Headers();
-    headers.append("Set-Cookie", await commitSessionCookie(session.sessionId));
-    headers.append("Set-Cookie", await handoffHeader(session.accessToken));
-    // The page a signed-out visit asked for, if any (after-sign-in.server.ts); else the dashboard.
-    const next = await takeAfterSignIn(request);
-    headers.append("Set-Cookie", next.clear);
-    return redirect(next.path, { headers });
+    return await redirectSignedIn(request, session);
   } catch (error) {
     const failure = toHttpError(error);
     if (!failure) throw error;
@@ -65,26 +58,19 @@ export const REGISTERED_MESSAGE =
 
 const FALLBACK = { login: "Login failed", register: "Registration failed" } as const;
 
-export default function Login({ actionData }: Route.ComponentProps) {
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const result = actionData as ActionResult | undefined;
   // After a successful registration the sign-in form comes back, ready to use.
   const mode = result?.intent === "register" && result.ok ? "login" : (result?.intent ?? (params.get("mode") === "register" ? "register" : "login"));
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const shown = useRef<unknown>(null);
 
-  useEffect(() => {
-    if (!result || shown.current === result) return;
-    shown.current = result;
-    if (result.ok) notify("success", result.message);
-    else notify("error", result.detail || FALLBACK[result.intent]);
-  }, [result]);
-
+  // Each answer is said once, in the page (with JavaScript or without): no toast repeating it.
   const fieldErrors = result && !result.ok ? firstErrors(result.result) : {};
   const typedEmail = result?.ok ? result.email : result?.result.initialValue?.email;
   const detail = result && !result.ok ? result.detail || FALLBACK[result.intent] : null;
-  // A message already shown next to its field is not repeated above the form (the toast still says it once, with JavaScript).
+  // A message already shown next to its field is not repeated above the form.
   const shownAtField = Object.entries(fieldErrors).some(([name, message]) => name !== "" && message === detail);
   const error = shownAtField ? null : detail;
 
@@ -94,7 +80,15 @@ export default function Login({ actionData }: Route.ComponentProps) {
         <div className="text-center">
           <h1 className="text-3xl font-bold text-gray-900">Google Ads AI Manager</h1>
           <p className="mt-2 text-gray-600">AI-powered Google Ads optimization platform</p>
+          {mode === "register" ? <h2 className="mt-6 text-xl font-semibold text-gray-900">Create your account</h2> : null}
         </div>
+
+        {loaderData.demoMode ? (
+          <p data-testid="demo-mode" className="mt-6 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            <strong>Demo mode.</strong> No Google client is configured: “Sign in with Google Ads” signs in to a built-in demo Google account with sample data,
+            shared by everyone who uses it here. Nothing reaches Google.
+          </p>
+        ) : null}
 
         <a
           href="/api/v1/auth/google"
@@ -159,6 +153,12 @@ export default function Login({ actionData }: Route.ComponentProps) {
             </>
           ) : (
             <>
+              <Link to={FORGOT_PATH} className="font-semibold text-blue-600 hover:underline">
+                Forgot password?
+              </Link>
+              <span className="mx-2 text-gray-300" aria-hidden="true">
+                ·
+              </span>
               New here?{" "}
               <Link to="/login?mode=register" className="font-semibold text-blue-600 hover:underline">
                 Create account

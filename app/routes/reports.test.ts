@@ -37,7 +37,7 @@ let firstVisit: Awaited<ReturnType<typeof campaignsLoader>>;
 
 async function sessionFor(userId: string) {
   const session = await createSession(userId, new Request("http://localhost:3000/login"));
-  const cookie = (await commitSessionCookie(session.sessionId)).split(";")[0];
+  const cookie = (await commitSessionCookie(session)).split(";")[0];
   return { cookie, token: session.accessToken };
 }
 

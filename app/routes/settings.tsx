@@ -1,7 +1,7 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { OptimizationTargets } from "~/components/optimization-targets";
-import { PageHeader, buttonClass } from "~/components/ui";
+import { PageHeader, buttonClass, dangerButtonClass } from "~/components/ui";
 import { formatCustomerId, formatInteger } from "~/lib/format";
 import { usageSummary } from "~/server/ai/metered.server";
 import { describeModel, MODEL_SETUP_HINT } from "~/server/ai/model.server";
@@ -10,6 +10,8 @@ import { disconnectGoogle, getConnection } from "~/server/auth/google-connection
 import { userContext } from "~/server/request-context.server";
 import { isTargetsIntent, targetsAction, targetsSection } from "~/server/optimizer/pages.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { isSessionsIntent, sessionsAction, sessionsSection } from "~/server/auth/sessions-page.server";
+import { SessionsSection } from "~/components/sessions-section";
 import type { Route } from "./+types/settings";
 
 export function meta() {
@@ -17,18 +19,21 @@ export function meta() {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { user } = context.get(userContext);
-  const [connection, accounts, usage, targets] = await Promise.all([
+  const session = context.get(userContext);
+  const { user } = session;
+  const [connection, accounts, usage, targets, sessions] = await Promise.all([
     getConnection(user.id),
     listAccounts(user.id),
     usageSummary(user.id),
     targetsSection(user),
+    sessionsSection(session),
   ]);
   const model = describeModel();
   return {
     ai: { configured: model.configured, summary: model.summary, hint: model.configured ? null : MODEL_SETUP_HINT, usage },
     email: user.email,
     targets,
+    sessions,
     activeCustomerId: user.active_customer_id,
     connection: connection
       ? {
@@ -57,9 +62,11 @@ const ActionSchema = z.discriminatedUnion("intent", [
 ]);
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = context.get(userContext);
+  const session = context.get(userContext);
+  const { user } = session;
   const form = await request.formData();
   if (isTargetsIntent(form)) return targetsAction(user, form);
+  if (isSessionsIntent(form)) return sessionsAction(session);
   const parsed = ActionSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ error: parsed.error.issues[0].message }, { status: 400 });
   const input = parsed.data;
@@ -135,7 +142,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             ) : null}
             <Form method="post">
               <input type="hidden" name="intent" value="disconnect" />
-              <button type="submit" disabled={busy} className="rounded-lg border border-red-300 px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50">
+              <button type="submit" disabled={busy} className={dangerButtonClass}>
                 Disconnect Google Ads
               </button>
             </Form>
@@ -224,18 +231,22 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             </span>
           </dd>
         </dl>
-        <h3 className="mt-4 text-sm font-semibold text-gray-900">By feature</h3>
-        <ul className="mt-2 divide-y divide-gray-100 text-sm" aria-label="AI use by feature">
-          {ai.usage.features.map((f) => (
-            <li key={f.feature} className="py-2" data-testid={`ai-usage-${f.feature}`}>
-              <span className="font-medium text-gray-900">{FEATURE_NAMES[f.feature].name}</span>
-              <span className="block text-gray-600 sm:ml-2 sm:inline">
-                {formatInteger(f.totalTokens)} tokens this month over {formatInteger(f.calls)} {f.calls === 1 ? "call" : "calls"} · today{" "}
-                {formatInteger(f.usedToday)} of {formatInteger(f.dailyLimit)} {FEATURE_NAMES[f.feature].uses}
-              </span>
-            </li>
-          ))}
-        </ul>
+        {ai.configured || total.calls > 0 ? (
+          <>
+            <h3 className="mt-4 text-sm font-semibold text-gray-900">By feature</h3>
+            <ul className="mt-2 divide-y divide-gray-100 text-sm" aria-label="AI use by feature">
+              {ai.usage.features.map((f) => (
+                <li key={f.feature} className="py-2" data-testid={`ai-usage-${f.feature}`}>
+                  <span className="font-medium text-gray-900">{FEATURE_NAMES[f.feature].name}</span>
+                  <span className="block text-gray-600 sm:ml-2 sm:inline">
+                    {formatInteger(f.totalTokens)} tokens this month over {formatInteger(f.calls)} {f.calls === 1 ? "call" : "calls"} · today{" "}
+                    {formatInteger(f.usedToday)} of {formatInteger(f.dailyLimit)} {FEATURE_NAMES[f.feature].uses}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
         {ai.usage.budget ? (
           <p className="mt-3 text-sm text-gray-700" data-testid="ai-budget">
             This installation&apos;s monthly budget: {formatInteger(ai.usage.budget.used)} of {formatInteger(ai.usage.budget.limit)} tokens used
@@ -244,6 +255,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         ) : null}
         {ai.hint ? <p className="mt-3 text-sm text-gray-600">{ai.hint}</p> : null}
       </section>
+
+      <SessionsSection sessions={loaderData.sessions} busy={busy} />
     </>
   );
 }

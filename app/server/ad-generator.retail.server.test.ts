@@ -54,7 +54,7 @@ beforeAll(async () => {
   expect(weak?.links[0]?.href).toMatch(/^\/ad-generator\?/);
   generatorHref = weak!.links[0].href;
   const session = await createSession(userId, new Request("http://localhost:3000/login"));
-  cookie = (await commitSessionCookie(session.sessionId)).split(";")[0];
+  cookie = (await commitSessionCookie(session)).split(";")[0];
 }, 300_000);
 
 afterAll(async () => {

@@ -76,7 +76,7 @@ function answer(value: unknown): LanguageModelV3GenerateResult {
 
 async function signIn(id: string) {
   const session = await createSession(id, new Request("http://localhost:3000/login"));
-  return { cookie: (await commitSessionCookie(session.sessionId)).split(";")[0], token: session.accessToken };
+  return { cookie: (await commitSessionCookie(session)).split(";")[0], token: session.accessToken };
 }
 
 beforeAll(async () => {
@@ -276,6 +276,12 @@ describe("the page's form posts", () => {
     const page = await pageLoader(await pageArgs(new Request("http://localhost:3000/ad-generator", { headers: { Cookie: stranger.cookie } })));
     expect(page.mode).toBe("rsa");
     expect(page.account).toBeNull();
+    // An unconfirmed address gets templates, and is told why, without a model call (the metered door).
+    const generate = { product: "hiking boots", targetAudience: "hikers", tone: "casual", adType: "search", intent: "generate" };
+    const unproved = await read(await pageAction(await pageArgs(pagePost(generate, stranger))));
+    expect(unproved.body.result).toMatchObject({ source: "templates", notices: [expect.stringMatching(/confirmed your email address/)] });
+    expect(model.doGenerateCalls).toHaveLength(0);
+    await t.db.updateTable("users").set({ email_verified_at: new Date().toISOString() }).where("email", "=", "stranger@example.com").execute();
     const posted = await read(
       await pageAction(
         await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "casual", adType: "search", intent: "generate" }, stranger)),

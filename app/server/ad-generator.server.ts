@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { LanguageModel } from "ai";
 import { data, redirect } from "react-router";
 import { estimateStrength, lintRsa } from "~/lib/ad-lint";
 import {
@@ -17,24 +16,23 @@ import { BUSINESS_TYPE_LABEL, classifyBrief, isBusinessType, type BusinessType, 
 import type { GeneratedRsa } from "~/lib/rsa-templates";
 import { accountOfAdGroup, adGroupChoices, adGroupContext, type AdGroupChoice, type AdGroupContext } from "./ai/ad-copy-context.server";
 import { businessTypeOf } from "./ai/business-signals.server";
-import { getLanguageModel, MODEL_SETUP_HINT } from "./ai/model.server";
+import { describeModel, MODEL_SETUP_HINT } from "./ai/model.server";
+import { withMeter } from "./ai/metered.server";
 import { claimSourcesOf, generateAdCopy, regenerateLine, type AdCopyBrief, type AdCopyLine } from "./ai/ad-copy.server";
 import { proposeCreateRsa } from "./changes/propose.server";
 import { validateQuietly } from "./changes/review.server";
 import type { User } from "./db/schema";
-import { DomainError, NotFoundError } from "./domain-errors.server";
+import { DomainError, LimitReachedError, NotFoundError } from "./domain-errors.server";
 import { readJsonBody, toHttpError } from "./http/errors.server";
 import { activeAccountOf, requireAccountOf } from "./account-access.server";
 import { redirectWithToast } from "./toast.server";
 
 // The ad generator's loader, actions and JSON API: the brief → the pipeline (model or
 // templates) → an RSA every line of which passed the gate → "Use in campaign" as a change set
-// through the same propose → validateOnly → review pipeline as every other change.
+// through the same propose → validateOnly → review pipeline as every other change. A
+// generation or a regenerated line is one use of the metered door (ai/metered.server.ts).
 
-/** The configured model (AI_MODEL, see ai/model.server.ts), or null: templates only. */
-function configuredModel(): LanguageModel | null {
-  return getLanguageModel();
-}
+const modelConfigured = () => describeModel().configured;
 
 export type { BriefValues };
 
@@ -126,12 +124,12 @@ function confirmedOffers(values: BriefValues, ctx: AdGroupContext | null): { ok:
  */
 export async function adGeneratorPage(user: User, url: URL) {
   const account = await activeAccountOf(user);
-  const model = configuredModel();
+  const model = modelConfigured();
   const values = briefValues(url.searchParams);
   if (!account) {
     return {
       mode: model ? ("rsa" as const) : ("seed" as const),
-      modelConfigured: !!model,
+      modelConfigured: model,
       account: null,
       adGroups: [] as AdGroupChoice[],
       values,
@@ -158,7 +156,7 @@ export async function adGeneratorPage(user: User, url: URL) {
   values.offers = values.offers.filter((o) => pastOffers.includes(o));
   return {
     mode: "rsa" as const,
-    modelConfigured: !!model,
+    modelConfigured: model,
     account: { customerId: account.customerId, name: account.name },
     adGroups,
     values,
@@ -234,7 +232,7 @@ function postedAd(formData: FormData): GeneratedRsa & { slots: { headline: numbe
 export async function adGeneratorAction(user: User, formData: FormData) {
   const intent = str(formData, "regenerate") ? "regenerate" : str(formData, "intent") || "generate";
   const account = await activeAccountOf(user);
-  const model = configuredModel();
+  const model = modelConfigured();
   const parsed = readBrief(formData, intent === "generate");
   if (!parsed.ok) return data<GeneratorActionData>({ values: parsed.values, errors: parsed.errors }, { status: 400 });
   const { form, values } = parsed;
@@ -260,9 +258,10 @@ export async function adGeneratorAction(user: User, formData: FormData) {
 
   if (intent === "generate") {
     try {
-      const ad = await generateAdCopy(brief, grounding, { model });
+      const ad = await withMeter(user.id, "ad_copy", ({ model, notice }) => generateAdCopy(brief, grounding, { model, notice }));
       return data<GeneratorActionData>({ values, errors: {}, result: resultOf(ad, brief, business) });
     } catch (error) {
+      // The day's limit (429) or a brief no ad can be written from (400): said under Generate.
       if (!(error instanceof DomainError)) throw error;
       const failure = toHttpError(error)!;
       return data<GeneratorActionData>({ values, errors: {}, formError: failure.detail, errorAt: "generate" }, { status: failure.status });
@@ -284,7 +283,16 @@ export async function adGeneratorAction(user: User, formData: FormData) {
         { values, errors: {}, formError: "That line is empty; type a line or generate again.", errorAt, result: sameAd([], postedSource) },
         { status: 400 },
       );
-    const next = await regenerateLine(brief, grounding, posted, kind as "headline" | "description", slot, { model });
+    let next: Awaited<ReturnType<typeof regenerateLine>>;
+    try {
+      next = await withMeter(user.id, "ad_copy", ({ model, notice }) =>
+        regenerateLine(brief, grounding, posted, kind as "headline" | "description", slot, { model, notice }),
+      );
+    } catch (error) {
+      if (error instanceof LimitReachedError)
+        return data<GeneratorActionData>({ values, errors: {}, formError: error.message, errorAt, result: sameAd([], postedSource) }, { status: 429 });
+      throw error;
+    }
     if (!next)
       return data<GeneratorActionData>({
         values,
@@ -374,7 +382,7 @@ export async function adGeneratorAction(user: User, formData: FormData) {
 
 // ---- the JSON API
 
-/** POST /api/v1/ad-copy: the same pipeline; another user's ad group (or account) is a 404. */
+/** POST /api/v1/ad-copy: the same pipeline through the same door; another user's ad group (or account) is a 404. */
 export async function adCopyForApi(userId: string, request: Request) {
   const body: AdCopyRequest = await readJsonBody(request, AdCopyRequestSchema);
   let ctx: AdGroupContext | null = null;
@@ -392,7 +400,9 @@ export async function adCopyForApi(userId: string, request: Request) {
   const facts = body.facts ?? [];
   const business = await businessFor(body.businessType, customerId, [body.product, body.audience, ...keywords]);
   const brief: AdCopyBrief = { product: body.product, audience: body.audience, tone: body.tone, keywords, facts, businessType: business.type };
-  const ad = await generateAdCopy(brief, { existing: ctx?.existing ?? [] }, { model: configuredModel(), abortSignal: request.signal });
+  const ad = await withMeter(userId, "ad_copy", ({ model, notice }) =>
+    generateAdCopy(brief, { existing: ctx?.existing ?? [] }, { model, notice, abortSignal: request.signal }),
+  );
   return {
     headlines: ad.headlines,
     descriptions: ad.descriptions,

@@ -4,6 +4,7 @@ import { getChangeSet, proposeRevert, type ChangeSetDetail } from "./changes/pip
 import { proposeBulk } from "./changes/propose.server";
 import type { ApprovalCapability } from "./changes/approval.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, validateQuietly, type ChangeSetView } from "./changes/review.server";
+import { OPEN_CHANGE_SET_STATUSES } from "./db/schema";
 import { InvalidError, NotFoundError, ConflictError } from "./domain-errors.server";
 import { readJsonBody } from "./http/errors.server";
 import { requireAccountOf } from "./account-access.server";
@@ -42,7 +43,7 @@ export async function changeSetForApi(userId: string, id: string) {
   return { changeSet: await load(userId, id) };
 }
 
-const OPEN = ["proposed", "validated", "invalid"];
+const OPEN: readonly string[] = OPEN_CHANGE_SET_STATUSES;
 
 /** Google's check again (the "before" values are re-read). Refusals show in the set's status and each change's error. */
 export async function validateForApi(userId: string, id: string) {
@@ -62,7 +63,11 @@ async function readApplyBody(request: Request): Promise<z.infer<typeof ApplyOpti
 export async function applyForApi(userId: string, id: string, request: Request, approval: ApprovalCapability) {
   await load(userId, id);
   const body = await readApplyBody(request);
-  const detail = await applyAndRefresh(userId, id, { approval, confirmLargeMoves: body.confirmLargeMoves === true });
+  const detail = await applyAndRefresh(userId, id, {
+    approval,
+    confirmLargeMoves: body.confirmLargeMoves === true,
+    confirmRemovals: body.confirmRemovals === true,
+  });
   return { changeSet: await viewOf(userId, detail) };
 }
 

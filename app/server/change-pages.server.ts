@@ -9,6 +9,7 @@ import type { User } from "./db/schema";
 import { NotFoundError } from "./domain-errors.server";
 import { formFailure } from "./http/page-errors.server";
 import { CHANGE_FORM_SCHEMAS } from "~/lib/change-form-schemas";
+import { REMOVAL_CONFIRM_WORD } from "~/lib/change-actions";
 import { parseSubmission, refusal } from "~/lib/form-submission";
 import { activeAccountOf, notFound as notFoundPage, requireAccountOf } from "./account-access.server";
 import { getDb } from "./db/db.server";
@@ -89,13 +90,13 @@ export async function changeSetPage(user: User, id: string) {
 }
 
 const ReviewIntent = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("apply"), confirmLargeMoves: z.literal("on").optional() }),
+  z.object({ intent: z.literal("apply"), confirmLargeMoves: z.literal("on").optional(), confirmRemovals: z.string().optional() }),
   z.object({ intent: z.literal("validate") }),
   z.object({ intent: z.literal("discard") }),
   z.object({ intent: z.literal("revert") }),
 ]);
 
-/** The review page's buttons. Apply is the person's approval; large moves also need the confirmation box. */
+/** The review page's buttons. Apply is the person's approval; large moves also need the confirmation box, removals the typed word. */
 export async function changeSetAction(user: User, id: string, form: FormData, approve: () => Promise<ApprovalCapability>) {
   const parsed = ReviewIntent.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ formError: "Unknown action", errors: {} as Record<string, string> }, { status: 400 });
@@ -105,7 +106,11 @@ export async function changeSetAction(user: User, id: string, form: FormData, ap
     await getChangeSet(user.id, id);
     switch (parsed.data.intent) {
       case "apply": {
-        const detail = await applyAndRefresh(user.id, id, { approval: await approve(), confirmLargeMoves: parsed.data.confirmLargeMoves === "on" });
+        const detail = await applyAndRefresh(user.id, id, {
+          approval: await approve(),
+          confirmLargeMoves: parsed.data.confirmLargeMoves === "on",
+          confirmRemovals: parsed.data.confirmRemovals?.trim().toUpperCase() === REMOVAL_CONFIRM_WORD,
+        });
         const applied = detail.changes.filter((c) => c.status === "applied").length;
         const total = detail.changes.length;
         return redirectWithToast(

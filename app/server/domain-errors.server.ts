@@ -46,6 +46,8 @@ export class InvalidError extends DomainError {
 export class LimitReachedError extends DomainError {
   readonly kind = "limited";
   name = "LimitReachedError";
+  /** When to try again, when known (the HTTP edge sends it as Retry-After). */
+  retryAfterSeconds?: number;
 }
 
 /**

@@ -2,7 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { warnAboutPublicDemo } from "./boot.server";
 import { parseConfig } from "./env.server";
+import { captureLogs } from "./log.server";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "env-test-"));
 
@@ -19,6 +21,56 @@ describe("parseConfig", () => {
     const second = parseConfig({ DATA_DIR: dir });
     expect(second.SESSION_SECRET).toBe(first.SESSION_SECRET);
     expect(second.encryptionKeys.get(1)).toEqual(first.encryptionKeys.get(1));
+  });
+
+  // Issue 25 point 6: the mounted emulator's client secret was the public constant "demo-secret".
+  it("generates the demo client's secret per install, kept with the other secrets (and added to an older secrets.json)", () => {
+    const a = tmp();
+    const b = tmp();
+    const first = parseConfig({ DATA_DIR: a });
+    expect(first.google.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(parseConfig({ DATA_DIR: a }).google.clientSecret).toBe(first.google.clientSecret);
+    expect(parseConfig({ DATA_DIR: b }).google.clientSecret).not.toBe(first.google.clientSecret);
+    expect(JSON.parse(fs.readFileSync(path.join(a, "secrets.json"), "utf8")).demoClientSecret).toBe(first.google.clientSecret);
+    // Set secrets in the environment do not make the demo's a constant.
+    const env = { DATA_DIR: tmp(), SESSION_SECRET: "s".repeat(40), ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64") };
+    expect(parseConfig(env).google.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const old = tmp();
+    const file = path.join(old, "secrets.json");
+    fs.writeFileSync(file, JSON.stringify({ sessionSecret: "o".repeat(43), encryptionKey: Buffer.alloc(32, 2).toString("base64") }), { mode: 0o600 });
+    const upgraded = parseConfig({ DATA_DIR: old });
+    expect(upgraded.SESSION_SECRET).toBe("o".repeat(43));
+    expect(upgraded.google.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(parseConfig({ DATA_DIR: old }).google.clientSecret).toBe(upgraded.google.clientSecret);
+    expect(fs.statSync(file).mode & 0o077).toBe(0);
+    expect(fs.readdirSync(old)).toEqual(["secrets.json"]);
+  });
+
+  it("refuses demo mode on an APP_URL that is not this machine unless DEMO_MODE=public", () => {
+    expect(() => parseConfig({ DATA_DIR: tmp(), APP_URL: "https://ads.example.com" })).toThrow(/APP_URL: .*DEMO_MODE=public/s);
+    expect(() => parseConfig({ DATA_DIR: tmp(), APP_URL: "http://192.168.1.20:3000" })).toThrow(/APP_URL/);
+    const open = parseConfig({ DATA_DIR: tmp(), APP_URL: "https://ads.example.com", DEMO_MODE: "public" });
+    expect(open.demoMode).toBe(true);
+    // Google configured: no demo, nothing to refuse.
+    expect(parseConfig({ DATA_DIR: tmp(), APP_URL: "https://ads.example.com", GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s" }).demoMode).toBe(false);
+    for (const local of ["http://localhost:3000", "http://127.0.0.1:3000", "http://[::1]:3000", "http://ads.localhost:3000"]) {
+      expect(parseConfig({ DATA_DIR: tmp(), APP_URL: local }).demoMode).toBe(true);
+    }
+    expect(() => parseConfig({ DATA_DIR: tmp(), DEMO_MODE: "yes" })).toThrow(/DEMO_MODE/);
+  });
+
+  it("says at start what DEMO_MODE=public means", () => {
+    const logs = captureLogs();
+    try {
+      warnAboutPublicDemo(parseConfig({ DATA_DIR: tmp(), APP_URL: "https://demo.example.com", DEMO_MODE: "public" }));
+      warnAboutPublicDemo(parseConfig({ DATA_DIR: tmp() }));
+    } finally {
+      logs.restore();
+    }
+    expect(logs.records).toHaveLength(1);
+    expect(logs.records[0]).toMatchObject({ level: "warn" });
+    expect(logs.records[0].msg).toMatch(/DEMO_MODE=public: .*https:\/\/demo\.example\.com.*same demo Google user.*share its chats, change sets and AI budget/);
   });
 
   it("lets the environment win over generated secrets", () => {

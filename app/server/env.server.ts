@@ -20,7 +20,8 @@ const aesKey = z.string().transform((value, ctx) => {
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
+  /** Listen address; unset: 0.0.0.0, or 127.0.0.1 for `npm run dev` (server.ts decides, it knows which it is). */
+  HOST: z.string().min(1).optional(),
   APP_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z
@@ -62,6 +63,11 @@ const schema = z.object({
    */
   DEMO_EMULATOR_URL: z.url({ protocol: /^https?$/ }).optional(),
 
+  /**
+   * Demo mode (no GOOGLE_CLIENT_ID) on an APP_URL that is not this machine is refused unless this is
+   * `public`: every visitor then shares one demo Google user and its demo account (ADR 020).
+   */
+  DEMO_MODE: z.enum(["public"], { error: "may only be public (demo mode on a non-loopback APP_URL; see the README)" }).optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_ADS_DEVELOPER_TOKEN: z.string().min(1).optional(),
@@ -148,10 +154,15 @@ export class ConfigError extends Error {
 export const EMULATOR_MOUNT_PATH = "/emulator";
 export const DEMO_CLIENT_ID = "ads-ai-manager-demo.apps.googleusercontent.com";
 
-interface StoredSecrets {
-  sessionSecret: string;
-  encryptionKey: string;
-}
+const StoredSecretsSchema = z.object({
+  sessionSecret: z.string().min(32),
+  encryptionKey: z.string().min(40),
+  /** The demo emulator's OAuth client secret (issue 25 point 6): per install, never a public constant. Added to older files. */
+  demoClientSecret: z.string().min(32).optional(),
+});
+type StoredSecrets = Required<z.infer<typeof StoredSecretsSchema>>;
+
+const newSecret = () => randomBytes(32).toString("base64url");
 
 /**
  * Secrets a fresh install needs are generated once and kept beside the data, so
@@ -160,8 +171,14 @@ interface StoredSecrets {
 function loadOrCreateSecrets(dataDir: string): StoredSecrets {
   const file = path.join(dataDir, "secrets.json");
   try {
-    const parsed = z.object({ sessionSecret: z.string().min(32), encryptionKey: z.string().min(40) }).parse(JSON.parse(fs.readFileSync(file, "utf8")));
-    return parsed;
+    const parsed = StoredSecretsSchema.parse(JSON.parse(fs.readFileSync(file, "utf8")));
+    if (parsed.demoClientSecret) return { ...parsed, demoClientSecret: parsed.demoClientSecret };
+    // A file from before the demo secret: completed in place (a new file renamed over it, so it is never half-written).
+    const completed = { ...parsed, demoClientSecret: newSecret() };
+    const temporary = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, JSON.stringify(completed, null, 2), { mode: 0o600 });
+    fs.renameSync(temporary, file);
+    return completed;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
       throw new ConfigError(`${file} is unreadable or malformed; fix or delete it (${(error as Error).message})`);
@@ -169,8 +186,9 @@ function loadOrCreateSecrets(dataDir: string): StoredSecrets {
   }
   ensurePrivateDir(dataDir);
   const secrets: StoredSecrets = {
-    sessionSecret: randomBytes(32).toString("base64url"),
+    sessionSecret: newSecret(),
     encryptionKey: randomBytes(32).toString("base64"),
+    demoClientSecret: newSecret(),
   };
   // wx: two processes starting together must not overwrite each other's keys.
   try {
@@ -180,6 +198,12 @@ function loadOrCreateSecrets(dataDir: string): StoredSecrets {
     throw error;
   }
   return secrets;
+}
+
+/** An address only this machine reaches: localhost (and *.localhost), 127.0.0.0/8, ::1. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "::1";
 }
 
 function parseOldKeys(value: string | undefined): Map<number, Buffer> {
@@ -254,7 +278,8 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
   }
   const raw = result.data;
   const dataDir = path.resolve(raw.DATA_DIR);
-  const needsStored = !raw.SESSION_SECRET || !raw.ENCRYPTION_KEY;
+  const demoMode = !raw.GOOGLE_CLIENT_ID;
+  const needsStored = !raw.SESSION_SECRET || !raw.ENCRYPTION_KEY || demoMode;
   const stored = needsStored ? loadOrCreateSecrets(dataDir) : undefined;
   const appUrl = (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, "");
 
@@ -262,17 +287,22 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
   const currentKey = raw.ENCRYPTION_KEY ?? Buffer.from(stored!.encryptionKey, "base64");
   encryptionKeys.set(raw.ENCRYPTION_KEY_VERSION, currentKey);
 
-  const demoMode = !raw.GOOGLE_CLIENT_ID;
   if (!demoMode && !raw.GOOGLE_CLIENT_SECRET) {
     throw new ConfigError("Invalid configuration:\n  GOOGLE_CLIENT_SECRET: required when GOOGLE_CLIENT_ID is set");
+  }
+  if (demoMode && raw.DEMO_MODE !== "public" && !isLoopbackUrl(appUrl)) {
+    configFail(
+      "APP_URL",
+      `${appUrl} is not this machine, and without GOOGLE_CLIENT_ID the app runs in demo mode, where everyone who can reach it signs in as one shared demo Google user. Set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET to use Google, leave APP_URL unset (or http://localhost:PORT) to try the demo on this machine, or set DEMO_MODE=public to offer the shared demo on purpose.`,
+    );
   }
   // The browser reaches the mounted emulator at APP_URL; the server's own calls go to where it
   // listens. Behind a port mapping or a proxy (Docker's -p 8080:3000), APP_URL is not this server.
   const browserEmulator = `${appUrl}${EMULATOR_MOUNT_PATH}`;
-  const serverEmulator = (raw.DEMO_EMULATOR_URL ?? `${listenUrl(raw.HOST, raw.PORT)}${EMULATOR_MOUNT_PATH}`).replace(/\/+$/, "");
+  const serverEmulator = (raw.DEMO_EMULATOR_URL ?? `${listenUrl(raw.HOST ?? "127.0.0.1", raw.PORT)}${EMULATOR_MOUNT_PATH}`).replace(/\/+$/, "");
   const google = {
     clientId: raw.GOOGLE_CLIENT_ID ?? DEMO_CLIENT_ID,
-    clientSecret: raw.GOOGLE_CLIENT_SECRET ?? "demo-secret",
+    clientSecret: raw.GOOGLE_CLIENT_SECRET ?? stored!.demoClientSecret,
     developerToken: raw.GOOGLE_ADS_DEVELOPER_TOKEN,
     authorizationUrl: raw.GOOGLE_AUTHORIZATION_URL ?? (demoMode ? `${browserEmulator}/o/oauth2/v2/auth` : "https://accounts.google.com/o/oauth2/v2/auth"),
     tokenUrl: raw.GOOGLE_TOKEN_URL ?? (demoMode ? `${serverEmulator}/token` : "https://oauth2.googleapis.com/token"),

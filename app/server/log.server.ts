@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { createRequire } from "node:module";
 import pino, { type DestinationStream, type Logger } from "pino";
 import { getConfig } from "./env.server";
 import { censor, OUTBOX_FIELD, REDACT_PATHS, scrubText } from "./log-redact.server";
@@ -64,10 +65,21 @@ function destination(): DestinationStream {
   };
 }
 
+/**
+ * pino-pretty is a dev dependency: readable lines in `npm run dev`, JSON
+ * everywhere else. It runs in this thread as a stream, not as pino's worker
+ * transport: the app's modules are loaded by Vite there, and a transport
+ * resolved from them could not find "pino-pretty" (the first line logged
+ * after start threw, and took the server down). Missing, the log stays JSON.
+ */
 function prettyInDevelopment(): DestinationStream | undefined {
   if (process.env.NODE_ENV !== "development") return undefined;
-  // pino-pretty is a dev dependency: readable lines in `npm run dev`, JSON everywhere else.
-  return pino.transport({ target: "pino-pretty", options: { ignore: "pid,hostname", translateTime: "SYS:HH:MM:ss.l", singleLine: true } });
+  try {
+    const pretty = createRequire(import.meta.url)("pino-pretty") as (options: Record<string, unknown>) => DestinationStream;
+    return pretty({ ignore: "pid,hostname", translateTime: "SYS:HH:MM:ss.l", singleLine: true, sync: true, destination: 1 });
+  } catch {
+    return undefined;
+  }
 }
 
 /** pino's error serializer, with the message and stack scrubbed like any other text. */

@@ -17,7 +17,7 @@ afterAll(() => ctx.cleanup());
 
 async function signedInRequest() {
   const session = await createSession(userId, new Request("http://localhost/"));
-  const cookie = (await commitSessionCookie(session.sessionId)).split(";")[0];
+  const cookie = (await commitSessionCookie(session)).split(";")[0];
   return { session, request: new Request("http://localhost:3000/dashboard", { headers: { Cookie: cookie } }) };
 }
 

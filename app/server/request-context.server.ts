@@ -1,4 +1,5 @@
 import { createContext, redirect, RouterContextProvider, type MiddlewareFunction } from "react-router";
+import { recheckAccessInBackground } from "./ads/accounts.server";
 import { rememberAfterSignIn } from "./auth/after-sign-in.server";
 import { clearSessionCookie, getSession, getSessionId, type SessionContext } from "./auth/session.server";
 
@@ -53,7 +54,11 @@ export function createLoadContext(info: RequestInfo): RouterContextProvider {
 export function currentSession(request: Request, context: RequestContext): Promise<SessionContext | null> {
   let lookup = context.get(sessionLookupContext);
   if (!lookup) {
-    lookup = getSession(request);
+    lookup = getSession(request).then((session) => {
+      // Who may read which account follows Google (issue 25 point 4): a due re-check starts here.
+      if (session) recheckAccessInBackground(session);
+      return session;
+    });
     context.set(sessionLookupContext, lookup);
   }
   return lookup;

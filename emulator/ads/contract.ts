@@ -45,6 +45,10 @@ export interface AdsDataSource {
    */
   canAccess(userEmail: string, customerId: string, loginCustomerId: string | undefined): boolean;
   customerExists(customerId: string): boolean;
+  /** Test hook (state.revokeCustomerAccess): the user loses direct access to the customer. */
+  revokeAccess?(userEmail: string, customerId: string): boolean;
+  /** Test hook (state.unlinkClient): the manager no longer manages the client. */
+  unlinkClient?(managerId: string, clientId: string): boolean;
   /** Runs one GAQL query. Throws GoogleAdsFailureError for bad queries. pageSize is 10,000 for search. */
   query(customerId: string, gaql: string, opts?: { pageSize?: number; pageToken?: string; returnTotalResultsCount?: boolean }): QueryPage;
 }

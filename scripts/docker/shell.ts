@@ -23,14 +23,15 @@ export interface RunOptions {
 
 export function run(cmd: string, args: string[], opts: RunOptions = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: opts.env ?? process.env, cwd: opts.cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const stdin = opts.input === undefined ? "ignore" : "pipe";
+    const child = spawn(cmd, args, { env: opts.env ?? process.env, cwd: opts.cwd, stdio: [stdin, "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
+    child.stdout!.on("data", (d: Buffer) => {
       stdout += d.toString();
       if (opts.echo) process.stdout.write(d);
     });
-    child.stderr.on("data", (d: Buffer) => {
+    child.stderr!.on("data", (d: Buffer) => {
       stderr += d.toString();
       if (opts.echo) process.stderr.write(d);
     });
@@ -42,7 +43,7 @@ export function run(cmd: string, args: string[], opts: RunOptions = {}): Promise
         reject(new Error(`\`${cmd} ${args.join(" ")}\` exited ${result.code}:\n${tail}`));
       } else resolve(result);
     });
-    child.stdin.end(opts.input ?? "");
+    if (opts.input !== undefined) child.stdin!.end(opts.input);
   });
 }
 

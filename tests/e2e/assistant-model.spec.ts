@@ -73,6 +73,9 @@ test("streams the answer token by token, shows what it read with the figures exp
   await expect(page.getByTestId("ai-model")).toHaveText("openai-compatible:fake-model (own endpoint, AI_BASE_URL)");
   await expect(page.locator("main")).not.toContainText("127.0.0.1");
   await expect(page.getByTestId("ai-tokens")).not.toHaveText(/^0 /);
+  // Per feature, with today's uses against the daily limit.
+  await expect(page.getByTestId("ai-usage-chat")).toContainText(/AI assistant.*[1-9][\d,]* tokens this month over \d+ calls? · today 1 of 200 messages/);
+  await expect(page.getByTestId("ai-usage-ad_copy")).toContainText("Ad generator");
 });
 
 test("a proposal card links to the review page, where only the person's Apply changes Google Ads", async ({ page, request }) => {

@@ -125,12 +125,12 @@ test.describe("sign in", () => {
     expect(await me.json()).toEqual({ email: user.email });
   });
 
-  test("a wrong password shows the server's detail in an error toast", async ({ page, user }) => {
+  test("a wrong password shows the server's detail (once: accounts.spec.ts)", async ({ page, user }) => {
     await page.goto("/login");
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill("wrong-password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Invalid email or password" })).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveText("Invalid email or password");
     await expect(page).toHaveURL(/\/login$/);
   });
 

@@ -35,6 +35,15 @@ async function openCampaign(page: Page, name: string, tab?: string) {
 const settings = (page: Page) => page.getByRole("region", { name: "Campaign settings" });
 const changesTable = (page: Page) => page.getByRole("table", { name: "Changes in this change set" });
 
+/** The new-ad form's three headlines (the third always the same) and two descriptions. */
+async function fillNewAd(page: Page, headline1: string, headline2: string) {
+  await page.getByLabel("Headline 1", { exact: true }).fill(headline1);
+  await page.getByLabel("Headline 2", { exact: true }).fill(headline2);
+  await page.getByLabel("Headline 3", { exact: true }).fill("Order Online Today");
+  await page.getByLabel("Description 1", { exact: true }).fill("Baked every morning in Berlin with local butter and flour.");
+  await page.getByLabel("Description 2", { exact: true }).fill("Pick up in store or get it delivered the same day.");
+}
+
 async function applyHere(page: Page, applied: RegExp) {
   await page.getByRole("button", { name: "Apply", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: applied })).toBeVisible();
@@ -178,11 +187,7 @@ test("create a responsive search ad: limits checked before sending, then reviewe
   await page.getByRole("link", { name: "New responsive search ad" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "New responsive search ad" })).toBeVisible();
   const stamp = Date.now().toString(36).slice(-5);
-  await page.getByLabel("Headline 1", { exact: true }).fill("A headline of 31 characters!!!!");
-  await page.getByLabel("Headline 2", { exact: true }).fill(`Fresh Cakes ${stamp}`);
-  await page.getByLabel("Headline 3", { exact: true }).fill("Order Online Today");
-  await page.getByLabel("Description 1", { exact: true }).fill("Baked every morning in Berlin with local butter and flour.");
-  await page.getByLabel("Description 2", { exact: true }).fill("Pick up in store or get it delivered the same day.");
+  await fillNewAd(page, "A headline of 31 characters!!!!", `Fresh Cakes ${stamp}`);
   await page.getByLabel(/^Path 1/).fill("torten");
   await page.getByRole("button", { name: "Review new ad" }).click();
   await expect(page.getByText("Headlines can be at most 30 characters")).toBeVisible();
@@ -263,3 +268,38 @@ test("bulk from the campaigns list, then discarded: nothing is sent and history 
   await page.getByRole("checkbox", { name: "Select all campaigns" }).uncheck();
   await expect(bar.getByRole("button", { name: "Pause selected" })).toBeDisabled();
 });
+
+// Undoing a new ad removes it, and a removed ad is gone for good: the review asks for the word.
+for (const javaScriptEnabled of [true, false]) {
+  test(`a removal cannot be undone: the review says so and applies only once REMOVE is typed (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
+    browser,
+    request,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled });
+    const page = await context.newPage();
+    await useBakery(page, request);
+    await openCampaign(page, CAKES, "Ads");
+    await page.getByRole("link", { name: "New responsive search ad" }).click();
+    const stamp = Date.now().toString(36).slice(-5);
+    await fillNewAd(page, "Cakes for Every Party", `Short Lived ${stamp}`);
+    await page.getByRole("button", { name: "Review new ad" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^New responsive search ad “Cakes for Every Party”/);
+    // A new ad is no removal: no word to type.
+    await expect(page.getByLabel(/Type REMOVE/)).toHaveCount(0);
+    await applyHere(page, /Applied at Google: 1 change/);
+
+    await page.getByRole("button", { name: "Revert" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Revert: /);
+    await expect(changesTable(page)).toContainText("Permanent: Google cannot undo a removal.");
+    await expect(page.getByRole("form", { name: "Apply" })).toContainText("Removing cannot be undone");
+    await page.getByRole("button", { name: "Apply", exact: true }).click();
+    const word = page.getByLabel("Type REMOVE to confirm the removal");
+    await expect(word).toHaveAttribute("aria-invalid", "true");
+    await expect(word).toHaveAccessibleDescription(/removing cannot be undone/);
+    await expect(page.getByRole("status").filter({ hasText: "Google validated the change." })).toBeVisible();
+
+    await word.fill("remove");
+    await applyHere(page, /Applied at Google: 1 change/);
+    await context.close();
+  });
+}

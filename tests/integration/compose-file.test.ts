@@ -130,6 +130,6 @@ describe("compose.yaml", () => {
     const emulator = new URL(appEnvironment("app1", secrets).DEMO_EMULATOR_URL);
     expect(caddyfile).toMatch(new RegExp(`handle /emulator/\\* \\{\\s*reverse_proxy ${emulator.host}\\s*\\}`));
     expect(caddyfile).toMatch(/reverse_proxy app1:3000 app2:3000 \{/);
-    expect(caddyfile).toMatch(/health_uri \/healthz/);
+    expect(caddyfile).toMatch(/health_uri \/readyz/);
   });
 });

@@ -5,13 +5,15 @@ import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL } from "../../emu
 import { createEmulator, type Emulator } from "../../emulator/server";
 import { googleEnvFor } from "../support/emulator-harness";
 import { settleSyncs, SYNC_SETTLE_MS } from "../support/settle-syncs";
-import { loader as callbackLoader } from "~/routes/api/auth-google-callback";
+import { CONNECT_SESSION_CHANGED, loader as callbackLoader } from "~/routes/api/auth-google-callback";
 import { loader as startLoader } from "~/routes/api/auth-google";
 import { disconnectGoogle, getConnection, getGoogleAccessToken, ReconnectNeededError } from "~/server/auth/google-connection.server";
-import { createSession, getBearerSession } from "~/server/auth/session.server";
+import { commitSessionCookie, createSession, getBearerSession, getSession } from "~/server/auth/session.server";
+import { wrongHostMessage } from "~/server/http/canonical-host.server";
 import { registerUser } from "~/server/auth/users.server";
 import { setupTestEnvironment, type TestContext } from "../setup/test-db";
 import { routeArgs } from "../support/route-args";
+import { arriveAt } from "../support/sign-in-code";
 
 /**
  * The whole Google sign-in flow through the app's own routes against the
@@ -74,6 +76,16 @@ class Browser {
   }
   request(url: string) {
     return new Request(url, { headers: { Cookie: this.header() } });
+  }
+  /** Follows the callback's redirect to `/dashboard?token=<code>`: the root middleware's answer. */
+  async arrive(res: Response) {
+    const answer = await arriveAt(new URL(res.headers.get("Location")!, APP).href, this.header());
+    this.take(answer);
+    return answer;
+  }
+  /** Who this browser's cookie signs in, if anyone. */
+  session() {
+    return getSession(this.request(`${APP}/dashboard`));
   }
 }
 
@@ -143,10 +155,17 @@ describe("sign in with Google", () => {
       expect(res.status).toBe(302);
       const location = new URL(res.headers.get("Location")!, APP);
       expect(location.pathname).toBe("/dashboard");
+      // The seed's ?token= is a one-time code, not a credential: no session yet, and it is no API token.
       const token = location.searchParams.get("token")!;
-      const session = await getBearerSession(new Request(APP, { headers: { Authorization: `Bearer ${token}` } }));
+      expect(browser.cookies.has("__session")).toBe(false);
+      expect(await getBearerSession(new Request(APP, { headers: { Authorization: `Bearer ${token}` } }))).toBeNull();
+      // Arriving exchanges it for the session, on a clean address.
+      const arrived = await browser.arrive(res);
+      expect(arrived.headers.get("Location")).toBe("/dashboard");
+      const session = await browser.session();
       expect(session?.user.email).toBe(DEMO_USER_EMAIL);
       expect(browser.cookies.has("__session")).toBe(true);
+      expect(browser.cookies.has("__token_handoff")).toBe(true);
       // The state cookie is spent.
       expect([...browser.cookies.keys()].some((k) => k.startsWith("__google_oauth"))).toBe(false);
 
@@ -230,6 +249,7 @@ describe("sign in with Google", () => {
     const browser = new Browser();
     const res = await callback(browser, await consent(await start(browser)));
     expect(new URL(res.headers.get("Location")!, APP).pathname).toBe("/dashboard");
+    await browser.arrive(res);
     expect(browser.cookies.has("__session")).toBe(true);
     expect(toastOf(res)).toMatch(/accounts could not be loaded/);
   });
@@ -240,8 +260,7 @@ describe("a password user connects Google Ads", () => {
     const user = await registerUser("owner@example.com", "owner-password");
     const session = await createSession(user.id, new Request(APP));
     const browser = new Browser();
-    const { commitSessionCookie } = await import("~/server/auth/session.server");
-    const cookie = await commitSessionCookie(session.sessionId);
+    const cookie = await commitSessionCookie(session);
     browser.cookies.set("__session", cookie.split(";")[0].slice("__session=".length));
     const res = await callback(browser, await consent(await start(browser, "/api/v1/auth/google?returnTo=/campaigns")));
     expect(res.headers.get("Location")).toBe("/campaigns");
@@ -257,9 +276,8 @@ describe("a password user connects Google Ads", () => {
 describe("tokens after sign-in", () => {
   async function signedIn() {
     const browser = new Browser();
-    const res = await callback(browser, await consent(await start(browser)));
-    const token = new URL(res.headers.get("Location")!, APP).searchParams.get("token")!;
-    const session = await getBearerSession(new Request(APP, { headers: { Authorization: `Bearer ${token}` } }));
+    await browser.arrive(await callback(browser, await consent(await start(browser))));
+    const session = await browser.session();
     return (await getConnection(session!.user.id))!;
   }
 
@@ -298,5 +316,95 @@ describe("tokens after sign-in", () => {
     expect(await getConnection(connection.user_id)).toBeUndefined();
     const userinfo = await fetch(`${base}/v1/userinfo`, { headers: { Authorization: `Bearer ${access}` } });
     expect(userinfo.status).toBe(401);
+  });
+});
+
+/** A password user signed in in this browser. */
+async function passwordUserIn(browser: Browser, email: string) {
+  const user = await registerUser(email, "correct-password");
+  browser.cookies.set("__session", (await commitSessionCookie(await createSession(user.id, new Request(APP)))).split(";")[0].slice("__session=".length));
+  return user;
+}
+
+// Issue 25 point 9: the token that passes through the address is single-use, short-lived and bound to the browser.
+describe("the sign-in code on /dashboard?token=", () => {
+  it("is used once: arriving again with the same code signs nobody in", async () => {
+    const browser = new Browser();
+    const res = await callback(browser, await consent(await start(browser)));
+    const saved = new Map(browser.cookies);
+    await browser.arrive(res);
+    expect(await browser.session()).not.toBeNull();
+    const again = new Browser();
+    again.cookies = saved;
+    const answer = await again.arrive(res);
+    expect(answer.headers.get("Location")).toBe("/dashboard");
+    expect(again.cookies.has("__session")).toBe(false);
+  });
+
+  it("works only in the browser that finished the Google flow (a link with the code signs nobody else in)", async () => {
+    const browser = new Browser();
+    const res = await callback(browser, await consent(await start(browser)));
+    const victim = new Browser();
+    await victim.arrive(res);
+    expect(victim.cookies.has("__session")).toBe(false);
+    // Not used up by the stranger: the right browser still gets in.
+    await browser.arrive(res);
+    expect((await browser.session())?.user.email).toBe(DEMO_USER_EMAIL);
+  });
+
+  it("expires: a code older than two minutes signs nobody in", async () => {
+    const browser = new Browser();
+    const res = await callback(browser, await consent(await start(browser)));
+    await t.db
+      .updateTable("auth_codes")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
+    await browser.arrive(res);
+    expect(browser.cookies.has("__session")).toBe(false);
+  });
+});
+
+// Issue 25 point 7: "Connect Google Ads" attaches Google to the signed-in user or stops; it never signs in someone else.
+describe("connecting Google Ads never changes who is signed in", () => {
+  it("from a host name other than APP_URL's: stopped with an explanation before Google is asked", async () => {
+    const browser = new Browser();
+    await passwordUserIn(browser, "other-host@example.com");
+    calls.length = 0;
+    const res = (await startLoader(args(browser.request("http://127.0.0.1:3000/api/v1/auth/google?returnTo=/settings")))) as Response;
+    expect(res.headers.get("Location")).toBe("/settings");
+    expect(toastOf(res)).toBe(wrongHostMessage("127.0.0.1:3000", APP));
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("__google_oauth"))).toBe(false);
+    expect(calls).toEqual([]);
+  });
+
+  it("signed out on another host name: the sign-in is first sent to APP_URL's host", async () => {
+    const res = (await startLoader(args(new Request("http://127.0.0.1:3000/api/v1/auth/google?returnTo=/campaigns")))) as Response;
+    expect(res.headers.get("Location")).toBe(`${APP}/api/v1/auth/google?returnTo=/campaigns`);
+  });
+
+  it("finished after the browser changed user: nothing is connected and nobody is signed in", async () => {
+    const browser = new Browser();
+    const starter = await passwordUserIn(browser, "starter@example.com");
+    const back = await consent(await start(browser, "/api/v1/auth/google?returnTo=/settings"));
+    // Meanwhile, in another tab, someone else signs in in this browser.
+    const other = await passwordUserIn(browser, "meanwhile@example.com");
+    calls.length = 0;
+    const res = await callback(browser, back);
+    expect(res.headers.get("Location")).toBe("/settings");
+    expect(toastOf(res)).toBe(CONNECT_SESSION_CHANGED);
+    expect(await getConnection(starter.id)).toBeUndefined();
+    expect(await getConnection(other.id)).toBeUndefined();
+    expect((await browser.session())?.user.id).toBe(other.id);
+    // The tokens Google issued were given back.
+    expect(calls).toContain("POST /revoke");
+    // Signed out meanwhile instead: back to /login, still nobody.
+    const alone = new Browser();
+    await passwordUserIn(alone, "signed-out@example.com");
+    const back2 = await consent(await start(alone));
+    alone.cookies.delete("__session");
+    const res2 = await callback(alone, back2);
+    expect(res2.headers.get("Location")).toBe("/login");
+    expect(new URL(res2.headers.get("Location")!, APP).searchParams.has("token")).toBe(false);
+    expect(alone.cookies.has("__sign_in_code")).toBe(false);
   });
 });

@@ -3,32 +3,38 @@ import { refreshAccounts } from "~/server/ads/accounts.server";
 import { prepareForSync } from "~/server/ads/sync.server";
 import {
   authenticateWithGoogle,
+  clearIntent,
   clearOAuthStateCookies,
-  clearReturnTo,
   describeGoogleError,
   GoogleSignInError,
-  readReturnTo,
+  readIntent,
   revokeGoogleToken,
 } from "~/server/auth/google-oauth.server";
 import { completeGoogleSignIn } from "~/server/auth/google-connection.server";
-import { commitSessionCookie, createSession } from "~/server/auth/session.server";
+import { signInByCode } from "~/server/auth/token-handoff.server";
 import { currentSession } from "~/server/request-context.server";
 import { syncOnConnect } from "~/server/sync-status.server";
 import { toastHeader } from "~/server/toast.server";
 import type { Route } from "./+types/auth-google-callback";
 import { log } from "~/server/log.server";
 
+export const CONNECT_SESSION_CHANGED =
+  "Google Ads was not connected: this browser is no longer signed in as the account that started connecting it. Sign in and connect again.";
+
 /**
  * Google sends the browser back here. Success: the user is found, created or
- * linked, the refresh token stored encrypted, a session started. Any failure:
- * back where the user came from with a clear message, nothing stored.
+ * linked, the refresh token stored encrypted; a signed-in user stays who they
+ * are (Google is attached to them), anyone else is signed in through a
+ * one-time code on `/dashboard?token=` (token-handoff.server.ts). Any
+ * failure: back where the user came from with a clear message, nothing stored.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const current = await currentSession(request, context);
-  const returnTo = (await readReturnTo(request)) ?? (current ? "/dashboard" : "/login");
+  const intent = await readIntent(request);
+  const returnTo = intent?.returnTo ?? (current ? "/dashboard" : "/login");
   const headers = new Headers();
   for (const cookie of clearOAuthStateCookies(request)) headers.append("Set-Cookie", cookie);
-  headers.append("Set-Cookie", await clearReturnTo());
+  headers.append("Set-Cookie", await clearIntent());
 
   // The sync's worker thread loads while Google answers; the sync starts below, once the accounts are known.
   prepareForSync();
@@ -37,6 +43,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   try {
     const signIn = await authenticateWithGoogle(request);
     try {
+      // Connecting was started by a signed-in user: finish it for that user only (issue 25 point 7).
+      if (intent?.connectFor && intent.connectFor !== current?.user.id) throw new GoogleSignInError(CONNECT_SESSION_CHANGED);
       ({ userId, tookOver } = await completeGoogleSignIn(signIn, current?.user.id ?? null));
     } catch (error) {
       await revokeGoogleToken(signIn.tokens.refreshToken ?? signIn.tokens.accessToken);
@@ -75,10 +83,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     headers.append("Set-Cookie", await toastHeader({ type: "success", message: "Google Ads connected" }));
   }
 
-  if (current && current.user.id === userId) {
-    return redirect(returnTo === "/login" ? "/dashboard" : returnTo, { headers });
-  }
-  const session = await createSession(userId, request);
-  headers.append("Set-Cookie", await commitSessionCookie(session.sessionId));
-  return redirect(`/dashboard?token=${encodeURIComponent(session.accessToken)}`, { headers });
+  // Signed in: still the same person, Google attached to them.
+  if (current) return redirect(returnTo === "/login" ? "/dashboard" : returnTo, { headers });
+  const signedIn = await signInByCode(userId);
+  headers.append("Set-Cookie", signedIn.cookie);
+  return redirect(signedIn.location, { headers });
 }

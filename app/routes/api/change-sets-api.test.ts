@@ -64,6 +64,17 @@ const micros = (amount: number) => Math.round(amount * 100) * 10_000;
 const countSets = async () => (await t.db.selectFrom("change_sets").select("id").execute()).length;
 const liveBudget = async () => Number((emu.store.get(budgetRn) as Record<string, unknown> | undefined)?.amountMicros);
 
+/** The first ad group of a Target CPA campaign (it has no target of its own), with its campaign's target. */
+const targetCpaAdGroup = () =>
+  t.db
+    .selectFrom("ads_ad_groups as g")
+    .innerJoin("ads_campaigns as c", (j) => j.onRef("c.customer_id", "=", "g.customer_id").onRef("c.id", "=", "g.campaign_id"))
+    .select(["g.id", "g.name", "g.target_cpa_micros as own", "c.target_cpa_micros"])
+    .where("g.customer_id", "=", CUSTOMER)
+    .where("c.bidding_strategy_type", "=", "TARGET_CPA")
+    .orderBy("g.id")
+    .executeTakeFirstOrThrow();
+
 async function propose(actions: unknown[], extra: Record<string, unknown> = {}, token = demo, customerId = CUSTOMER) {
   return read(await proposeAction(args(api(`/accounts/${customerId}/change-sets`, token, { body: { actions, ...extra } }), { customerId })));
 }
@@ -137,15 +148,33 @@ describe("POST /accounts/{customerId}/change-sets", () => {
     expect(await liveBudget()).toBe(budgetMicros);
   });
 
-  it("takes a target_cpa action: an ad group's own target CPA, before → after, and a clear message for a bad one", async () => {
-    const g = await t.db
-      .selectFrom("ads_ad_groups as g")
-      .innerJoin("ads_campaigns as c", (j) => j.onRef("c.customer_id", "=", "g.customer_id").onRef("c.id", "=", "g.campaign_id"))
-      .select(["g.id", "g.name"])
-      .where("g.customer_id", "=", CUSTOMER)
-      .where("c.bidding_strategy_type", "=", "TARGET_CPA")
-      .orderBy("g.id")
+  it("measures a move from the value in force when the item has none: a target set from nothing, a new keyword's bid", async () => {
+    const g = await targetCpaAdGroup();
+    expect(g.own).toBeNull();
+    const campaignTarget = units(Number(g.target_cpa_micros));
+    const near = changeSetOf(await propose([{ type: "target_cpa", adGroupId: g.id, targetCpa: Math.round(campaignTarget * 110) / 100 }]));
+    expect([near.needsConfirmation, near.changes[0].largeMove]).toEqual([false, false]);
+    const far = changeSetOf(await propose([{ type: "target_cpa", adGroupId: g.id, targetCpa: Math.round(campaignTarget * 300) / 100 }]));
+    expect([far.needsConfirmation, far.changes[0].largeMove]).toEqual([true, true]);
+    expect(far.changes[0].fields[0].percent).toBeCloseTo(200, 0);
+
+    const bidGroup = await t.db
+      .selectFrom("ads_ad_groups")
+      .select(["id", "cpc_bid_micros"])
+      .where("customer_id", "=", CUSTOMER)
+      .where("cpc_bid_micros", "is not", null)
+      .orderBy("id")
       .executeTakeFirstOrThrow();
+    const tenfold = units(Number(bidGroup.cpc_bid_micros) * 10);
+    const keyword = changeSetOf(
+      await propose([{ type: "add_keywords", adGroupId: bidGroup.id, keywords: [{ text: "inherited bid probe", matchType: "EXACT", cpc: tenfold }] }]),
+    );
+    expect([keyword.needsConfirmation, keyword.changes[0].largeMove]).toEqual([true, true]);
+    for (const cs of [near, far, keyword]) expect((await post("discard", cs.id)).status).toBe(200);
+  });
+
+  it("takes a target_cpa action: an ad group's own target CPA, before → after, and a clear message for a bad one", async () => {
+    const g = await targetCpaAdGroup();
     const bad = await propose([{ type: "target_cpa", adGroupId: g.id, targetCpa: 1.234 }]);
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toMatchObject({ "actions.0.targetCpa": "Target CPA can have at most 2 decimals" });
@@ -157,7 +186,9 @@ describe("POST /accounts/{customerId}/change-sets", () => {
       label: `Target CPA of ad group “${g.name}”`,
       before: { targetCpaMicros: null },
       after: { targetCpaMicros: 14_500_000 },
-      fields: [{ field: "Target CPA", before: "Campaign's target", after: "€14.50", percent: null }],
+      // Measured from the campaign's target in force (€12.00), not from "nothing".
+      fields: [{ field: "Target CPA", before: "Campaign's target (in force: €12.00)", after: "€14.50", percent: expect.closeTo(20.8, 1) }],
+      largeMove: false,
     });
     expect((await post("discard", cs.id)).status).toBe(200);
   });

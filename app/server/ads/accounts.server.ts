@@ -109,7 +109,7 @@ export async function refreshAccounts(userId: string, db: DB = getDb()): Promise
   const now = new Date().toISOString();
   let discovered: DiscoveredAccount[];
   try {
-    discovered = await discoverAccounts(adsClientFor(connection));
+    discovered = await discoverAccounts(adsClientFor(connection, { db }));
   } catch (error) {
     const message =
       error instanceof AdsClientError || error instanceof ReconnectNeededError
@@ -138,7 +138,7 @@ export async function refreshAccounts(userId: string, db: DB = getDb()): Promise
     if (rows.length) await trx.insertInto("ads_accounts").values(rows).execute();
     await trx
       .updateTable("google_connections")
-      .set({ accounts_error: null, accounts_synced_at: now, updated_at: now })
+      .set({ accounts_error: null, accounts_synced_at: now, access_checked_at: now, updated_at: now })
       .where("id", "=", connection.id)
       .execute();
     const user = await trx.selectFrom("users").select("active_customer_id").where("id", "=", userId).executeTakeFirstOrThrow();
@@ -169,4 +169,57 @@ export async function setActiveAccount(userId: string, customerId: string, db: D
   if (!account || account.manager === 1) return false;
   await db.updateTable("users").set({ active_customer_id: customerId, updated_at: new Date().toISOString() }).where("id", "=", userId).execute();
   return true;
+}
+
+/**
+ * Access that Google took away (issue 25 point 4). Whether a user may read an
+ * account is decided by their local account list (`ads_accounts`), while the
+ * data itself stays fresh through other users' syncs, so the list must follow
+ * Google. The check is due after every refresh of the user's access token
+ * (the refresh clears `access_checked_at`, wherever it happens: a sync's
+ * thread, an apply) and a day after the last one; the user's next request
+ * runs it. What Google no longer grants is dropped (pages, API, shared
+ * targets and recommendations all go by that list) and logged.
+ */
+export const ACCESS_CHECK_INTERVAL_MS = 24 * 3600_000;
+
+/**
+ * For a request of a signed-in user whose connection's last check
+ * (`checkedAt`; null: due now) is older than a day: the check, claimed in the
+ * database first so that of several requests or instances exactly one runs
+ * it. Never throws; a failed check is logged and due again the next day (or
+ * at the next token refresh).
+ */
+export async function recheckAccessIfDue(userId: string, checkedAt: string | null, db: DB = getDb(), now = Date.now()): Promise<void> {
+  if (checkedAt && now - Date.parse(checkedAt) < ACCESS_CHECK_INTERVAL_MS) return;
+  try {
+    const claim = await db
+      .updateTable("google_connections")
+      .set({ access_checked_at: new Date(now).toISOString() })
+      .where("user_id", "=", userId)
+      .where("status", "=", "active")
+      .where((eb) => eb.or([eb("access_checked_at", "is", null), eb("access_checked_at", "<", new Date(now - ACCESS_CHECK_INTERVAL_MS).toISOString())]))
+      .executeTakeFirst();
+    if (Number(claim.numUpdatedRows) !== 1) return;
+    const before = await db.selectFrom("ads_accounts").select("customer_id").where("user_id", "=", userId).execute();
+    const result = await refreshAccounts(userId, db);
+    if (!result.ok) {
+      log.warn({ userId }, `Could not re-check which Google Ads accounts the user may reach: ${result.error}`);
+      return;
+    }
+    const granted = new Set(result.accounts.map((a) => a.customer_id));
+    const dropped = before.map((a) => a.customer_id).filter((id) => !granted.has(id));
+    if (dropped.length > 0) {
+      log.warn({ userId, customerIds: dropped }, `Google no longer grants this user ${dropped.length} account(s): dropped from their accounts`);
+    }
+  } catch (error) {
+    log.warn({ userId }, `Could not re-check which Google Ads accounts the user may reach: ${errorMessage(error)}`);
+  }
+}
+
+/** Starts the due check for a signed-in request without making it wait: it answers with what is there now. */
+export function recheckAccessInBackground(session: { user: { id: string }; googleAccess: { checkedAt: string | null } | null }) {
+  const checkedAt = session.googleAccess?.checkedAt;
+  if (checkedAt === undefined || (checkedAt && Date.now() - Date.parse(checkedAt) < ACCESS_CHECK_INTERVAL_MS)) return;
+  void recheckAccessIfDue(session.user.id, checkedAt);
 }

@@ -47,8 +47,10 @@ export interface AdCopyResult {
 }
 
 export interface AdCopyOptions {
-  /** null: no model configured, templates only. */
+  /** From the metered door (metered.server.ts); null: templates only. */
   model: LanguageModel | null;
+  /** Why there is no model although one is configured (the door's notice); shown instead of NO_MODEL_NOTICE. */
+  notice?: string | null;
   abortSignal?: AbortSignal;
 }
 
@@ -60,6 +62,7 @@ const FULL_HEADLINES = 11;
 const ASK_HEADLINES = 20;
 const ASK_DESCRIPTIONS = 6;
 const CALL_TIMEOUT_MS = 45_000;
+const MAX_OUTPUT_TOKENS = 2_000;
 
 const TONE_GUIDE: Record<string, string> = {
   professional: "professional: clear, confident, factual",
@@ -224,6 +227,8 @@ async function ask(
       prompt,
       output: Output.object({ schema: ModelAdCopy, name: "responsive_search_ad" }),
       temperature: 0.8,
+      // 20 headlines and 6 descriptions as JSON fit in well under this; the door caps it too.
+      maxOutputTokens: MAX_OUTPUT_TOKENS,
       maxRetries: 1,
       timeout: CALL_TIMEOUT_MS,
       abortSignal,
@@ -290,7 +295,7 @@ export async function generateAdCopy(brief: AdCopyBrief, grounding: AdCopyGround
   let modelPaths: { path1: string | null; path2: string | null } = { path1: null, path2: null };
 
   if (!options.model) {
-    notices.push(NO_MODEL_NOTICE);
+    notices.push(options.notice ?? NO_MODEL_NOTICE);
   } else {
     const system = systemPrompt(brief.tone, brief.businessType);
     let prompt = firstPrompt(brief, grounding);

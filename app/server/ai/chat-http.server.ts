@@ -34,7 +34,7 @@ export async function streamChatTurn(request: Request, session: SessionContext |
     });
   } catch (error) {
     const failure = userFacingError(error);
-    if (failure) return text(failure.status, failure.detail);
+    if (failure) return text(failure.status, failure.detail, failure.headers);
     throw error;
   }
 }

@@ -3,13 +3,16 @@
 // TEST_DB_DIALECT=postgres): who may use the model, the daily limits and the
 // concurrency cap under parallel requests and across two database clients (two
 // app instances), the output cap, and every call recorded with its tokens.
+import fs from "node:fs";
+import path from "node:path";
 import { APICallError, generateText, simulateReadableStream, streamText } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { clearAiMetering } from "../../../tests/support/ai-metering";
 import { registerUser } from "../auth/users.server";
 import { createDb, type DB } from "../db/db.server";
-import { toHttpError } from "../http/errors.server";
+import { toHttpError, type HttpError } from "../http/errors.server";
 import { setConfigForTests } from "../env.server";
 import { acquireLease, LEASE_TTL_MS, MAX_CONCURRENT_PER_USER, openMeter, releaseLease, reserveDailyUse, usageSummary } from "./metered.server";
 import { setLanguageModelForTests } from "./model.server";
@@ -83,9 +86,8 @@ afterAll(async () => {
 afterEach(async () => {
   setLanguageModelForTests(undefined);
   setConfigForTests(t.config);
-  await t.db.deleteFrom("ai_leases").execute();
-  await t.db.deleteFrom("ai_daily_uses").execute();
-  await t.db.deleteFrom("ai_usage").execute();
+  // Each test starts with today's uses, leases and the month's tokens at zero.
+  await clearAiMetering(t.db);
 });
 
 describe("openMeter: who gets the model", () => {
@@ -212,14 +214,36 @@ describe("limits that hold under parallel requests", () => {
     const a = await openMeter(confirmed, "ad_copy");
     const b = await openMeter(confirmed, "chat");
     const busy = await openMeter(confirmed, "chat").catch(toHttpError);
-    expect(busy).toMatchObject({ status: 429, detail: expect.stringMatching(/already have 2 AI requests running/) });
+    expect(busy).toMatchObject({ status: 429, detail: expect.stringMatching(/already have 2 AI requests running/), headers: { "Retry-After": "5" } });
     await a.release();
     await b.release();
     await a.release();
     // ad_copy: 2 a day in this file; one was used above.
     await (await openMeter(confirmed, "ad_copy")).release();
-    const over = await openMeter(confirmed, "ad_copy").catch(toHttpError);
+    const over = (await openMeter(confirmed, "ad_copy").catch(toHttpError)) as HttpError;
     expect(over).toMatchObject({ status: 429, detail: expect.stringMatching(/today's limit of 2 AI ad generations \(AI_DAILY_AD_COPY_LIMIT\)/) });
+    // Until midnight UTC.
+    expect(Number(over?.headers?.["Retry-After"])).toBeGreaterThan(0);
+    expect(Number(over?.headers?.["Retry-After"])).toBeLessThanOrEqual(86_400);
     expect(await t.db.selectFrom("ai_leases").selectAll().where("user_id", "=", confirmed).execute()).toEqual([]);
+  });
+});
+
+describe("the one door", () => {
+  it("is the only code that takes a model from model.server.ts, and the only caller of the AI SDK's generate and stream functions gets its model from it", () => {
+    const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+    const sources = fs
+      .readdirSync(root, { recursive: true, encoding: "utf8" })
+      .filter((f) => /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f))
+      .map((f) => ({ file: f, text: fs.readFileSync(path.join(root, f), "utf8") }));
+    const takingModels = sources.filter((s) => /\b(getLanguageModel|createLanguageModel)\(/.test(s.text)).map((s) => s.file);
+    expect(takingModels.sort()).toEqual(["server/ai/metered.server.ts", "server/ai/model.server.ts"]);
+    // Whoever calls the model reaches it through openMeter/withMeter.
+    for (const s of sources.filter((x) => /\b(generateText|streamText|generateObject|streamObject)\(/.test(x.text))) {
+      const viaDoor =
+        /\b(openMeter|withMeter)\(/.test(s.text) ||
+        sources.some((o) => /\b(openMeter|withMeter)\(/.test(o.text) && o.text.includes(path.basename(s.file, ".ts")));
+      expect(viaDoor, s.file).toBe(true);
+    }
   });
 });

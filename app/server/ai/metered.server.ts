@@ -16,13 +16,11 @@ export type { AiFeature };
  * the ad generator, anything later) takes its model from `openMeter`, never
  * from model.server.ts:
  *
- *   const meter = await openMeter(userId, "ad_copy");
- *   try {
- *     if (meter.model) … generateText({ model: meter.model, … });
- *     else … the built-in fallback, showing meter.notice when it has one
- *   } finally {
- *     await meter.release();
- *   }
+ *   const ad = await withMeter(userId, "ad_copy", async ({ model, notice }) =>
+ *     model ? … generateText({ model, … }) : … the built-in fallback, showing `notice` when it has one);
+ *
+ * or, for an answer that outlives the call (a stream), `openMeter` and
+ * `meter.release()` when the stream ends.
  *
  * Opening it checks, in order: a model is configured; the person proved their
  * address (or signed in with Google); the install's monthly token budget
@@ -80,12 +78,15 @@ export class DailyLimitError extends LimitReachedError {
     super(`You have reached today's limit of ${limit} ${uses} (${variable}). It resets at midnight UTC.`, {
       message: `Daily limit of ${limit} ${uses} reached`,
     });
+    const now = Date.now();
+    this.retryAfterSeconds = Math.ceil((Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00.000Z`) + 86_400_000 - now) / 1000);
   }
 }
 
 export class BusyError extends LimitReachedError {
   constructor() {
     super(`You already have ${MAX_CONCURRENT_PER_USER} AI requests running (the assistant or the ad generator); wait until one finishes, then try again.`);
+    this.retryAfterSeconds = 5;
   }
 }
 
@@ -168,6 +169,16 @@ class Ledger {
   async close() {
     for (const end of [...this.open]) end("aborted");
     await Promise.all([...this.writes]);
+  }
+}
+
+/** One use of a feature through the door, released however `run` ends. */
+export async function withMeter<T>(userId: string, feature: AiFeature, run: (meter: Meter) => Promise<T>): Promise<T> {
+  const meter = await openMeter(userId, feature);
+  try {
+    return await run(meter);
+  } finally {
+    await meter.release();
   }
 }
 

@@ -118,6 +118,36 @@ export const ProposeChangesInput = z
 
 // ---- helpers
 
+/** The person's words ask for a removal (in English); text in tool results never counts, only their own messages. */
+const ASKS_FOR_REMOVAL = /\b(remove|removing|removal|delete|deleting|deletion)\b/i;
+const PERMANENT_KINDS = new Set(["campaign", "ad_group", "ad"]);
+
+/**
+ * Removing a campaign, ad group or ad cannot be undone; a model (or a prompt
+ * injected into account text it read) may propose one only when the person
+ * asked for a removal in their own words. Otherwise it becomes a pause, which
+ * stops the item just as well and can be undone. Returns the actions and
+ * whether any was turned into a pause.
+ */
+export function pauseUnlessRemovalAsked(actions: z.output<typeof ActionInput>[], personsWords: string[] | undefined) {
+  const asked = (personsWords ?? []).some((w) => ASKS_FOR_REMOVAL.test(w));
+  let paused = false;
+  const out = actions.map((a) => {
+    if (asked || a.type !== "status" || a.status !== "REMOVED" || !PERMANENT_KINDS.has(a.kind)) return a;
+    paused = true;
+    return { ...a, status: "PAUSED" as const };
+  });
+  return { actions: out, paused };
+}
+
+/** Every string of a value sanitised like any account text (ids and enum values are unaffected). */
+function untrustedDeep<T>(value: T, max = 200): T {
+  if (typeof value === "string") return untrusted(value, max) as T;
+  if (Array.isArray(value)) return value.map((v) => untrustedDeep(v, max)) as T;
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, untrustedDeep(v, max)])) as T;
+  return value;
+}
+
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const money = (micros: number | null | undefined) => (micros === null || micros === undefined ? null : round2(micros / 1_000_000));
 const pct = (ratio: number | null) => (ratio === null ? null : round2(ratio * 100));
@@ -401,7 +431,8 @@ export function toolRunners(ctx: ToolContext) {
           impact: { kind: r.impact.kind, monthly: round2(r.impact.monthly), currency: r.impact.currencyCode, assumption: untrusted(r.impact.assumption, 300) },
           evidence: { summary: untrusted(r.evidence.summary, 400), dateRange: r.evidence.dateRange, test: r.evidence.test },
           // The change-set API's actions: pass them to propose_changes as they are to draft this recommendation.
-          actions: r.actions,
+          // Their keyword texts come from search terms, written by strangers: sanitised like every other string.
+          actions: untrustedDeep(r.actions),
           openChangeSet: r.changeSetId ? `/changes/${r.changeSetId}` : null,
         })),
         ...evidence(
@@ -465,12 +496,14 @@ export function toolRunners(ctx: ToolContext) {
       const parsed = ProposeChangesInput.parse(input);
       const mismatch = await titleMismatch(cid, parsed.title, parsed.actions);
       if (mismatch) throw new ToolRefusal(mismatch);
+      const { actions, paused } = pauseUnlessRemovalAsked(parsed.actions, ctx.personsWords);
       let id: string;
       try {
         id = await proposeBulk(
           ctx.userId,
-          { customerId: cid, actions: parsed.actions },
-          { source: "assistant", sourceDetail: `chat:${ctx.chatId}`, chatId: ctx.chatId, title: untrusted(parsed.title, 200) },
+          { customerId: cid, actions },
+          // A title that says "Remove" over a pause would mislead the review: the changes then name it.
+          { source: "assistant", sourceDetail: `chat:${ctx.chatId}`, chatId: ctx.chatId, title: paused ? undefined : untrusted(parsed.title, 200) },
         );
       } catch (error) {
         // Domain errors (not found, invalid with field errors): the model is told why, nothing was stored.
@@ -491,7 +524,10 @@ export function toolRunners(ctx: ToolContext) {
         url: `/changes/${id}`,
         changes: changes.map((c) => c.label),
         validationProblem,
-        note: "Proposed only. Nothing changes in Google Ads until a person reviews it and presses Apply on the review page.",
+        note:
+          (paused
+            ? "Removing cannot be undone and the person did not ask for a removal, so this proposes pausing instead; tell them, and that they can ask for a removal in their own words. "
+            : "") + "Proposed only. Nothing changes in Google Ads until a person reviews it and presses Apply on the review page.",
       };
     },
   };

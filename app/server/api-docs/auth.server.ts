@@ -56,7 +56,8 @@ export default defineArea({
     "/auth/google": {
       get: {
         summary: "Start Google sign-in (browser navigation)",
-        description: "Redirects the browser to Google's consent screen (authorization code flow with PKCE). Not for API clients.",
+        description:
+          "Redirects the browser to Google's consent screen (authorization code flow with PKCE). Not for API clients. A signed-in browser connects Google Ads to its own user; on another host name than APP_URL's it is sent back to returnTo with an explanation instead.",
         auth: false,
         query: z.object({ returnTo: z.string().optional().describe("Path to return to after connecting, for a signed-in user") }),
         responses: { 302: ok("Redirect to Google") },
@@ -65,7 +66,8 @@ export default defineArea({
     "/auth/google/callback": {
       get: {
         summary: "Google's redirect back (browser navigation)",
-        description: "Completes the sign-in and redirects to /dashboard?token=<access_token>, or back with an error message.",
+        description:
+          "Completes the sign-in and redirects to /dashboard?token=<one-time code> (single use, 2 minutes, only in this browser; exchanged for the session on arrival, never an API token), or, for a signed-in user connecting Google Ads, back to returnTo; otherwise back with an error message.",
         auth: false,
         query: z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional() }),
         responses: { 302: ok("Redirect into the app") },

@@ -31,7 +31,12 @@ export const Change = z.object({
   errorCode: z.string().nullable().describe("Google's error code when refused or failed, e.g. RangeError.TOO_LOW"),
   errorMessage: z.string().nullable(),
   fieldPath: z.string().nullable(),
-  largeMove: z.boolean().describe("A budget or bid move beyond confirmPercent"),
+  largeMove: z
+    .boolean()
+    .describe(
+      "A budget, bid or target move beyond confirmPercent, measured from the value in force when the item had none of its own (the ad group's bid, the campaign's target)",
+    ),
+  permanent: z.boolean().describe("Removes a campaign, ad group or ad: Google cannot undo it (apply needs confirmRemovals)"),
   fields: z.array(FieldDiff),
   before: z.unknown().describe("The changed fields before, as stored (micros as numbers); null for a create"),
   after: z.unknown().describe("The changed fields after, as stored (micros as numbers)"),
@@ -55,6 +60,7 @@ export const ChangeSet = z.object({
   atomic: z.boolean().describe("Every change applies or none does"),
   needsConfirmation: z.boolean().describe("A budget or bid moves by more than confirmPercent: apply needs confirmLargeMoves"),
   confirmPercent: z.int(),
+  removals: z.int().describe("Campaigns, ad groups and ads this set removes; when above 0, apply needs confirmRemovals: true"),
   createdAt: Timestamp,
   validatedAt: NullableTimestamp,
   approvedAt: NullableTimestamp,
@@ -150,7 +156,7 @@ export default defineArea({
           404: NOT_FOUND,
           405: NOT_POST,
           409: errorResponse(
-            "Not validated, refused by Google, already applied or discarded, the Google Ads connection needs reconnecting, or a large budget/bid move without confirmLargeMoves (errors.confirmLargeMoves)",
+            "Not validated, refused by Google, already applied or discarded, the Google Ads connection needs reconnecting, a large budget/bid move without confirmLargeMoves (errors.confirmLargeMoves), or a removal of campaigns, ad groups or ads, which cannot be undone, without confirmRemovals (errors.confirmRemovals)",
           ),
           415: NOT_JSON,
           502: errorResponse("Google Ads could not be reached (e.g. to validate a proposed set first); nothing was applied"),

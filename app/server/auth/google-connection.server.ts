@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { getDb, type DB } from "../db/db.server";
-import type { GoogleConnection } from "../db/schema";
+import { OPEN_CHANGE_SET_STATUSES, type GoogleConnection } from "../db/schema";
 import { decryptSecret, encryptSecret } from "./crypto.server";
 import { GoogleSignInError, OAuth2RequestError, refreshGoogleAccessToken, revokeGoogleToken, type GoogleSignIn } from "./google-oauth.server";
 
@@ -25,10 +25,13 @@ export async function getConnection(userId: string, db: DB = getDb()) {
 
 /**
  * Finds or creates the user for a completed Google sign-in and stores the
- * tokens. Signing in with Google identifies the user by the Google email
- * (joining an existing account only when Google has verified that email; a
- * password account whose address was never proved is taken over: its
- * password and every session and API token are revoked).
+ * tokens. A Google account signs in as the user it is recorded for
+ * (`users.google_sub`, Google's stable id: an address can change hands, the id
+ * cannot). A Google account not seen before joins the password account of its
+ * address only when Google has verified that address (recording its id there);
+ * a password account whose address was never proved is taken over: its
+ * password, every session and API token, its chats and its open change sets
+ * are removed, since whoever made it never showed they own the address.
  * With `currentUserId` (a signed-in user connecting Google Ads) the Google
  * account is linked to that user instead, whatever its email: several app
  * users may connect the same Google account.
@@ -43,34 +46,58 @@ export async function completeGoogleSignIn(
   return db.transaction().execute(async (trx) => {
     let userId: string;
     let tookOver = false;
+    const bySub = currentUserId ? undefined : await trx.selectFrom("users").select("id").where("google_sub", "=", profile.sub).executeTakeFirst();
     if (currentUserId) {
       userId = currentUserId;
+    } else if (bySub) {
+      userId = bySub.id;
     } else {
-      const byEmail = await trx.selectFrom("users").select(["id", "password_hash", "email_verified_at"]).where("email", "=", profile.email).executeTakeFirst();
+      const byEmail = await trx
+        .selectFrom("users")
+        .select(["id", "password_hash", "email_verified_at", "google_sub"])
+        .where("email", "=", profile.email)
+        .executeTakeFirst();
       if (byEmail) {
-        // An existing password account is joined only when Google vouches for the address.
-        if (byEmail.password_hash && !profile.emailVerified) {
+        // An existing account is joined only when Google vouches for the address…
+        if (!profile.emailVerified) {
           throw new GoogleSignInError(
             "Google has not verified this email address, so it can't be linked to the existing account with the same email.",
+            tokens.accessToken,
+          );
+        }
+        // …and never by a second Google account (the address moved to another Google account).
+        if (byEmail.google_sub) {
+          throw new GoogleSignInError(
+            "The account with this email address signs in with a different Google account. Sign in with that one, or with the account's password.",
             tokens.accessToken,
           );
         }
         if (byEmail.password_hash && !byEmail.email_verified_at) {
           // Pre-hijacking (issue 9 point 1): whoever set this password never proved
           // the address; Google just did. The proved owner takes the account over and
-          // everything the unproved password handed out dies with it.
-          await trx.deleteFrom("sessions").where("user_id", "=", byEmail.id).execute();
+          // everything the unproved password handed out or planted dies with it.
+          await removeWhatAnUnprovedOwnerLeft(trx, byEmail.id);
           await trx.updateTable("users").set({ password_hash: null, email_verified_at: now, updated_at: now }).where("id", "=", byEmail.id).execute();
           tookOver = true;
         } else if (!byEmail.email_verified_at) {
           await trx.updateTable("users").set({ email_verified_at: now, updated_at: now }).where("id", "=", byEmail.id).execute();
         }
+        await trx.updateTable("users").set({ google_sub: profile.sub }).where("id", "=", byEmail.id).execute();
         userId = byEmail.id;
       } else {
         userId = randomUUID();
         await trx
           .insertInto("users")
-          .values({ id: userId, email: profile.email, password_hash: null, email_verified_at: now, active_customer_id: null, created_at: now, updated_at: now })
+          .values({
+            id: userId,
+            email: profile.email,
+            password_hash: null,
+            email_verified_at: profile.emailVerified ? now : null,
+            google_sub: profile.sub,
+            active_customer_id: null,
+            created_at: now,
+            updated_at: now,
+          })
           .execute();
       }
     }
@@ -107,6 +134,19 @@ export async function completeGoogleSignIn(
   });
 }
 
+/**
+ * A taken-over account (see completeGoogleSignIn) keeps nothing its unproved
+ * owner did: sessions and API tokens end, one-time codes die, chats are
+ * deleted and proposals still waiting for review are discarded (what was
+ * applied at Google stays in the history).
+ */
+async function removeWhatAnUnprovedOwnerLeft(trx: DB, userId: string) {
+  await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  await trx.deleteFrom("auth_codes").where("user_id", "=", userId).execute();
+  await trx.deleteFrom("chats").where("user_id", "=", userId).execute();
+  await trx.updateTable("change_sets").set({ status: "discarded" }).where("user_id", "=", userId).where("status", "in", OPEN_CHANGE_SET_STATUSES).execute();
+}
+
 export async function markReconnectNeeded(connectionId: string, reason: string, db: DB = getDb()) {
   await db
     .updateTable("google_connections")
@@ -121,8 +161,10 @@ const EXPIRY_MARGIN_MS = 120_000;
 
 /**
  * A valid access token for this connection, refreshed shortly before it
- * expires. A dead refresh token marks the connection "reconnect needed" once;
- * later calls fail fast without calling Google again.
+ * expires. A refresh makes the re-check of the user's accounts due
+ * (`access_checked_at` cleared; ads/accounts.server.ts `recheckAccessIfDue`
+ * runs it at their next request). A dead refresh token marks the connection
+ * "reconnect needed" once; later calls fail fast without calling Google again.
  */
 export async function getGoogleAccessToken(connection: GoogleConnection, opts: { forceRefresh?: boolean } = {}, db: DB = getDb()): Promise<string> {
   const current = await db.selectFrom("google_connections").selectAll().where("id", "=", connection.id).executeTakeFirst();
@@ -148,6 +190,7 @@ export async function getGoogleAccessToken(connection: GoogleConnection, opts: {
           access_token_enc: encryptSecret(tokens.accessToken, accessContext(current.id)),
           access_token_expires_at: tokens.expiresAt.toISOString(),
           ...(tokens.refreshToken ? { refresh_token_enc: encryptSecret(tokens.refreshToken, refreshContext(current.id)) } : {}),
+          access_checked_at: null,
           updated_at: new Date().toISOString(),
         })
         .where("id", "=", current.id)

@@ -192,20 +192,30 @@ export async function revokeGoogleToken(token: string) {
   }
 }
 
-const ReturnSchema = z.object({ returnTo: z.string() });
-const returnToCookie = appCookie("__google_return", { path: "/api/v1/auth/google", maxAge: 600 });
+/**
+ * What the flow was started for, kept beside its state cookie: where to go
+ * afterwards, and the signed-in user who asked to connect Google Ads (null for
+ * a sign-in). The callback attaches Google to that user or stops; it never
+ * signs in someone else (issue 25 point 7).
+ */
+export interface FlowIntent {
+  returnTo: string;
+  connectFor: string | null;
+}
+const IntentSchema = z.object({ returnTo: z.string(), connectFor: z.string().nullable().default(null) });
+const intentCookie = appCookie("__google_return", { path: "/api/v1/auth/google", maxAge: 600 });
 
-export async function rememberReturnTo(returnTo: string) {
-  return returnToCookie().serialize({ returnTo });
+export async function rememberIntent(intent: FlowIntent) {
+  return intentCookie().serialize(intent);
 }
 
-export async function readReturnTo(request: Request): Promise<string | null> {
-  const parsed = ReturnSchema.safeParse(await returnToCookie().parse(request.headers.get("Cookie")));
-  return parsed.success ? safeReturnPath(parsed.data.returnTo, "/dashboard") : null;
+export async function readIntent(request: Request): Promise<FlowIntent | null> {
+  const parsed = IntentSchema.safeParse(await intentCookie().parse(request.headers.get("Cookie")));
+  return parsed.success ? { returnTo: safeReturnPath(parsed.data.returnTo, "/dashboard"), connectFor: parsed.data.connectFor } : null;
 }
 
-export async function clearReturnTo() {
-  return returnToCookie().serialize("", { maxAge: 0 });
+export async function clearIntent() {
+  return intentCookie().serialize("", { maxAge: 0 });
 }
 
 /** Exchanges a refresh token for a fresh access token at the configured token endpoint. */

@@ -6,15 +6,19 @@ import { randomToken, sha256 } from "./crypto-utils.server";
 import { appCookie } from "../http/app-cookie.server";
 
 /**
- * Sessions live in the database. The cookie holds only the signed session id;
- * the API access token (shown once, at creation) is stored as a hash and dies
- * with its session.
+ * Sessions live in the database. The cookie holds only the signed session id,
+ * the database only its SHA-256 (so a copy of the database signs nobody in);
+ * the API access token (shown once, at creation) is stored as a hash too and
+ * dies with its session.
  */
 
 const sessionCookie = appCookie("__session", { maxAge: (config) => config.SESSION_TTL_DAYS * 24 * 3600 });
 
 export interface CreatedSession {
+  /** The stored id (a hash): what the app names the session by. */
   sessionId: string;
+  /** What the cookie carries; never stored. */
+  cookieValue: string;
   accessToken: string;
   expiresAt: string;
 }
@@ -22,7 +26,8 @@ export interface CreatedSession {
 export async function createSession(userId: string, request: Request, db: DB = getDb()): Promise<CreatedSession> {
   const now = new Date();
   const expiresAt = new Date(now.getTime() + getConfig().SESSION_TTL_DAYS * 24 * 3600 * 1000).toISOString();
-  const sessionId = randomToken();
+  const cookieValue = randomToken();
+  const sessionId = sha256(cookieValue);
   const accessToken = randomToken();
   await db
     .insertInto("sessions")
@@ -35,11 +40,11 @@ export async function createSession(userId: string, request: Request, db: DB = g
       user_agent: request.headers.get("User-Agent")?.slice(0, 300) ?? null,
     })
     .execute();
-  return { sessionId, accessToken, expiresAt };
+  return { sessionId, cookieValue, accessToken, expiresAt };
 }
 
-export async function commitSessionCookie(sessionId: string) {
-  return sessionCookie().serialize(sessionId);
+export async function commitSessionCookie(session: Pick<CreatedSession, "cookieValue">) {
+  return sessionCookie().serialize(session.cookieValue);
 }
 
 export async function clearSessionCookie() {
@@ -53,6 +58,7 @@ export async function clearSessionCookie() {
 const parsedCookies = new Map<string, string | null>();
 const PARSED_COOKIES_MAX = 2_000;
 
+/** The stored id (the hash) of the session the request's cookie names, or null without one. */
 export async function getSessionId(request: Request): Promise<string | null> {
   const header = request.headers.get("Cookie");
   if (!header) return null;
@@ -63,7 +69,7 @@ export async function getSessionId(request: Request): Promise<string | null> {
     return known;
   }
   const value = await sessionCookie().parse(header);
-  const sessionId = typeof value === "string" && value.length > 0 ? value : null;
+  const sessionId = typeof value === "string" && value.length > 0 ? sha256(value) : null;
   parsedCookies.set(header, sessionId);
   if (parsedCookies.size > PARSED_COOKIES_MAX) parsedCookies.delete(parsedCookies.keys().next().value!);
   return sessionId;
@@ -73,13 +79,18 @@ export interface SessionContext {
   user: User;
   sessionId: string;
   tokenHash: string;
+  /** The user's Google connection, when there is an active one: when its accounts were last re-checked (null: due). */
+  googleAccess: { checkedAt: string | null } | null;
 }
 
 async function findSession(db: DB, column: "id" | "token_hash", value: string): Promise<SessionContext | null> {
   const row = await db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
+    .leftJoin("google_connections", (join) => join.onRef("google_connections.user_id", "=", "users.id").on("google_connections.status", "=", "active"))
     .select([
+      "google_connections.id as connection_id",
+      "google_connections.access_checked_at",
       "sessions.id as session_id",
       "sessions.token_hash",
       "sessions.expires_at",
@@ -87,6 +98,7 @@ async function findSession(db: DB, column: "id" | "token_hash", value: string): 
       "users.email",
       "users.password_hash",
       "users.email_verified_at",
+      "users.google_sub",
       "users.active_customer_id",
       "users.created_at",
       "users.updated_at",
@@ -98,9 +110,9 @@ async function findSession(db: DB, column: "id" | "token_hash", value: string): 
     await db.deleteFrom("sessions").where("id", "=", row.session_id).execute();
     return null;
   }
-  const { session_id, token_hash, expires_at: _e, ...user } = row;
+  const { session_id, token_hash, expires_at: _e, connection_id, access_checked_at, ...user } = row;
   noteRequestUser(user.id);
-  return { user, sessionId: session_id, tokenHash: token_hash };
+  return { user, sessionId: session_id, tokenHash: token_hash, googleAccess: connection_id ? { checkedAt: access_checked_at } : null };
 }
 
 /** The signed-in user of a browser request (cookie), or null. */
@@ -117,6 +129,31 @@ export async function getBearerSession(request: Request, db: DB = getDb()): Prom
 
 export async function destroySession(sessionId: string, db: DB = getDb()) {
   await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
+}
+
+/** Ends every session of the user (and with them every API token): "Sign out everywhere", a password reset. */
+export async function destroyAllSessions(userId: string, db: DB = getDb()) {
+  await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+}
+
+export interface ActiveSession {
+  id: string;
+  createdAt: string;
+  expiresAt: string;
+  userAgent: string | null;
+  current: boolean;
+}
+
+/** The user's live sessions, newest first; `current` marks the one asking. */
+export async function listSessions(userId: string, currentId: string, db: DB = getDb()): Promise<ActiveSession[]> {
+  const rows = await db
+    .selectFrom("sessions")
+    .select(["id", "created_at", "expires_at", "user_agent"])
+    .where("user_id", "=", userId)
+    .where("expires_at", ">", new Date().toISOString())
+    .orderBy("created_at", "desc")
+    .execute();
+  return rows.map((r) => ({ id: r.id, createdAt: r.created_at, expiresAt: r.expires_at, userAgent: r.user_agent, current: r.id === currentId }));
 }
 
 /** Does this access token belong to this very session? (A token from a link must never sign anyone in.) */

@@ -29,6 +29,7 @@ export async function registerUser(email: string, password: string, db: DB = get
     email,
     password_hash: passwordHash,
     email_verified_at: null,
+    google_sub: null,
     active_customer_id: null,
     created_at: now,
     updated_at: now,

@@ -23,7 +23,7 @@ beforeAll(async () => {
   otherId = (await registerUser("other@example.com", "correct horse battery")).id;
   const session = await createSession(userId, new Request("http://localhost/"));
   token = session.accessToken;
-  cookie = (await commitSessionCookie(session.sessionId)).split(";")[0];
+  cookie = (await commitSessionCookie(session)).split(";")[0];
 });
 afterAll(() => ctx.cleanup());
 

@@ -272,8 +272,10 @@ describe("each action: propose → validate → apply against Google", () => {
     const r = await applyChangeSet(userId, id, await approved(userId, id));
     expect(r.set.status).toBe("applied");
     expect(Number((await live(`customers/${CUSTOMER}/adGroups/${adGroupId}`))?.cpcBidMicros)).toBe(Math.round((adGroupBid * 1.2) / 10_000) * 10_000);
+    // The keyword has no bid of its own: 0.75 is measured from its ad group's bid in force, a large move.
     const kw = await proposeBidChange(userId, { customerId: CUSTOMER, kind: "keyword", items: [{ id: keywordIds[2], cpc: 0.75 }] });
-    expect((await applyChangeSet(userId, kw, await approved(userId, kw))).set.status).toBe("applied");
+    await expect(applyChangeSet(userId, kw, await approved(userId, kw))).rejects.toThrow(/confirm the large change/);
+    expect((await applyChangeSet(userId, kw, { ...(await approved(userId, kw)), confirmLargeMoves: true })).set.status).toBe("applied");
   });
 
   it("adds keywords, ad-group and campaign negatives, and an RSA; removes a keyword", async () => {
@@ -282,7 +284,8 @@ describe("each action: propose → validate → apply against Google", () => {
       adGroupId,
       keywords: [{ text: "sauerteigbrot berlin", matchType: "PHRASE", cpc: 0.8 }],
     });
-    const added = await applyChangeSet(userId, add, await approved(userId, add));
+    // A new keyword's bid is measured from its ad group's default bid.
+    const added = await applyChangeSet(userId, add, { ...(await approved(userId, add)), confirmLargeMoves: true });
     expect(added.changes[0].result_resource_name).toMatch(new RegExp(`^customers/${CUSTOMER}/adGroupCriteria/${adGroupId}~\\d+$`));
     const negs = await proposeAddNegatives(userId, {
       customerId: CUSTOMER,
@@ -378,6 +381,40 @@ describe("large moves, partial failure, history and revert", () => {
     expect((await httpError(applyChangeSet(userId, id, await approved(userId, id)))).status).toBe(409);
   });
 
+  // Issue 25 point 9: people who share a Google Ads account (each their own app user) saw each other's email addresses.
+  it("shows another user of the same Google Ads account as 'Another user', never their email", async () => {
+    const otherId = randomUUID();
+    const now = new Date().toISOString();
+    await ctx.db
+      .insertInto("users")
+      .values({
+        id: otherId,
+        email: `other-${otherId}@example.com`,
+        password_hash: null,
+        email_verified_at: now,
+        active_customer_id: CUSTOMER,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const shared = await ctx.db
+      .selectFrom("ads_accounts")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("customer_id", "=", CUSTOMER)
+      .executeTakeFirstOrThrow();
+    await ctx.db
+      .insertInto("ads_accounts")
+      .values({ ...shared, user_id: otherId })
+      .execute();
+    const email = (await ctx.db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirstOrThrow()).email;
+    const theirs = (await listHistory(otherId, { customerId: CUSTOMER })).items.filter((i) => i.origin === "product" && i.source === "user");
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(new Set(theirs.map((i) => i.who))).toEqual(new Set(["Another user"]));
+    expect(JSON.stringify(await listHistory(otherId, { customerId: CUSTOMER }))).not.toContain(email);
+    await ctx.db.deleteFrom("users").where("id", "=", otherId).execute();
+  });
+
   it("lists history with outside changes, without echoing our own writes, and reverts", async () => {
     const imported = await importChangeEvents(userId, CUSTOMER);
     expect(imported.read).toBeGreaterThan(0);
@@ -386,7 +423,9 @@ describe("large moves, partial failure, history and revert", () => {
     expect(all.total).toBeGreaterThan(10);
     const mine = all.items.filter((i) => i.origin === "product");
     expect(mine.length).toBeGreaterThan(0);
-    expect(mine[0].who).toMatch(/@/);
+    const email = (await ctx.db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirstOrThrow()).email;
+    expect(mine.every((i) => i.who === email || i.who === "Assistant" || i.who === "Rule" || i.who === "Recommendation")).toBe(true);
+    expect(mine.some((i) => i.who === email)).toBe(true);
     const external = await listHistory(userId, { customerId: CUSTOMER, source: "external" });
     expect(external.items.every((i) => i.origin === "external")).toBe(true);
     // Our API writes come back as GOOGLE_ADS_API change events; none are listed as outside changes.

@@ -204,6 +204,15 @@ export function normalizeGoogleFields(resource: Record<string, unknown> | null):
 const parseJson = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
 
 /**
+ * Who made a person's change, as the viewer may see it: their own address, or
+ * "Another user" for someone else who shares the Google Ads account (their
+ * address is theirs to share; there are no teams in which it would be known).
+ */
+function personWho(authorId: string, authorEmail: string | null, viewerId: string): string {
+  return authorId === viewerId ? (authorEmail ?? "Deleted user") : "Another user";
+}
+
+/**
  * The product's own changes and imported outside changes, newest first.
  * Outside rows that are our own writes echoed back by change_event are dropped.
  */
@@ -246,6 +255,7 @@ export async function listHistory(
       "change_sets.recommendation_id",
       "change_sets.customer_id",
       "change_sets.created_at",
+      "change_sets.user_id",
       "users.email",
     ])
     .where("change_sets.customer_id", "in", customers)
@@ -308,7 +318,7 @@ export async function listHistory(
       customerId: r.customer_id,
       source: r.source,
       // A recommendation's Apply is source "rule" with its id: history names where it came from, and who applied it.
-      who: appliedChangeWho(r, r.email),
+      who: appliedChangeWho(r, personWho(r.user_id, r.email, userId)),
       originLabel: "Ads AI Manager",
       resourceKind: r.resource_kind,
       resourceName: rn,

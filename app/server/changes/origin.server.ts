@@ -12,8 +12,12 @@ export function proposerOf(set: Pick<ChangeSet, "source" | "recommendation_id">,
   return "Assistant";
 }
 
-/** History's "who": a rule's or the assistant's change names the person who applied it too. */
-export function appliedChangeWho(set: Pick<ChangeSet, "source" | "recommendation_id">, email: string | null): string {
-  const proposer = proposerOf(set, email);
-  return set.source === "user" ? proposer : `${proposer}, applied by ${email ?? "a deleted user"}`;
+/**
+ * History's "who": the person as the viewer may see them (their email, or "Another user" of a
+ * shared account); a rule's, a recommendation's or the assistant's change names the person who
+ * applied it after the proposer.
+ */
+export function appliedChangeWho(set: Pick<ChangeSet, "source" | "recommendation_id">, person: string): string {
+  if (set.source === "user") return person;
+  return `${proposerOf(set, null)}, applied by ${person.includes("@") ? person : person.toLowerCase()}`;
 }

@@ -7,7 +7,9 @@ import { requireAdsContext } from "../ads/context.server";
 import { AdsOutcomeUnknownError, GoogleAdsApiError, type AdsClient } from "../ads/client.server";
 import { ConflictError, NotFoundError } from "../domain-errors.server";
 import { COLLECTION, readChildren, readLive, type Fields, type LiveResource } from "./kinds.server";
-import { isLargeMove, storeChangeSet, type DraftChange } from "./propose.server";
+import { storeChangeSet, type DraftChange } from "./propose.server";
+import { largeMoves, moveOf } from "./large-moves.server";
+import { refuseUnconfirmedRemovals } from "./removals.server";
 import { applyToReadModel } from "./read-model.server";
 import { markApplied } from "../optimizer/store.server";
 import { trackWork } from "../lifecycle/drain.server";
@@ -24,6 +26,8 @@ export interface ApplyOptions {
   approval: ApprovalCapability;
   /** The person saw and accepted the budget/bid moves above CHANGE_CONFIRM_PERCENT. */
   confirmLargeMoves?: boolean;
+  /** The person confirmed removing campaigns, ad groups or ads, which cannot be undone (removals.server.ts). */
+  confirmRemovals?: boolean;
 }
 
 interface Google {
@@ -144,7 +148,6 @@ export async function validateChangeSet(userId: string, id: string): Promise<Cha
       )
     : new Map<string, LiveResource>();
 
-  let large = false;
   const verdict = new Map<string, { status: ChangeStatus } & Partial<OpError>>();
   for (const c of existing) {
     const now = live.get(c.resource_name!);
@@ -156,8 +159,9 @@ export async function validateChangeSet(userId: string, id: string): Promise<Cha
     const after = json(c.after_json) ?? {};
     for (const key of Object.keys(c.operation === "update" ? after : { status: 1 })) before[key] = now.fields[key] ?? null;
     c.before_json = JSON.stringify(before);
-    if (c.operation === "update") large ||= Object.keys(after).some((k) => k.endsWith("Micros") && isLargeMove(before[k], after[k]));
   }
+  // From the live values just read (or the value in force where an item has none of its own).
+  const large = (await largeMoves(db, set.customer_id, changes.map(moveOf))).some(Boolean);
 
   for (const group of groups(changes)) {
     const sendable = group.changes.filter((c) => !verdict.has(c.id));
@@ -292,14 +296,15 @@ export function applyChangeSet(userId: string, id: string, opts: ApplyOptions): 
 
 async function applyNow(userId: string, id: string, opts: ApplyOptions): Promise<ChangeSetDetail> {
   const db = getDb();
-  let { set } = await loadSet(db, userId, id);
-  if (set.status === "proposed") ({ set } = await validateChangeSet(userId, id));
+  let { set, changes: proposed } = await loadSet(db, userId, id);
+  if (set.status === "proposed") ({ set, changes: proposed } = await validateChangeSet(userId, id));
   if (set.status === "invalid") throw new ConflictError("Google refused some of these changes; fix them and propose again");
   if (set.status !== "validated") throw new ConflictError(`This change set is already ${set.status.replace("_", " ")}`);
   if (set.needs_confirmation && !opts.confirmLargeMoves) {
     const message = `This moves a budget or bid by more than ${getConfig().CHANGE_CONFIRM_PERCENT}%; confirm the large change to apply it`;
     throw new ConflictError(message, { confirmLargeMoves: message });
   }
+  refuseUnconfirmedRemovals(proposed, opts.confirmRemovals);
   const g = await googleFor(db, userId, set.customer_id);
 
   const now = new Date().toISOString();

@@ -18,9 +18,9 @@ import {
 import { requireOwnAccount } from "../ads/context.server";
 import { getDb, type DB } from "../db/db.server";
 import type { ChangeOperation, ChangeResourceKind, ChangeSetOrigin, ChangeSetSource } from "../db/schema";
-import { getConfig } from "../env.server";
 import { InvalidError, NotFoundError, parseInput } from "../domain-errors.server";
 import { resourceName, type Fields } from "./kinds.server";
+import { largeMoves } from "./large-moves.server";
 import { formatEnum } from "~/lib/format";
 
 export type { Action };
@@ -56,12 +56,6 @@ function notFound(field: string, what: string): never {
 }
 
 const toMicros = (units: number) => Math.round(units * 100) * 10_000;
-
-/** Whether moving from `before` to `after` is large enough to need an explicit confirmation. */
-export function isLargeMove(before: unknown, after: unknown, percent = getConfig().CHANGE_CONFIRM_PERCENT): boolean {
-  if (typeof before !== "number" || typeof after !== "number" || before <= 0) return false;
-  return (Math.abs(after - before) / before) * 100 > percent;
-}
 
 function update(rn: string, fields: Record<string, unknown>): Record<string, unknown> {
   const wire: Record<string, unknown> = { resourceName: rn };
@@ -467,9 +461,7 @@ export async function storeChangeSet(
   if (drafts.length === 0) throw new InvalidError("Nothing to change");
   const id = randomUUID();
   const now = new Date().toISOString();
-  const large = drafts.some(
-    (d) => d.operation === "update" && Object.keys(d.after ?? {}).some((k) => k.endsWith("Micros") && isLargeMove(d.before?.[k], d.after?.[k])),
-  );
+  const large = (await largeMoves(db, customerId, drafts)).some(Boolean);
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto("change_sets")

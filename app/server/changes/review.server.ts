@@ -1,12 +1,14 @@
-import { diffFields, type FieldDiff } from "~/lib/change-fields";
+import { diffFields, fieldName, type FieldDiff } from "~/lib/change-fields";
+import { formatMoney } from "~/lib/format";
 import { getDb } from "../db/db.server";
-import type { ChangeSetOrigin, ChangeSetStatus } from "../db/schema";
+import { OPEN_CHANGE_SET_STATUSES, type ChangeSetOrigin, type ChangeSetStatus } from "../db/schema";
 import { proposerOf } from "./origin.server";
 import { getConfig } from "../env.server";
 import { ConflictError, DomainError, NotFoundError } from "../domain-errors.server";
 import { syncAccount } from "../ads/sync.server";
 import { applyChangeSet, isRevertable, validateChangeSet, type ApplyOptions, type ChangeSetDetail } from "./pipeline.server";
-import { isLargeMove } from "./propose.server";
+import { largeMoves, moveOf, startingValue, valuesInForce } from "./large-moves.server";
+import { isPermanentRemoval } from "./removals.server";
 import { errorMessage, log } from "../log.server";
 
 /** A change set as the review page and the API show it. */
@@ -28,6 +30,8 @@ export interface ChangeSetView {
   atomic: boolean;
   needsConfirmation: boolean;
   confirmPercent: number;
+  /** Campaigns, ad groups and ads this set removes: permanent at Google, so apply needs confirmRemovals. */
+  removals: number;
   createdAt: string;
   validatedAt: string | null;
   approvedAt: string | null;
@@ -55,14 +59,16 @@ export interface ChangeView {
   errorCode: string | null;
   errorMessage: string | null;
   fieldPath: string | null;
-  /** Budget or bid moves beyond CHANGE_CONFIRM_PERCENT. */
+  /** Budget or bid moves beyond CHANGE_CONFIRM_PERCENT (from the value in force when the item had none of its own). */
   largeMove: boolean;
+  /** A removal Google cannot undo (a campaign, ad group or ad). */
+  permanent: boolean;
   fields: FieldDiff[];
   before: unknown;
   after: unknown;
 }
 
-const OPEN: ChangeSetStatus[] = ["proposed", "validated", "invalid"];
+const OPEN = OPEN_CHANGE_SET_STATUSES;
 const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
 
 export async function changeSetView(detail: ChangeSetDetail, currency: string): Promise<ChangeSetView> {
@@ -81,6 +87,8 @@ export async function changeSetView(detail: ChangeSetDetail, currency: string): 
       : Promise.resolve(undefined),
   ]);
   const count = (s: string) => changes.filter((c) => c.status === s).length;
+  const moves = changes.map(moveOf);
+  const [large, inForce] = await Promise.all([largeMoves(db, set.customer_id, moves), valuesInForce(db, set.customer_id, moves)]);
   return {
     id: set.id,
     customerId: set.customer_id,
@@ -97,6 +105,7 @@ export async function changeSetView(detail: ChangeSetDetail, currency: string): 
     atomic: set.atomic === 1,
     needsConfirmation: set.needs_confirmation === 1,
     confirmPercent: getConfig().CHANGE_CONFIRM_PERCENT,
+    removals: changes.filter(isPermanentRemoval).length,
     createdAt: set.created_at,
     validatedAt: set.validated_at,
     approvedAt: set.approved_at,
@@ -109,11 +118,9 @@ export async function changeSetView(detail: ChangeSetDetail, currency: string): 
     canDiscard: OPEN.includes(set.status),
     canRevert: isRevertable(set, changes, !!revertedBy),
     counts: { total: changes.length, valid: count("valid"), invalid: count("invalid"), applied: count("applied"), failed: count("failed") },
-    changes: changes.map((c) => {
+    changes: changes.map((c, i) => {
       const before = parse(c.before_json);
       const after = parse(c.after_json);
-      const b = (before ?? {}) as Record<string, unknown>;
-      const a = (after ?? {}) as Record<string, unknown>;
       return {
         id: c.id,
         resourceKind: c.resource_kind,
@@ -124,13 +131,27 @@ export async function changeSetView(detail: ChangeSetDetail, currency: string): 
         errorCode: c.error_code,
         errorMessage: c.error_message,
         fieldPath: c.field_path,
-        largeMove: c.operation === "update" && Object.keys(a).some((k) => k.endsWith("Micros") && isLargeMove(b[k], a[k])),
-        fields: diffFields(before, after, currency),
+        largeMove: large[i],
+        permanent: isPermanentRemoval(c),
+        fields: withValuesInForce(diffFields(before, after, currency), moves[i], inForce[i], currency),
         before,
         after,
       };
     }),
   };
+}
+
+/** A money field the item had no value of its own for reads "Not set (in force: €1.20)", its change measured from that. */
+function withValuesInForce(fields: FieldDiff[], move: ReturnType<typeof moveOf>, inForce: Record<string, unknown>, currency: string): FieldDiff[] {
+  return fields.map((f) => {
+    const key = Object.keys(move.after ?? {}).find((k) => k.endsWith("Micros") && fieldName(k) === f.field);
+    if (!key) return f;
+    const from = startingValue(move, key, inForce);
+    const own = move.operation === "update" ? move.before?.[key] : undefined;
+    const to = move.after?.[key];
+    if (typeof from !== "number" || from <= 0 || own === from || typeof to !== "number") return f;
+    return { ...f, before: `${f.before ?? "Not set"} (in force: ${formatMoney(from, currency)})`, percent: ((to - from) / from) * 100 };
+  });
 }
 
 /**

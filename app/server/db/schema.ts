@@ -10,12 +10,15 @@ export interface UsersTable {
   password_hash: string | null;
   /** When the owner proved the address (confirmation link, or Google's verified email); null: unproved. */
   email_verified_at: string | null;
+  /** The Google account (its stable `sub`) that signs in as this user; null: none (migration 0112). */
+  google_sub: string | null;
   active_customer_id: string | null;
   created_at: string;
   updated_at: string;
 }
 
 export interface SessionsTable {
+  /** sha256 of the session id the cookie carries (migration 0111); the id itself is never stored. */
   id: string;
   user_id: string;
   /** sha256 of the API access token; the token itself is never stored. */
@@ -40,6 +43,8 @@ export interface GoogleConnectionsTable {
   /** Why the account list could not be loaded last time (null when it could). */
   accounts_error: string | null;
   accounts_synced_at: string | null;
+  /** When the accounts Google grants were last re-checked (or the check claimed); see ads/access-check.server.ts. */
+  access_checked_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -278,6 +283,8 @@ export type ChangeSetSource = "user" | "rule" | "assistant";
 /** Where a change set was proposed (0160_change_set_origin). */
 export type { ChangeSetOrigin } from "~/lib/change-origins";
 export type ChangeSetStatus = "proposed" | "validated" | "invalid" | "applying" | "applied" | "partially_applied" | "failed" | "discarded";
+/** Proposals still waiting for a person's review: they may be validated, applied or discarded. */
+export const OPEN_CHANGE_SET_STATUSES: readonly ChangeSetStatus[] = ["proposed", "validated", "invalid"];
 export type ChangeResourceKind = "campaign" | "campaign_budget" | "ad_group" | "keyword" | "negative_keyword" | "campaign_negative_keyword" | "ad";
 export type ChangeOperation = "create" | "update" | "remove";
 export type ChangeStatus = "pending" | "valid" | "invalid" | "applying" | "applied" | "failed" | "unknown";
@@ -505,6 +512,15 @@ export interface AiLeasesTable {
   expires_at: string;
 }
 
+/** A one-time code (migration 0111; auth/one-time-codes.server.ts): single use, expiring, stored hashed. */
+export interface AuthCodesTable {
+  code_hash: string;
+  purpose: "sign-in" | "password-reset";
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
 /** rate-limiter-flexible's table for its PostgreSQL and SQLite stores (migration 0110; limits/limiter.server.ts). */
 export interface RateLimitsTable {
   /** `<limit name>:<key>`. */
@@ -548,6 +564,7 @@ export interface Database {
   ai_daily_uses: AiDailyUsesTable;
   ai_leases: AiLeasesTable;
   rate_limits: RateLimitsTable;
+  auth_codes: AuthCodesTable;
 }
 
 export type User = Selectable<UsersTable>;

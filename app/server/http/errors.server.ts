@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { z } from "zod";
 import { AdsClientError } from "../ads/errors.server";
 import { ReconnectNeededError } from "../auth/google-connection.server";
-import { DomainError, fieldErrorsOf, invalidInput, UnavailableError, type FieldErrors } from "../domain-errors.server";
+import { DomainError, fieldErrorsOf, invalidInput, LimitReachedError, UnavailableError, type FieldErrors } from "../domain-errors.server";
 
 export { fieldErrorsOf };
 
@@ -25,6 +25,9 @@ const STATUS_OF: Record<DomainError["kind"], number> = { not_found: 404, conflic
 export function userFacingError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
   if (error instanceof UnavailableError && error.chatId) return new HttpError(502, error.message, undefined, { "X-Chat-Id": error.chatId });
+  if (error instanceof LimitReachedError && error.retryAfterSeconds !== undefined) {
+    return new HttpError(429, error.message, error.fieldErrors, { "Retry-After": String(error.retryAfterSeconds) });
+  }
   if (error instanceof DomainError) return new HttpError(STATUS_OF[error.kind], error.message, error.fieldErrors);
   return undefined;
 }

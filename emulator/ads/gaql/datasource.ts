@@ -59,6 +59,14 @@ export class StoreDataSource implements StreamingAdsDataSource {
     return this.store.customerExists(customerId);
   }
 
+  revokeAccess(userEmail: string, customerId: string): boolean {
+    return this.store.revokeAccess(userEmail, customerId);
+  }
+
+  unlinkClient(managerId: string, clientId: string): boolean {
+    return this.store.unlinkClient(managerId, clientId);
+  }
+
   private execute(customerId: string, gaql: string): QueryResult {
     const key = `${customerId}\u0000${gaql}`;
     const version = this.store.version;

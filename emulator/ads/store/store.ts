@@ -297,6 +297,25 @@ export class AdsStore {
     this.userAccess.set(key, set);
   }
 
+  /** An administrator removed the user from the account: it is no longer among theirs. False when it was not. */
+  revokeAccess(email: string, customerId: string): boolean {
+    const removed = this.userAccess.get(email.toLowerCase())?.delete(customerId) ?? false;
+    if (removed) this.touch();
+    return removed;
+  }
+
+  /** The manager link ended: the client is no longer reachable (or listed) through that manager. False when there was none. */
+  unlinkClient(managerId: string, clientId: string): boolean {
+    const list = this.managerLinks.get(managerId) ?? [];
+    if (!list.includes(clientId)) return false;
+    this.managerLinks.set(
+      managerId,
+      list.filter((c) => c !== clientId),
+    );
+    this.touch();
+    return true;
+  }
+
   account(customerId: string): Account | undefined {
     return this.accounts.get(customerId);
   }

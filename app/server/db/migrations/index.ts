@@ -14,6 +14,9 @@ import * as m0095 from "./0095_data_version";
 import * as m0096 from "./0096_sync_detail_state";
 import * as m0100 from "./0100_ai_metering";
 import * as m0110 from "./0110_rate_limits";
+import * as m0111 from "./0111_hashed_sessions_and_codes";
+import * as m0112 from "./0112_google_sub";
+import * as m0113 from "./0113_access_checked";
 import * as m0130 from "./0130_jobs";
 import * as m0160 from "./0160_change_set_origin";
 
@@ -34,6 +37,9 @@ export const migrations: Record<string, Migration> = {
   "0096_sync_detail_state": m0096,
   "0100_ai_metering": m0100,
   "0110_rate_limits": m0110,
+  "0111_hashed_sessions_and_codes": m0111,
+  "0112_google_sub": m0112,
+  "0113_access_checked": m0113,
   "0130_jobs": m0130,
   "0160_change_set_origin": m0160,
 };
