@@ -96,6 +96,8 @@ test("generate for a demo ad group, edit a line, use it in the campaign, apply, 
   await page.goto(review);
   await page.getByRole("button", { name: /^Revert/ }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Revert");
+  // Removing an ad is for good: the review asks for the word first.
+  await page.getByLabel("Type REMOVE to confirm the removal").fill("REMOVE");
   await page.getByRole("button", { name: "Apply", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: /Applied at Google: 1 change/ })).toBeVisible();
 });
