@@ -503,7 +503,7 @@ export function toolRunners(ctx: ToolContext) {
           ctx.userId,
           { customerId: cid, actions },
           // A title that says "Remove" over a pause would mislead the review: the changes then name it.
-          { source: "assistant", sourceDetail: `chat:${ctx.chatId}`, title: paused ? undefined : untrusted(parsed.title, 200) },
+          { source: "assistant", sourceDetail: `chat:${ctx.chatId}`, chatId: ctx.chatId, title: paused ? undefined : untrusted(parsed.title, 200) },
         );
       } catch (error) {
         // Domain errors (not found, invalid with field errors): the model is told why, nothing was stored.

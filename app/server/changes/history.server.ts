@@ -10,6 +10,7 @@ import { DomainError, invalidInput, NotFoundError } from "../domain-errors.serve
 import { isRevertable } from "./pipeline.server";
 import { requireAdsContext } from "../ads/context.server";
 import { nameFromFields, nameResources } from "./history-names.server";
+import { appliedChangeWho } from "./origin.server";
 import { log } from "../log.server";
 
 export const HISTORY_PAGE_SIZE = 50;
@@ -51,7 +52,7 @@ export interface HistoryItem {
   at: string;
   customerId: string;
   source: HistorySource;
-  /** Email of the person, or "Rule"/"Assistant", or Google's user for outside changes. */
+  /** Email of the person; a rule's, a recommendation's or the assistant's change adds "applied by <email>"; Google's user for outside changes. */
   who: string;
   /** "Ads AI Manager", "Google Ads (web)", "Google Ads script", ... */
   originLabel: string;
@@ -316,8 +317,8 @@ export async function listHistory(
       at,
       customerId: r.customer_id,
       source: r.source,
-      // A recommendation's Apply is source "rule" with its id: history names where it came from.
-      who: r.source === "user" ? personWho(r.user_id, r.email, userId) : r.source === "rule" ? (r.recommendation_id ? "Recommendation" : "Rule") : "Assistant",
+      // A recommendation's Apply is source "rule" with its id: history names where it came from, and who applied it.
+      who: appliedChangeWho(r, personWho(r.user_id, r.email, userId)),
       originLabel: "Ads AI Manager",
       resourceKind: r.resource_kind,
       resourceName: rn,

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ChangeSetOrigin } from "~/lib/change-origins";
 
 // Timestamps are ISO-8601 UTC strings: they sort and compare the same way in
 // SQLite and PostgreSQL, and read clearly in either shell.
@@ -279,6 +280,8 @@ export interface AdsWindowTotalsTable {
 // ---- Change sets (0004_change_sets)
 
 export type ChangeSetSource = "user" | "rule" | "assistant";
+/** Where a change set was proposed (0160_change_set_origin). */
+export type { ChangeSetOrigin } from "~/lib/change-origins";
 export type ChangeSetStatus = "proposed" | "validated" | "invalid" | "applying" | "applied" | "partially_applied" | "failed" | "discarded";
 /** Proposals still waiting for a person's review: they may be validated, applied or discarded. */
 export const OPEN_CHANGE_SET_STATUSES: readonly ChangeSetStatus[] = ["proposed", "validated", "invalid"];
@@ -312,6 +315,10 @@ export interface ChangeSetsTable {
    * recommendation's Apply, "assistant" for the assistant's proposals.
    */
   recommendation_id: string | null;
+  /** Where it was proposed (0160); the database fills in "campaign" when an insert leaves it out. */
+  origin: Generated<ChangeSetOrigin>;
+  /** The chat (chats.id) whose assistant proposed it, else null. */
+  chat_id: string | null;
 }
 
 export interface ChangesTable {
