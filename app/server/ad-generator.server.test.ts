@@ -253,9 +253,7 @@ describe("the page's form posts", () => {
     setLanguageModelForTests(null);
     const res = await pageLoader(await pageArgs(new Request("http://localhost:3000/ad-generator", { headers: { Cookie: stranger.cookie } })));
     expect(res.mode).toBe("seed");
-    const posted = await read(
-      await pageAction(await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "urgent" }, stranger))),
-    );
+    const posted = await read(await pageAction(await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "urgent" }, stranger))));
     expect(posted.body.seedAds).toHaveLength(3);
     expect(posted.body.result).toBeUndefined();
   });
@@ -283,9 +281,7 @@ describe("the page's form posts", () => {
     expect(model.doGenerateCalls).toHaveLength(0);
     await t.db.updateTable("users").set({ email_verified_at: new Date().toISOString() }).where("email", "=", "stranger@example.com").execute();
     const posted = await read(
-      await pageAction(
-        await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "casual", intent: "generate" }, stranger)),
-      ),
+      await pageAction(await pageArgs(pagePost({ product: "hiking boots", targetAudience: "hikers", tone: "casual", intent: "generate" }, stranger))),
     );
     const result = posted.body.result as { source: string; headlines: { text: string }[] };
     expect(result.source).toBe("model");
