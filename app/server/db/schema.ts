@@ -305,6 +305,10 @@ export interface ChangeSetsTable {
    * recommendation's Apply, "assistant" for the assistant's proposals.
    */
   recommendation_id: string | null;
+  /** Who is applying or settling it now (changes/lease.server.ts); null when nobody is. */
+  lease_holder: string | null;
+  /** Until when the holder's lease lasts unless renewed; after that another worker may settle the set. */
+  lease_expires_at: string | null;
 }
 
 export interface ChangesTable {

@@ -61,10 +61,14 @@ export function newPgBoss(db: DB, opts: { work: boolean }): PgBoss {
 /** Installs (or upgrades) pg-boss's schema and creates every queue: idempotent, safe from several instances at once. */
 export async function installQueues(boss: PgBoss): Promise<void> {
   await boss.start();
+  const existing = new Map((await boss.getQueues()).map((q) => [q.name, q]));
   for (const name of QUEUE_NAMES) {
-    await boss.createQueue(name, queueOptions(name));
+    const wanted = queueOptions(name);
+    const found = existing.get(name);
+    if (!found) await boss.createQueue(name, wanted);
     // A queue created by an older build keeps its old settings otherwise.
-    await boss.updateQueue(name, queueOptions(name));
+    else if ((["policy", "retryLimit", "retryDelay", "retryBackoff", "expireInSeconds"] as const).some((k) => found[k] !== wanted[k]))
+      await boss.updateQueue(name, wanted);
   }
 }
 

@@ -13,6 +13,7 @@ import * as m0080 from "./0080_optimizer_in_flight";
 import * as m0095 from "./0095_data_version";
 import * as m0096 from "./0096_sync_detail_state";
 import * as m0130 from "./0130_jobs";
+import * as m0131 from "./0131_change_set_lease";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "0095_data_version": m0095,
   "0096_sync_detail_state": m0096,
   "0130_jobs": m0130,
+  "0131_change_set_lease": m0131,
 };
