@@ -468,6 +468,20 @@ export interface JobsTable {
   output: string | null;
 }
 
+/** Outgoing mail (0132), sent by "send-mail" jobs (email/outbox.server.ts). */
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  /** Cleared once sent or failed for good (it may hold a confirmation link). */
+  body: string;
+  status: "pending" | "sent" | "failed";
+  /** Why it could not be sent (the last attempt's reason). */
+  error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -498,6 +512,7 @@ export interface Database {
   user_preferences: UserPreferencesTable;
   job_leases: JobLeasesTable;
   jobs: JobsTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -3,6 +3,7 @@ import { syncAccount } from "../ads/sync.server";
 import { defineJob } from "./jobs.server";
 // Kinds defined beside the code that queues them (imported for their registration).
 import "../changes/settle-jobs.server";
+import "../email/outbox.server";
 
 /**
  * Every kind of job this app runs, registered at boot (boot.server.ts imports
