@@ -8,7 +8,7 @@ import type { Database } from "../db/schema";
 import { errorMessage, log } from "../log.server";
 import type { CheckResult } from "../lifecycle/readiness.server";
 import { definedQueues, jobDefinition } from "./definitions.server";
-import { installQueues, newPgBoss, pgEnqueue, PgBossStore } from "./pg-boss-store.server";
+import { newPgBoss, pgEnqueue, PgBossStore } from "./pg-boss-store.server";
 import { QUEUES, type QueueName, type QueueSettings } from "./queues.server";
 import { SqliteStore, sqliteEnqueue } from "./sqlite-store.server";
 import { failedForGood, WorkerPool, type Outcome } from "./worker-pool.server";
@@ -49,7 +49,7 @@ export async function enqueue<T>(name: QueueName, data: T, opts: EnqueueOptions 
   const parsed = definition.schema.parse(data);
   const key = opts.singletonKey ?? definition.singletonKey?.(parsed) ?? null;
   const db = opts.db ?? getDb();
-  const id = isPostgres(db) ? await pgEnqueue(getDb(), db, name, parsed, key, opts.startAfter) : await sqliteEnqueue(db, name, parsed, key, opts.startAfter);
+  const id = isPostgres(db) ? await pgEnqueue(db, name, parsed, key, opts.startAfter) : await sqliteEnqueue(db, name, parsed, key, opts.startAfter);
   if (id) engine?.pool.notify(name);
   return id;
 }
@@ -105,7 +105,7 @@ type Hooks = ConstructorParameters<typeof WorkerPool>[2];
 async function startPostgres(db: DB, pollMs: number, leaseSeconds: number, beatMs: number, hooks: Hooks): Promise<Engine> {
   const boss = newPgBoss(db, { work: true });
   boss.on("error", (error: Error) => log.warn(`pg-boss: ${error.message}`));
-  await installQueues(boss);
+  await boss.start();
   await applySchedules(boss);
   const holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const store = new PgBossStore(db, boss, holder);

@@ -58,7 +58,10 @@ export function newPgBoss(db: DB, opts: { work: boolean }): PgBoss {
   });
 }
 
-/** Installs (or upgrades) pg-boss's schema and creates every queue: idempotent, safe from several instances at once. */
+/**
+ * Installs (or upgrades) pg-boss's schema and creates every queue: idempotent, safe from several
+ * instances at once. Part of migrating the database (db.server.ts's migrateToLatest).
+ */
 export async function installQueues(boss: PgBoss): Promise<void> {
   await boss.start();
   const existing = new Map((await boss.getQueues()).map((q) => [q.name, q]));
@@ -72,22 +75,7 @@ export async function installQueues(boss: PgBoss): Promise<void> {
   }
 }
 
-const senders = new WeakMap<DB, Promise<PgBoss>>();
-
-/** A pg-boss that only sends, installed once per database handle (enqueue works before, and without, startJobs). */
-function sender(root: DB): Promise<PgBoss> {
-  let boss = senders.get(root);
-  if (!boss) {
-    const created = newPgBoss(root, { work: false });
-    boss = installQueues(created).then(() => created);
-    boss.catch(() => senders.delete(root));
-    senders.set(root, boss);
-  }
-  return boss;
-}
-
-export async function pgEnqueue(root: DB, db: Kysely<Database>, queue: QueueName, data: unknown, singletonKey: string | null, startAfter?: Date) {
-  const boss = await sender(root);
+export async function pgEnqueue(db: Kysely<Database>, queue: QueueName, data: unknown, singletonKey: string | null, startAfter?: Date) {
   if (singletonKey !== null) {
     // "short" refuses a second queued job; a job waiting for its retry or running counts too.
     const busy =
@@ -96,7 +84,9 @@ export async function pgEnqueue(root: DB, db: Kysely<Database>, queue: QueueName
       );
     if (busy.rows.length > 0) return null;
   }
-  return boss.send(queue, data as object, { singletonKey: singletonKey ?? undefined, startAfter, db: executorOf(db) });
+  // Sending needs no started pg-boss: its schema and queues are installed with the migrations (db.server.ts).
+  const boss = new PgBoss({ db: executorOf(db), schema: PG_BOSS_SCHEMA });
+  return boss.send(queue, data as object, { singletonKey: singletonKey ?? undefined, startAfter });
 }
 
 export class PgBossStore implements QueueStore {
