@@ -41,15 +41,19 @@ const isPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof
 
 /**
  * Queues a job. Returns its id, or null when a job with the same singleton key
- * is already queued or running (that one does the work). The data must match
- * the kind's schema (a ZodError otherwise, and nothing is queued).
+ * is already queued, or running and the kind says "skip" while running (that
+ * one does the work). The data must match the kind's schema (a ZodError
+ * otherwise, and nothing is queued).
  */
 export async function enqueue<T>(name: QueueName, data: T, opts: EnqueueOptions = {}): Promise<string | null> {
   const definition = jobDefinition(name);
   const parsed = definition.schema.parse(data);
   const key = opts.singletonKey ?? definition.singletonKey?.(parsed) ?? null;
   const db = opts.db ?? getDb();
-  const id = isPostgres(db) ? await pgEnqueue(db, name, parsed, key, opts.startAfter) : await sqliteEnqueue(db, name, parsed, key, opts.startAfter);
+  const skipWhileRunning = (definition.whileRunning ?? "skip") === "skip";
+  const id = isPostgres(db)
+    ? await pgEnqueue(db, name, parsed, key, skipWhileRunning, opts.startAfter)
+    : await sqliteEnqueue(db, name, parsed, key, skipWhileRunning, opts.startAfter);
   if (id) engine?.pool.notify(name);
   return id;
 }

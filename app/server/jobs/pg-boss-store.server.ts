@@ -19,8 +19,8 @@ import type { FetchedJob, Outcome, QueueStore } from "./worker-pool.server";
  * - fenced completion: an attempt's outcome is written only while its lease
  *   is still its own, in the same transaction as pg-boss's complete/fail.
  * Queues use pg-boss's "short" policy (one queued job per key); enqueue also
- * refuses a key whose job waits for a retry or runs, so there is at most one
- * queued or running job per key, as on SQLite.
+ * refuses a key whose job waits for a retry (and one that runs, for kinds that
+ * skip while running), as on SQLite.
  */
 export const PG_BOSS_SCHEMA = "pgboss";
 
@@ -75,13 +75,19 @@ export async function installQueues(boss: PgBoss): Promise<void> {
   }
 }
 
-export async function pgEnqueue(db: Kysely<Database>, queue: QueueName, data: unknown, singletonKey: string | null, startAfter?: Date) {
+export async function pgEnqueue(
+  db: Kysely<Database>,
+  queue: QueueName,
+  data: unknown,
+  singletonKey: string | null,
+  skipWhileRunning: boolean,
+  startAfter?: Date,
+) {
   if (singletonKey !== null) {
-    // "short" refuses a second queued job; a job waiting for its retry or running counts too.
-    const busy =
-      await sql`SELECT 1 FROM ${sql.table(`${PG_BOSS_SCHEMA}.job`)} WHERE name = ${queue} AND singleton_key = ${singletonKey} AND state IN ('retry', 'active') LIMIT 1`.execute(
-        db,
-      );
+    // "short" refuses a second job in state created; one waiting for its retry is queued too, and a running one may count.
+    const states = skipWhileRunning ? ["retry", "active"] : ["retry"];
+    const busy = await sql`SELECT 1 FROM ${sql.table(`${PG_BOSS_SCHEMA}.job`)}
+      WHERE name = ${queue} AND singleton_key = ${singletonKey} AND state::text = ANY(${states}) LIMIT 1`.execute(db);
     if (busy.rows.length > 0) return null;
   }
   // Sending needs no started pg-boss: its schema and queues are installed with the migrations (db.server.ts).
@@ -113,12 +119,15 @@ export class PgBossStore implements QueueStore {
         .execute();
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      // Queued in the instant the key's previous job started: that run does the work.
-      await this.boss.complete(queue, job.id, { skipped: `another ${queue} job for ${job.singletonKey} was running` });
       return false;
     }
     this.held.set(job.id, { queue, job });
     return true;
+  }
+
+  /** A job fetched but not run (its key was busy): completed with why. */
+  async release(queue: QueueName, job: FetchedJob, output: Record<string, string>): Promise<void> {
+    await this.boss.complete(queue, job.id, output);
   }
 
   async finish(queue: QueueName, job: FetchedJob, outcome: Outcome): Promise<{ recorded: boolean; final: boolean }> {
