@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { drainJobs } from "../../../tests/support/jobs";
 import { connectDemoUser } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
 import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
@@ -29,6 +30,8 @@ beforeAll(async () => {
   ctx = await setupTestEnvironment(emu.env);
   userId = await connectDemoUser(emu.baseUrl);
   await syncAccount(userId, CUSTOMER);
+  // The engine runs as the job the sync queued.
+  await drainJobs(ctx.db, ["engine-run"]);
   account = await requireAccountOf(userId, CUSTOMER);
   campaignId = (await ctx.db.selectFrom("ads_campaigns").select("id").where("customer_id", "=", CUSTOMER).orderBy("id").executeTakeFirstOrThrow()).id;
   // Hostile text in the account's own data (a campaign name someone else wrote).

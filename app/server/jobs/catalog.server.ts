@@ -4,6 +4,7 @@ import { defineJob } from "./jobs.server";
 // Kinds defined beside the code that queues them (imported for their registration).
 import "../changes/settle-jobs.server";
 import "../email/outbox.server";
+import "../optimizer/engine-job.server";
 
 /**
  * Every kind of job this app runs, registered at boot (boot.server.ts imports

@@ -58,6 +58,11 @@ export async function enqueue<T>(name: QueueName, data: T, opts: EnqueueOptions 
   return id;
 }
 
+/** Jobs were queued from another thread (the sync's worker): this process's workers look now, not at their next poll. */
+export function wakeJobs(name: QueueName) {
+  engine?.pool.notify(name);
+}
+
 export interface StartOptions {
   db?: DB;
   /** How often an idle queue looks for new jobs (a job queued in this process is seen at once). */

@@ -24,7 +24,13 @@ export async function sqliteEnqueue(
 ): Promise<string | null> {
   const settings = QUEUES[queue];
   if (singletonKey !== null && skipWhileRunning) {
-    const running = await db.selectFrom("jobs").select("id").where("queue", "=", queue).where("singleton_key", "=", singletonKey).where("state", "=", "active").executeTakeFirst();
+    const running = await db
+      .selectFrom("jobs")
+      .select("id")
+      .where("queue", "=", queue)
+      .where("singleton_key", "=", singletonKey)
+      .where("state", "=", "active")
+      .executeTakeFirst();
     if (running) return null;
   }
   const id = randomUUID();

@@ -8,7 +8,7 @@ import type { Database } from "../../db/schema";
 import { getConfig } from "../../env.server";
 import { makePeriod, type Period } from "../../optimizer/data.server";
 import { analysisBeat, beginAnalysis, endAnalysis } from "../../optimizer/in-flight.server";
-import { runOptimizerAfterSync } from "../../optimizer/run.server";
+import { queueEngineRun } from "../../optimizer/engine-job.server";
 import { totalsMarker, WindowTotalsSum, writeSummedTotals, writeWindowTotals } from "../../optimizer/window-totals.server";
 import { requireAdsContext } from "../context.server";
 import { AdsClientError, AdsResponseError, type AdsClient } from "../client.server";
@@ -63,8 +63,8 @@ export interface SyncJob {
 /**
  * Runs the job on a connection of its own; resolves once the outcome (ok or
  * failed, of both stages for a first sync) is stored and, after a success
- * with every table in, the recommendations engine has run
- * over the new data (in this same thread: never the request thread's work).
+ * with every table in, the recommendations engine's job is queued
+ * (optimizer/engine-job.server.ts).
  */
 export async function runSyncJob(job: SyncJob): Promise<void> {
   const config = getConfig();
@@ -72,8 +72,8 @@ export async function runSyncJob(job: SyncJob): Promise<void> {
   try {
     // One connection for the whole job: TEMP tables belong to the connection that made them.
     const analysisId = await db.connection().execute((conn) => runOn(conn, dialect, job));
-    // Recommendations follow the data: the engine reads the tables this run just wrote.
-    if (analysisId) await runOptimizerAfterSync(job.customerId, db, job.clock(), analysisId);
+    // Recommendations follow the data: the engine job (one per account) reads the tables this run just wrote.
+    if (analysisId) await queueEngineRun(db, job.customerId, analysisId, job.clock());
   } finally {
     await db.destroy();
   }

@@ -10,6 +10,7 @@ import { FAILURE_COOLDOWN_MS, getSyncState, iso, STALE_RUNNING_MS, SyncAccessErr
 import { OVERVIEW_STEP_COUNT, STEPS, SYNC_STEP_COUNT } from "./streams.server";
 import { errorMessage, log } from "../../log.server";
 import { stopWorker, syncInWorker } from "./worker-host.server";
+import { wakeJobs } from "../../jobs/jobs.server";
 
 /**
  * Starting syncs: one per account per process (callers join a running one),
@@ -184,6 +185,8 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
     } else {
       // A clock can't cross threads: an injected one (tests) is read once and held.
       await syncInWorker({ userId, customerId, runId, fixedNowMs: opts.now ? clock().getTime() : null, acks: !!opts.onProgress }, report);
+      // The worker queued the engine's job; this thread's workers run it.
+      wakeJobs("engine-run");
     }
   } catch (error) {
     // The job stores its own failures; this is the thread itself dying (out of memory, a bug, shutdown).
