@@ -4,6 +4,7 @@ import { closeDb, dialectOf, getDb, migrateToLatest, pingDb, sqliteFileOf } from
 import { claimSqliteInstance } from "./db/sqlite-instance-lock.server";
 import { jobsReadiness, startJobs, stopJobs } from "./jobs/jobs.server";
 import "./jobs/catalog.server";
+import { collectProcessMetrics, observeHttp, renderMetrics } from "./metrics/metrics.server";
 import { EMULATOR_MOUNT_PATH, getConfig } from "./env.server";
 import { baseSecurityHeaders, isCrossSiteRequest } from "./http/security.server";
 import { checkReadiness, databaseChecks } from "./lifecycle/readiness.server";
@@ -21,6 +22,7 @@ export async function boot() {
   await migrateToLatest(getDb());
   // Background work (settling changes left mid-apply, mail, syncs, …) runs as jobs from here on.
   await startJobs();
+  if (config.METRICS_TOKEN) collectProcessMetrics();
   return {
     port: config.PORT,
     host: config.HOST,
@@ -39,6 +41,9 @@ export async function boot() {
     /** /readyz: database reachable, migrations applied, the job engine started and polling. */
     readiness: () => checkReadiness([...databaseChecks(getDb()), { name: "jobs", run: jobsReadiness }]),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    /** /metrics answers only requests bearing this token; null: /metrics is off. */
+    metricsToken: config.METRICS_TOKEN ?? null,
+    metrics: { observeHttp, render: renderMetrics },
     shutdown: async () => {
       // Drain has already waited for requests: running jobs get a moment, then are handed back (retried).
       await stopJobs(1_000);

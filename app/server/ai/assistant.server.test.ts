@@ -26,6 +26,7 @@ let campaignId: string;
 let account: Awaited<ReturnType<typeof requireAccountOf>>;
 const now = new Date();
 
+// A sync and its engine job: slow on a busy machine.
 beforeAll(async () => {
   emu = await startWritableEmulator();
   ctx = await setupTestEnvironment({ ...emu.env, AI_DAILY_MESSAGE_LIMIT: "7" });
@@ -35,7 +36,7 @@ beforeAll(async () => {
   await drainJobs(ctx.db, ["engine-run"]);
   account = await requireAccountOf(userId, CUSTOMER);
   campaignId = (await ctx.db.selectFrom("ads_campaigns").select("id").where("customer_id", "=", CUSTOMER).orderBy("id").executeTakeFirstOrThrow()).id;
-});
+}, 120_000);
 afterAll(async () => {
   setLanguageModelForTests(undefined);
   await ctx.cleanup();

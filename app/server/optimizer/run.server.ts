@@ -5,6 +5,7 @@ import { runEngine } from "./engine.server";
 import { analysisBeat, beginAnalysis, endAnalysis, holdForTests } from "./in-flight.server";
 import { saveRun } from "./store.server";
 import { log } from "../log.server";
+import { observeEngine } from "../metrics/metrics.server";
 
 // Running the engine for one account: after every successful sync (the
 // engine-run job, in the background worker thread) and on demand (the AI Optimizer's
@@ -76,6 +77,14 @@ async function analyse(db: DB, customerId: string, now: Date, beat: () => Promis
 }
 
 /** On demand from a request: the run happens in the background worker thread; the request only waits for it. */
-export function runOptimizerOffThread(customerId: string, opts: { now?: Date; inFlightId?: string } = {}): Promise<RunSummary> {
-  return optimizeInWorker({ customerId, nowMs: opts.now?.getTime() ?? null, inFlightId: opts.inFlightId ?? null });
+export async function runOptimizerOffThread(customerId: string, opts: { now?: Date; inFlightId?: string } = {}): Promise<RunSummary> {
+  const started = performance.now();
+  try {
+    const summary = await optimizeInWorker({ customerId, nowMs: opts.now?.getTime() ?? null, inFlightId: opts.inFlightId ?? null });
+    observeEngine("ok", summary.durationMs / 1000, summary.recommendations);
+    return summary;
+  } catch (error) {
+    observeEngine("failed", (performance.now() - started) / 1000, 0);
+    throw error;
+  }
 }

@@ -11,6 +11,7 @@ import { OVERVIEW_STEP_COUNT, STEPS, SYNC_STEP_COUNT } from "./streams.server";
 import { errorMessage, log } from "../../log.server";
 import { stopWorker, syncInWorker } from "./worker-host.server";
 import { wakeJobs } from "../../jobs/jobs.server";
+import { observeSync } from "../../metrics/metrics.server";
 
 /**
  * Starting syncs: one per account per process (callers join a running one),
@@ -174,7 +175,11 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
     .where((eb) => eb.or([eb("status", "!=", "running"), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]))
     .executeTakeFirst();
   markClaimed();
-  if (Number(claim.numUpdatedRows) === 0) return getSyncState(customerId, db, clock());
+  if (Number(claim.numUpdatedRows) === 0) {
+    observeSync("elsewhere", 0, 0);
+    return getSyncState(customerId, db, clock());
+  }
+  const started = performance.now();
 
   const report = async () => {
     if (opts.onProgress) await opts.onProgress(await getSyncState(customerId, db, clock()));
@@ -197,6 +202,8 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
     await markFailed(db, customerId, runId, iso(clock()), reason).catch(() => undefined);
   }
   const state = await getSyncState(customerId, db, clock());
+  const rows = Object.values(state.rowCounts ?? {}).reduce((a, b) => a + b, 0);
+  observeSync(state.status === "ok" ? "ok" : "failed", (performance.now() - started) / 1000, rows);
   if (opts.onProgress && state.status !== "running") await opts.onProgress(state);
   return state;
 }
