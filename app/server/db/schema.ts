@@ -482,6 +482,14 @@ export interface MailOutboxTable {
   sent_at: string | null;
 }
 
+/** Per account (0133): the outside-changes import's schedule and last failure (changes/history-import.server.ts). */
+export interface HistoryImportStateTable {
+  customer_id: string;
+  requested_at: string;
+  imported_at: string | null;
+  error: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -513,6 +521,7 @@ export interface Database {
   job_leases: JobLeasesTable;
   jobs: JobsTable;
   mail_outbox: MailOutboxTable;
+  history_import_state: HistoryImportStateTable;
 }
 
 export type User = Selectable<UsersTable>;

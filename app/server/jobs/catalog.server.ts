@@ -5,6 +5,7 @@ import { defineJob } from "./jobs.server";
 import "../changes/settle-jobs.server";
 import "../email/outbox.server";
 import "../optimizer/engine-job.server";
+import "../changes/history-import.server";
 
 /**
  * Every kind of job this app runs, registered at boot (boot.server.ts imports

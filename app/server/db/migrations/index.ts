@@ -15,6 +15,7 @@ import * as m0096 from "./0096_sync_detail_state";
 import * as m0130 from "./0130_jobs";
 import * as m0131 from "./0131_change_set_lease";
 import * as m0132 from "./0132_mail_outbox";
+import * as m0133 from "./0133_history_import_state";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   "0130_jobs": m0130,
   "0131_change_set_lease": m0131,
   "0132_mail_outbox": m0132,
+  "0133_history_import_state": m0133,
 };
