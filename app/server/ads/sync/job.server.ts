@@ -81,6 +81,17 @@ export async function runSyncJob(job: SyncJob): Promise<void> {
 
 class SupersededError extends Error {}
 
+/**
+ * The failure could not be written (the database failing too: "disk I/O error"): the run must not stay
+ * "running", so the failure goes up to the runner, which records it (and retries) with this message.
+ */
+export class SyncOutcomeNotStoredError extends Error {
+  name = "SyncOutcomeNotStoredError";
+}
+const outcomeNotStored = (message: string) => (writeError: unknown) => {
+  throw new SyncOutcomeNotStoredError(`${message} (${errorMessage(writeError)} while recording it)`);
+};
+
 /** Columns of ads_sync_state to set, values or SQL (data_version + 1). */
 type StateUpdate = UpdateObject<Database, "ads_sync_state">;
 type Update = (values: StateUpdate) => Promise<boolean>;
@@ -182,7 +193,7 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
   } catch (error) {
     if (error instanceof SupersededError) return null;
     const message = failureMessage(customerId, at.label, error);
-    await update({ status: "failed", finished_at: iso(clock()), last_error: message, current_step: null }).catch(() => undefined);
+    await update({ status: "failed", finished_at: iso(clock()), last_error: message, current_step: null }).catch(outcomeNotStored(message));
     return null;
   }
 }
@@ -379,7 +390,7 @@ async function stagedFirstSync(
     await endAnalysis(conn, customerId, inFlightId).catch(() => undefined);
     if (error instanceof SupersededError) return null;
     const message = failureMessage(customerId, at.label, error);
-    await update({ detail_status: "failed", detail_step: null, detail_error: message, finished_at: iso(clock()) }).catch(() => undefined);
+    await update({ detail_status: "failed", detail_step: null, detail_error: message, finished_at: iso(clock()) }).catch(outcomeNotStored(message));
     return null;
   }
 }
