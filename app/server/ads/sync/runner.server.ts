@@ -220,7 +220,8 @@ async function endInFinalState(db: DB, customerId: string, runId: string, at: ()
     try {
       return await markFailed(db, customerId, runId, at(), reason);
     } catch (error) {
-      if (attempt >= FINAL_STATE_ATTEMPTS) throw new Error(`The sync of ${customerId} could not record its outcome (${reason}): ${errorMessage(error)}`);
+      if (attempt >= FINAL_STATE_ATTEMPTS)
+        throw new Error(`The sync of ${customerId} could not record its outcome (${reason}): ${errorMessage(error)}`, { cause: error });
       log.warn(`Sync of ${customerId}: recording its outcome failed (attempt ${attempt}, will retry): ${errorMessage(error)}`);
       await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
     }
