@@ -56,6 +56,8 @@ const schema = z.object({
   CHANGE_CONFIRM_PERCENT: positiveInt.max(1000).default(50),
   /** On SIGTERM, how long in-flight requests and applies may take before the process exits anyway. Docker's own limit is 10 s. */
   SHUTDOWN_TIMEOUT_SECONDS: positiveInt.max(600).default(8),
+  /** Turns /metrics on (Prometheus text) for requests bearing `Authorization: Bearer <this>`; unset: /metrics does not exist. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
 
   /**
    * Demo mode with several instances: the mounted emulator all of them call (one instance's

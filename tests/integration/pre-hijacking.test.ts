@@ -15,6 +15,7 @@ import type { FormResult } from "~/lib/form-result";
 import { getBearerSession, getSession } from "~/server/auth/session.server";
 import { HttpError } from "~/server/http/errors.server";
 import { captureLogs } from "~/server/log.server";
+import { startJobs, stopJobs } from "~/server/jobs/jobs.server";
 import { setupTestEnvironment, type TestContext } from "../setup/test-db";
 import { routeArgs } from "../support/route-args";
 import { arriveAt } from "../support/sign-in-code";
@@ -47,8 +48,11 @@ beforeAll(async () => {
     ...googleEnvFor(base),
     APP_URL: APP,
   });
+  // The confirmation link is mailed (here: logged) by the outbox's job.
+  await startJobs({ pollMs: 100 });
 });
 afterAll(async () => {
+  await stopJobs();
   await settleSyncs(t.db);
   await t.cleanup();
   server.closeAllConnections();

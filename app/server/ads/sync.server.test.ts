@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_MANAGER_CUSTOMER_ID, DEMO_RICH_CUSTOMER_ID, DEMO_SMALL_CUSTOMER_ID, generationReports } from "../../../emulator/ads";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { drainJobs } from "../../../tests/support/jobs";
 import { getConnection } from "../auth/google-connection.server";
 import { loadAccountData, makePeriod } from "../optimizer/data.server";
 import { getAnalysisState } from "../optimizer/in-flight.server";
@@ -264,7 +265,8 @@ describe("a full sync of the rich demo account", () => {
     expect(s.dataVersion).toBe(1);
   });
 
-  it("runs the engine once the detail is in", async () => {
+  it("queues the engine once the detail is in; its job stores the recommendations", async () => {
+    await drainJobs(ctx.db, ["engine-run"]);
     expect(await recommendationCount(RICH)).toBeGreaterThan(0);
     expect((await getAnalysisState(ctx.db, RICH)).status).toBe("idle");
   });

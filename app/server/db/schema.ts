@@ -319,6 +319,10 @@ export interface ChangeSetsTable {
   origin: Generated<ChangeSetOrigin>;
   /** The chat (chats.id) whose assistant proposed it, else null. */
   chat_id: string | null;
+  /** Who is applying or settling it now (changes/lease.server.ts); null when nobody is. */
+  lease_holder: string | null;
+  /** Until when the holder's lease lasts unless renewed; after that another worker may settle the set. */
+  lease_expires_at: string | null;
 }
 
 export interface ChangesTable {
@@ -530,6 +534,28 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+/** Outgoing mail (0132), sent by "send-mail" jobs (email/outbox.server.ts). */
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  /** Cleared once sent or failed for good (it may hold a confirmation link). */
+  body: string;
+  status: "pending" | "sent" | "failed";
+  /** Why it could not be sent (the last attempt's reason). */
+  error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** Per account (0133): the outside-changes import's schedule and last failure (changes/history-import.server.ts). */
+export interface HistoryImportStateTable {
+  customer_id: string;
+  requested_at: string;
+  imported_at: string | null;
+  error: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -565,6 +591,8 @@ export interface Database {
   ai_leases: AiLeasesTable;
   rate_limits: RateLimitsTable;
   auth_codes: AuthCodesTable;
+  mail_outbox: MailOutboxTable;
+  history_import_state: HistoryImportStateTable;
 }
 
 export type User = Selectable<UsersTable>;

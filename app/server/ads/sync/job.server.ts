@@ -8,7 +8,7 @@ import type { Database } from "../../db/schema";
 import { getConfig } from "../../env.server";
 import { makePeriod, type Period } from "../../optimizer/data.server";
 import { analysisBeat, beginAnalysis, endAnalysis } from "../../optimizer/in-flight.server";
-import { runOptimizerAfterSync } from "../../optimizer/run.server";
+import { queueEngineRun } from "../../optimizer/engine-job.server";
 import { totalsMarker, WindowTotalsSum, writeSummedTotals, writeWindowTotals } from "../../optimizer/window-totals.server";
 import { requireAdsContext } from "../context.server";
 import { AdsClientError, AdsResponseError, type AdsClient } from "../client.server";
@@ -63,8 +63,8 @@ export interface SyncJob {
 /**
  * Runs the job on a connection of its own; resolves once the outcome (ok or
  * failed, of both stages for a first sync) is stored and, after a success
- * with every table in, the recommendations engine has run
- * over the new data (in this same thread: never the request thread's work).
+ * with every table in, the recommendations engine's job is queued
+ * (optimizer/engine-job.server.ts).
  */
 export async function runSyncJob(job: SyncJob): Promise<void> {
   const config = getConfig();
@@ -72,14 +72,25 @@ export async function runSyncJob(job: SyncJob): Promise<void> {
   try {
     // One connection for the whole job: TEMP tables belong to the connection that made them.
     const analysisId = await db.connection().execute((conn) => runOn(conn, dialect, job));
-    // Recommendations follow the data: the engine reads the tables this run just wrote.
-    if (analysisId) await runOptimizerAfterSync(job.customerId, db, job.clock(), analysisId);
+    // Recommendations follow the data: the engine job (one per account) reads the tables this run just wrote.
+    if (analysisId) await queueEngineRun(db, job.customerId, analysisId, job.clock());
   } finally {
     await db.destroy();
   }
 }
 
 class SupersededError extends Error {}
+
+/**
+ * The failure could not be written (the database failing too: "disk I/O error"): the run must not stay
+ * "running", so the failure goes up to the runner, which records it (and retries) with this message.
+ */
+export class SyncOutcomeNotStoredError extends Error {
+  name = "SyncOutcomeNotStoredError";
+}
+const outcomeNotStored = (message: string) => (writeError: unknown) => {
+  throw new SyncOutcomeNotStoredError(`${message} (${errorMessage(writeError)} while recording it)`);
+};
 
 /** Columns of ads_sync_state to set, values or SQL (data_version + 1). */
 type StateUpdate = UpdateObject<Database, "ads_sync_state">;
@@ -182,7 +193,7 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
   } catch (error) {
     if (error instanceof SupersededError) return null;
     const message = failureMessage(customerId, at.label, error);
-    await update({ status: "failed", finished_at: iso(clock()), last_error: message, current_step: null }).catch(() => undefined);
+    await update({ status: "failed", finished_at: iso(clock()), last_error: message, current_step: null }).catch(outcomeNotStored(message));
     return null;
   }
 }
@@ -379,7 +390,7 @@ async function stagedFirstSync(
     await endAnalysis(conn, customerId, inFlightId).catch(() => undefined);
     if (error instanceof SupersededError) return null;
     const message = failureMessage(customerId, at.label, error);
-    await update({ detail_status: "failed", detail_step: null, detail_error: message, finished_at: iso(clock()) }).catch(() => undefined);
+    await update({ detail_status: "failed", detail_step: null, detail_error: message, finished_at: iso(clock()) }).catch(outcomeNotStored(message));
     return null;
   }
 }

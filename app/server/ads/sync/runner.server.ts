@@ -10,6 +10,8 @@ import { FAILURE_COOLDOWN_MS, getSyncState, iso, STALE_RUNNING_MS, SyncAccessErr
 import { OVERVIEW_STEP_COUNT, STEPS, SYNC_STEP_COUNT } from "./streams.server";
 import { errorMessage, log } from "../../log.server";
 import { stopWorker, syncInWorker } from "./worker-host.server";
+import { wakeJobs } from "../../jobs/jobs.server";
+import { observeSync } from "../../metrics/metrics.server";
 
 /**
  * Starting syncs: one per account per process (callers join a running one),
@@ -173,29 +175,65 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
     .where((eb) => eb.or([eb("status", "!=", "running"), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]))
     .executeTakeFirst();
   markClaimed();
-  if (Number(claim.numUpdatedRows) === 0) return getSyncState(customerId, db, clock());
+  if (Number(claim.numUpdatedRows) === 0) {
+    observeSync("elsewhere", 0, 0);
+    return getSyncState(customerId, db, clock());
+  }
+  const started = performance.now();
 
   const report = async () => {
     if (opts.onProgress) await opts.onProgress(await getSyncState(customerId, db, clock()));
   };
+  let failure: string | undefined;
   try {
     if (opts.client) {
       await runSyncJob({ userId, customerId, runId, clock, client: opts.client, onStep: report, beforeTotals: opts.beforeTotals });
     } else {
       // A clock can't cross threads: an injected one (tests) is read once and held.
       await syncInWorker({ userId, customerId, runId, fixedNowMs: opts.now ? clock().getTime() : null, acks: !!opts.onProgress }, report);
+      // The worker queued the engine's job; this thread's workers run it.
+      wakeJobs("engine-run");
     }
   } catch (error) {
-    // The job stores its own failures; this is the thread itself dying (out of memory, a bug, shutdown).
+    // The job stores its own failures; this is the thread itself dying (out of memory, a bug, shutdown),
+    // or the job's failure that the database refused to store (SyncOutcomeNotStoredError).
     log.warn(`Sync of ${customerId} stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    const reason = stopping
+    failure = stopping
       ? "The sync stopped because the server shut down; the previous data is kept."
-      : "an internal error stopped the sync. It has been logged.";
-    await markFailed(db, customerId, runId, iso(clock()), reason).catch(() => undefined);
+      : (outcomeNotStored(error) ?? "an internal error stopped the sync. It has been logged.");
   }
+  // Every run ends in a final state with its reason: whatever this run still holds as "running" is failed now.
+  await endInFinalState(db, customerId, runId, () => iso(clock()), failure ?? "The sync stopped without recording its outcome.");
   const state = await getSyncState(customerId, db, clock());
+  const rows = Object.values(state.rowCounts ?? {}).reduce((a, b) => a + b, 0);
+  observeSync(state.status === "ok" ? "ok" : "failed", (performance.now() - started) / 1000, rows);
   if (opts.onProgress && state.status !== "running") await opts.onProgress(state);
   return state;
+}
+
+/**
+ * Fails what the run left "running" (nothing when it stored its outcome), retried with backoff while the
+ * database refuses the write; if it never accepts it, the sync's caller (its job) fails and is retried.
+ */
+async function endInFinalState(db: DB, customerId: string, runId: string, at: () => string, reason: string) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await markFailed(db, customerId, runId, at(), reason);
+    } catch (error) {
+      if (attempt >= FINAL_STATE_ATTEMPTS)
+        throw new Error(`The sync of ${customerId} could not record its outcome (${reason}): ${errorMessage(error)}`, { cause: error });
+      log.warn(`Sync of ${customerId}: recording its outcome failed (attempt ${attempt}, will retry): ${errorMessage(error)}`);
+      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+    }
+  }
+}
+const FINAL_STATE_ATTEMPTS = 5;
+
+/** The failure message the job could not store (SyncOutcomeNotStoredError, also as the worker thread reports it: its stack). */
+function outcomeNotStored(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  if (error.name === "SyncOutcomeNotStoredError") return error.message;
+  return /^SyncOutcomeNotStoredError: (.*)$/m.exec(error.message)?.[1];
 }
 
 async function markFailed(db: DB, customerId: string, runId: string, at: string, reason: string) {

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_SMALL_CUSTOMER_ID } from "../../../../emulator/ads";
 import { setupTestEnvironment, type TestContext } from "../../../../tests/setup/test-db";
+import { drainJobs } from "../../../../tests/support/jobs";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../../tests/support/emulator-harness";
 import { getConnection } from "../../auth/google-connection.server";
 import { getAnalysisState } from "../../optimizer/in-flight.server";
@@ -65,8 +66,9 @@ async function rows(table: string): Promise<number> {
   return Number(row.rows[0].n);
 }
 
-/** Engine runs stored for the account. */
+/** Engine runs stored for the account, once the engine jobs the syncs queued have run. */
 async function engineRuns(): Promise<number> {
+  await drainJobs(ctx.db, ["engine-run"]);
   const row = await ctx.db
     .selectFrom("optimizer_runs")
     .select(sql<number>`COUNT(*)`.as("n"))
