@@ -17,7 +17,7 @@ let emu: Running & { store: AdsStore };
 let token: string;
 beforeAll(async () => {
   emu = await startDemoEmulator({ today: TODAY, options: { enableAdmin: true } });
-  token = (await signIn(emu.baseUrl, { email: "demo.advertiser@example.com" })).tokens.access_token;
+  token = (await signIn(emu.baseUrl)).tokens.access_token;
 });
 afterAll(() => emu.close());
 beforeEach(() => {

@@ -235,6 +235,14 @@ export interface AdsSyncStateTable {
   detail_done: Generated<number>;
   /** Why the detail import failed, naming the step. */
   detail_error: string | null;
+  /** Where the next refresh reads change_status from: when the last successful sync started (0120). */
+  changes_since: string | null;
+  /** When every entity table was last read whole (0120). */
+  structure_read_at: string | null;
+  /** What the last successful sync was (0120). */
+  refresh_kind: "full" | "incremental" | null;
+  /** Google Ads API operations the last sync spent (0120). */
+  refresh_operations: number | null;
 }
 
 /** One entity's metric totals over the engine's four windows (0035_window_totals). */

@@ -29,6 +29,8 @@ export interface SyncOptions {
   onProgress?: (state: SyncState) => void | Promise<void>;
   /** Tests, with an injected client: between the switch-over and the window totals (SyncJob.beforeTotals). */
   beforeTotals?: () => Promise<void>;
+  /** Read everything rather than only what can have changed (tests, the bench). */
+  full?: boolean;
 }
 
 interface Run {
@@ -151,6 +153,10 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
       detail_step: null,
       detail_done: 0,
       detail_error: null,
+      changes_since: null,
+      structure_read_at: null,
+      refresh_kind: null,
+      refresh_operations: null,
     })
     .onConflict((oc) => oc.column("customer_id").doNothing())
     .execute();
@@ -180,10 +186,13 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
   };
   try {
     if (opts.client) {
-      await runSyncJob({ userId, customerId, runId, clock, client: opts.client, onStep: report, beforeTotals: opts.beforeTotals });
+      await runSyncJob({ userId, customerId, runId, clock, client: opts.client, onStep: report, beforeTotals: opts.beforeTotals, full: opts.full });
     } else {
       // A clock can't cross threads: an injected one (tests) is read once and held.
-      await syncInWorker({ userId, customerId, runId, fixedNowMs: opts.now ? clock().getTime() : null, acks: !!opts.onProgress }, report);
+      await syncInWorker(
+        { userId, customerId, runId, fixedNowMs: opts.now ? clock().getTime() : null, acks: !!opts.onProgress, full: opts.full === true },
+        report,
+      );
     }
   } catch (error) {
     // The job stores its own failures; this is the thread itself dying (out of memory, a bug, shutdown).

@@ -21,6 +21,8 @@ export interface JobInput {
   fixedNowMs: number | null;
   /** Wait for the runner's acknowledgement after each step (it reports progress to a caller). */
   acks: boolean;
+  /** Read everything rather than only what can have changed. */
+  full: boolean;
 }
 
 export interface OptimizeInput {
@@ -71,6 +73,7 @@ port.on("message", (message: ToWorker) => {
     customerId: input.customerId,
     runId: input.runId,
     clock: () => new Date(input.fixedNowMs ?? Date.now()),
+    full: input.full,
     onStep: async () => {
       if (!input.acks) return post({ type: "step", jobId });
       await new Promise<void>((resolve) => {

@@ -14,6 +14,7 @@ import * as m0095 from "./0095_data_version";
 import * as m0096 from "./0096_sync_detail_state";
 import * as m0100 from "./0100_ai_metering";
 import * as m0110 from "./0110_rate_limits";
+import * as m0120 from "./0120_incremental_sync";
 import * as m0130 from "./0130_jobs";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
@@ -33,5 +34,6 @@ export const migrations: Record<string, Migration> = {
   "0096_sync_detail_state": m0096,
   "0100_ai_metering": m0100,
   "0110_rate_limits": m0110,
+  "0120_incremental_sync": m0120,
   "0130_jobs": m0130,
 };
