@@ -245,6 +245,24 @@ export interface AdsSyncStateTable {
   refresh_operations: number | null;
 }
 
+/** One request sent to Google Ads and the operations it counts for (0121). */
+export interface GoogleAdsOperationsTable {
+  id: string;
+  at: string;
+  operations: number;
+  method: string;
+  customer_id: string | null;
+  purpose: "background" | "interactive";
+}
+
+/** Google calls held back until `until` (0121): "daily" and "retry" hold back every call, "temporary" scheduled ones. */
+export interface GoogleAdsPauseTable {
+  kind: "daily" | "retry" | "temporary";
+  until: string;
+  reason: string;
+  set_at: string;
+}
+
 /** One entity's metric totals over the engine's four windows (0035_window_totals). */
 export interface AdsWindowTotalsTable {
   customer_id: string;
@@ -532,6 +550,8 @@ export interface Database {
   ads_ad_assets: AdsAdAssetsTable;
   ads_search_term_daily: AdsSearchTermDailyTable;
   ads_sync_state: AdsSyncStateTable;
+  google_ads_operations: GoogleAdsOperationsTable;
+  google_ads_pause: GoogleAdsPauseTable;
   ads_window_totals: AdsWindowTotalsTable;
   change_sets: ChangeSetsTable;
   changes: ChangesTable;

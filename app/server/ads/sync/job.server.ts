@@ -14,6 +14,7 @@ import { requireAdsContext } from "../context.server";
 import { AdsClientError, AdsResponseError, type AdsClient } from "../client.server";
 import { withStager, type Dialect, type Stager } from "./bulk-insert.server";
 import { iso, SyncAccessError, syncRange } from "./state.server";
+import type { QuotaPurpose } from "../quota.server";
 import { canRefresh, planRefresh, type LastSync, type ReadTask, type RefreshPlan } from "./refresh.server";
 import { NOT_FAST } from "./row-readers.server";
 import { INTERN_MAX_LENGTH, readRow } from "./row-plan.server";
@@ -62,6 +63,8 @@ export interface SyncJob {
   beforeTotals?: () => Promise<void>;
   /** Read everything, not only what can have changed (tests, the bench; otherwise the job decides). */
   full?: boolean;
+  /** Whose budget the requests come out of (quota.server.ts): a scheduled refresh's, or a person's. */
+  purpose?: QuotaPurpose;
 }
 
 /**
@@ -105,21 +108,28 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
   const { customerId, runId, clock } = job;
   // Changes made after this instant may be missing from what this run reads: the next refresh asks for them.
   const startedAt = iso(clock());
+  // The step under way, for the failure message ("Loading keywords failed: …").
+  const at = { label: STEPS[0].label as string };
+  // Google Ads API operations this run spent, for the scheduler's estimate of the next.
+  let spent = 0;
   const update: Update = async (values) => {
     const now = iso(clock());
     const done = await conn
       .updateTable("ads_sync_state")
-      .set({ ...values, heartbeat_at: now, updated_at: now })
+      .set({ ...values, refresh_operations: spent, heartbeat_at: now, updated_at: now })
       .where("customer_id", "=", customerId)
       .where("run_id", "=", runId)
       .executeTakeFirst();
     return Number(done.numUpdatedRows) === 1;
   };
-
-  // The step under way, for the failure message ("Loading keywords failed: …").
-  const at = { label: STEPS[0].label as string };
   try {
-    const { account, client, loginCustomerId } = await requireAdsContext(job.userId, customerId, { db: conn, client: job.client }).catch((error: unknown) => {
+    const { account, client, loginCustomerId } = await requireAdsContext(job.userId, customerId, {
+      db: conn,
+      client: job.client,
+      purpose: job.purpose ?? "interactive",
+      clock,
+      onRecorded: (operations) => (spent += operations),
+    }).catch((error: unknown) => {
       throw error instanceof NotFoundError ? new SyncAccessError(error.message) : error;
     });
     const range = syncRange(account.time_zone, clock());

@@ -9,6 +9,7 @@ import { runSyncJob } from "./job.server";
 import { FAILURE_COOLDOWN_MS, getSyncState, iso, STALE_RUNNING_MS, SyncAccessError, type SyncState } from "./state.server";
 import { OVERVIEW_STEP_COUNT, STEPS, SYNC_STEP_COUNT } from "./streams.server";
 import { errorMessage, log } from "../../log.server";
+import type { QuotaPurpose } from "../quota.server";
 import { stopWorker, syncInWorker } from "./worker-host.server";
 
 /**
@@ -31,6 +32,8 @@ export interface SyncOptions {
   beforeTotals?: () => Promise<void>;
   /** Read everything rather than only what can have changed (tests, the bench). */
   full?: boolean;
+  /** Whose Google Ads budget the sync spends: "background" for scheduled refreshes; default what a person started. */
+  purpose?: QuotaPurpose;
 }
 
 interface Run {
@@ -186,11 +189,29 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
   };
   try {
     if (opts.client) {
-      await runSyncJob({ userId, customerId, runId, clock, client: opts.client, onStep: report, beforeTotals: opts.beforeTotals, full: opts.full });
+      await runSyncJob({
+        userId,
+        customerId,
+        runId,
+        clock,
+        client: opts.client,
+        onStep: report,
+        beforeTotals: opts.beforeTotals,
+        full: opts.full,
+        purpose: opts.purpose,
+      });
     } else {
       // A clock can't cross threads: an injected one (tests) is read once and held.
       await syncInWorker(
-        { userId, customerId, runId, fixedNowMs: opts.now ? clock().getTime() : null, acks: !!opts.onProgress, full: opts.full === true },
+        {
+          userId,
+          customerId,
+          runId,
+          fixedNowMs: opts.now ? clock().getTime() : null,
+          acks: !!opts.onProgress,
+          full: opts.full === true,
+          purpose: opts.purpose ?? "interactive",
+        },
         report,
       );
     }

@@ -3,6 +3,7 @@ import { createDb } from "../../db/db.server";
 import { adoptConfig, getConfig, type AppConfig } from "../../env.server";
 import { runOptimizer, type RunSummary } from "../../optimizer/run.server";
 import { runSyncJob } from "./job.server";
+import type { QuotaPurpose } from "../quota.server";
 
 /**
  * Entry of the background worker thread (worker-host.server.ts starts it; the
@@ -23,6 +24,7 @@ export interface JobInput {
   acks: boolean;
   /** Read everything rather than only what can have changed. */
   full: boolean;
+  purpose: QuotaPurpose;
 }
 
 export interface OptimizeInput {
@@ -74,6 +76,7 @@ port.on("message", (message: ToWorker) => {
     runId: input.runId,
     clock: () => new Date(input.fixedNowMs ?? Date.now()),
     full: input.full,
+    purpose: input.purpose,
     onStep: async () => {
       if (!input.acks) return post({ type: "step", jobId });
       await new Promise<void>((resolve) => {

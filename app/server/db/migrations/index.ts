@@ -15,6 +15,7 @@ import * as m0096 from "./0096_sync_detail_state";
 import * as m0100 from "./0100_ai_metering";
 import * as m0110 from "./0110_rate_limits";
 import * as m0120 from "./0120_incremental_sync";
+import * as m0121 from "./0121_google_ads_operations";
 import * as m0130 from "./0130_jobs";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
@@ -35,5 +36,6 @@ export const migrations: Record<string, Migration> = {
   "0100_ai_metering": m0100,
   "0110_rate_limits": m0110,
   "0120_incremental_sync": m0120,
+  "0121_google_ads_operations": m0121,
   "0130_jobs": m0130,
 };
