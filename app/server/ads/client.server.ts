@@ -32,8 +32,8 @@ export interface BatchDecoder {
 }
 
 /**
- * Sees every request before it is sent (retries included) and every failure Google answers with:
- * the install's operations ledger (quota.server.ts). `before` may refuse by throwing.
+ * Sees every request before it is sent (retries included) and every call's final failure: the
+ * install's operations ledger (quota.server.ts). `before` may refuse by throwing.
  */
 export interface RequestMeter {
   before(request: { method: string; operations: number; customerId?: string }): Promise<void>;
@@ -274,6 +274,16 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
   }
 
   async function execute<T>(call: Call, interpret: (body: unknown, requestId: string | undefined) => T, beforeRetry?: () => void | Promise<void>): Promise<T> {
+    try {
+      return await attempt(call, interpret, beforeRetry);
+    } catch (error) {
+      // What Google's final answer means for the install (its daily cap, rate limiting that outlasted the retries).
+      if (error instanceof AdsClientError) await options.meter?.failed(error);
+      throw error;
+    }
+  }
+
+  async function attempt<T>(call: Call, interpret: (body: unknown, requestId: string | undefined) => T, beforeRetry?: () => void | Promise<void>): Promise<T> {
     let retries = 0;
     let refreshed = false;
     let forceRefresh = false;
@@ -303,7 +313,6 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
         else if (caught instanceof AdsClientError) error = caught;
         else throw caught;
       }
-      await options.meter?.failed(error);
 
       if (error instanceof GoogleAdsApiError && (error.httpStatus === 401 || error.grpcStatus === "UNAUTHENTICATED") && !refreshed) {
         // Tokens can expire between the cache check and Google's; one fresh token settles it.

@@ -114,41 +114,47 @@ const DAILY_CAP_MESSAGE = "The Google Ads API budget of this install is used up"
 export async function reserveOperations(request: OperationRequest, db: DB = getDb(), now: Date = new Date()): Promise<void> {
   const { budget, backgroundBudget } = quotaBudget();
   const limit = request.purpose === "background" ? backgroundBudget : budget;
+  // PostgreSQL: one reservation at a time across instances. SQLite: the statement alone is atomic (one writer).
+  const admitted =
+    dialectOf(getConfig().DATABASE_URL) === "postgres"
+      ? await db.transaction().execute(async (trx) => {
+          await sql`SELECT pg_advisory_xact_lock(hashtext('google_ads_operations'))`.execute(trx);
+          return insertIfRoom(trx, request, limit, now);
+        })
+      : await insertIfRoom(db, request, limit, now);
+  if (admitted) return;
+  // Refused: say why and until when.
   const at = now.toISOString();
-  const postgres = dialectOf(getConfig().DATABASE_URL) === "postgres";
-  const refusal = await db.transaction().execute(async (trx) => {
-    // One reservation at a time across instances (SQLite: the transaction is IMMEDIATE already).
-    if (postgres) await sql`SELECT pg_advisory_xact_lock(hashtext('google_ads_operations'))`.execute(trx);
-    const active = await pauses(trx, now);
-    for (const kind of ["daily", "retry"] as const) {
-      const pause = active.get(kind);
-      if (pause && pause.until > at) return { until: pause.until, reason: pause.reason };
-    }
-    const temporary = active.get("temporary");
-    if (request.purpose === "background" && temporary && temporary.until > at) return { until: temporary.until, reason: temporary.reason };
-    const used = await operationsUsed(trx, now);
-    if (used + request.operations > limit) {
-      const until = await roomAt(trx, now, used + request.operations - limit);
-      const who = request.purpose === "background" ? " for scheduled refreshes (the rest is kept for your own changes and Sync now)" : "";
-      return {
-        until,
-        reason: `${DAILY_CAP_MESSAGE}${who}: ${used.toLocaleString("en-US")} of ${budget.toLocaleString("en-US")} operations in the last 24 hours`,
-      };
-    }
-    await trx
-      .insertInto("google_ads_operations")
-      .values({
-        id: randomUUID(),
-        at,
-        operations: request.operations,
-        method: request.method,
-        customer_id: request.customerId ?? null,
-        purpose: request.purpose,
-      })
-      .execute();
-    return undefined;
-  });
-  if (refusal) throw new PausedError(pausedMessage(refusal.reason, refusal.until), refusal.until);
+  const active = await pauses(db, now);
+  const pause = [active.get("daily"), active.get("retry"), request.purpose === "background" ? active.get("temporary") : undefined].find(
+    (p): p is GoogleAdsPauseTable => !!p && p.until > at,
+  );
+  if (pause) throw new PausedError(pausedMessage(pause.reason, pause.until), pause.until);
+  const used = await operationsUsed(db, now);
+  const until = await roomAt(db, now, Math.max(1, used + request.operations - limit));
+  const who = request.purpose === "background" ? " for scheduled refreshes (the rest is kept for your own changes and Sync now)" : "";
+  const reason = `${DAILY_CAP_MESSAGE}${who}: ${used.toLocaleString("en-US")} of ${budget.toLocaleString("en-US")} operations in the last 24 hours`;
+  throw new PausedError(pausedMessage(reason, until), until);
+}
+
+/** Records the request unless calls are paused for it or it would take the 24 hours past `limit`: one statement. */
+async function insertIfRoom(db: DB, request: OperationRequest, limit: number, now: Date): Promise<boolean> {
+  const at = now.toISOString();
+  const kinds = request.purpose === "background" ? ["daily", "retry", "temporary"] : ["daily", "retry"];
+  const values = {
+    id: randomUUID(),
+    at,
+    operations: request.operations,
+    method: request.method,
+    customer_id: request.customerId ?? null,
+    purpose: request.purpose,
+  };
+  const result = await sql`
+    INSERT INTO google_ads_operations (id, at, operations, method, customer_id, purpose)
+    SELECT ${values.id}, ${values.at}, ${values.operations}, ${values.method}, ${values.customer_id}, ${values.purpose}
+    WHERE NOT EXISTS (SELECT 1 FROM google_ads_pause WHERE until > ${at} AND kind IN (${sql.join(kinds)}))
+      AND (SELECT COALESCE(SUM(operations), 0) FROM google_ads_operations WHERE at > ${windowStart(now)}) + ${request.operations} <= ${limit}`.execute(db);
+  return Number(result.numAffectedRows ?? 0) === 1;
 }
 
 /** "…; Google Ads calls resume at 14:05 UTC." */
