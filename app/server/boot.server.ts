@@ -1,4 +1,4 @@
-import { stopSyncs } from "./ads/sync.server";
+import { startSyncScheduler, stopSyncScheduler, stopSyncs } from "./ads/sync.server";
 import { CALLBACK_PATH } from "./auth/google-oauth.server";
 import { startSettling, stopSettling } from "./changes/settler.server";
 import { closeDb, getDb, migrateToLatest, pingDb } from "./db/db.server";
@@ -18,6 +18,9 @@ export async function boot() {
   // state, in the background and retried until Google answers (startup must not
   // hang on it, and an outage at start must not leave them "applying" for good).
   startSettling();
+  // Accounts are refreshed on a schedule, within the Google Ads budget (pages never start a sync).
+  // TEMPORARY driver: the job queue's cron replaces it once app/server/jobs is started at boot.
+  startSyncScheduler();
   return {
     port: config.PORT,
     host: config.HOST,
@@ -38,6 +41,7 @@ export async function boot() {
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     shutdown: async () => {
       stopSettling();
+      stopSyncScheduler();
       await stopSyncs();
       await closeDb();
     },

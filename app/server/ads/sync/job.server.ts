@@ -167,8 +167,9 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
       changesSince: previous.changes_since,
       structureReadAt: previous.structure_read_at,
     };
-    // A failed detail import left tables incomplete: only a full read makes them whole again.
-    if (!job.full && previous.detail_status !== "failed" && canRefresh(last)) {
+    // A first sync's detail import that failed, died or is being superseded left tables incomplete: only a full read fills them.
+    const complete = previous.detail_status === null || previous.detail_status === "ok";
+    if (!job.full && complete && canRefresh(last)) {
       at.label = CHANGES_LABEL;
       const plan = await planRefresh({
         client,

@@ -6,7 +6,7 @@ import { NotFoundError } from "../../domain-errors.server";
 import { requireOwnAccount } from "../context.server";
 import { normalizeCustomerId, type AdsClient } from "../client.server";
 import { runSyncJob } from "./job.server";
-import { FAILURE_COOLDOWN_MS, getSyncState, iso, STALE_RUNNING_MS, SyncAccessError, type SyncState } from "./state.server";
+import { getSyncState, iso, STALE_RUNNING_MS, SyncAccessError, type SyncState } from "./state.server";
 import { OVERVIEW_STEP_COUNT, STEPS, SYNC_STEP_COUNT } from "./streams.server";
 import { errorMessage, log } from "../../log.server";
 import type { QuotaPurpose } from "../quota.server";
@@ -82,35 +82,6 @@ async function importingDetail(customerId: string, db: DB, opts: SyncOptions): P
   return state.status === "ok" && (state.detail.status === "running" || state.detail.status === "failed");
 }
 
-/**
- * Starts a background sync when the data is older than FRESH_FOR_MS (or was
- * never synced), and returns the current state at once: a page renders what
- * the database holds and can show progress while the sync runs.
- */
-export async function ensureFresh(userId: string, customerId: string, opts: SyncOptions = {}): Promise<SyncState> {
-  const db = opts.db ?? getDb();
-  const now = opts.now ?? (() => new Date());
-  const cid = normalizeCustomerId(customerId);
-  await requireAccount(userId, cid, db);
-  const running = inflight.get(cid);
-  if (running) {
-    await running.claimed;
-    return getSyncState(cid, db, now());
-  }
-  const state = await getSyncState(cid, db, now());
-  // A first sync's detail import (possibly in another process) is a sync still running.
-  if (state.status === "running" || state.detail.status === "running") return state;
-  // Data that is fresh but lacks its detail (that import failed) is not: a full sync fixes it.
-  if (state.fresh && state.detail.status !== "failed") return state;
-  const failed = state.status === "failed" || state.detail.status === "failed";
-  if (failed && state.finishedAt !== null && now().getTime() - Date.parse(state.finishedAt) < FAILURE_COOLDOWN_MS) {
-    return state;
-  }
-  const run = inflight.get(cid) ?? launch(userId, cid, opts);
-  await run.claimed;
-  return getSyncState(cid, db, now());
-}
-
 function launch(userId: string, customerId: string, opts: SyncOptions): Run {
   let markClaimed!: () => void;
   const claimed = new Promise<void>((resolve) => (markClaimed = resolve));
@@ -119,7 +90,7 @@ function launch(userId: string, customerId: string, opts: SyncOptions): Run {
     // A newer run (superseding a detail import) may have taken the slot.
     if (inflight.get(customerId)?.done === done) inflight.delete(customerId);
   });
-  // A background run (ensureFresh) may have no one awaiting it.
+  // A background run (the scheduler's, Sync now's) may have no one awaiting it.
   done.catch((error: unknown) => log.warn(`Sync of ${customerId} could not run: ${errorMessage(error)}`));
   const run: Run = { claimed, done };
   inflight.set(customerId, run);
@@ -257,7 +228,7 @@ async function markFailed(db: DB, customerId: string, runId: string, at: string,
 
 /**
  * Shutdown: stops running syncs now (a sync can take minutes; the previous data
- * stays, and the next page view starts a new one). Their state says why.
+ * stays, and the next scheduled refresh starts a new one). Their state says why.
  */
 export async function stopSyncs(): Promise<void> {
   stopping = true;
