@@ -1,11 +1,13 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
+import { GoogleBudget } from "~/components/google-budget";
 import { OptimizationTargets } from "~/components/optimization-targets";
 import { PageHeader, buttonClass } from "~/components/ui";
 import { formatCustomerId, formatInteger } from "~/lib/format";
 import { usageSummary } from "~/server/ai/metered.server";
 import { describeModel, MODEL_SETUP_HINT } from "~/server/ai/model.server";
 import { listAccounts, refreshAccounts, setActiveAccount } from "~/server/ads/accounts.server";
+import { googleBudgetView } from "~/server/sync-status.server";
 import { disconnectGoogle, getConnection } from "~/server/auth/google-connection.server";
 import { userContext } from "~/server/request-context.server";
 import { isTargetsIntent, targetsAction, targetsSection } from "~/server/optimizer/pages.server";
@@ -18,17 +20,19 @@ export function meta() {
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { user } = context.get(userContext);
-  const [connection, accounts, usage, targets] = await Promise.all([
+  const [connection, accounts, usage, targets, budget] = await Promise.all([
     getConnection(user.id),
     listAccounts(user.id),
     usageSummary(user.id),
     targetsSection(user),
+    googleBudgetView(),
   ]);
   const model = describeModel();
   return {
     ai: { configured: model.configured, summary: model.summary, hint: model.configured ? null : MODEL_SETUP_HINT, usage },
     email: user.email,
     targets,
+    budget,
     activeCustomerId: user.active_customer_id,
     connection: connection
       ? {
@@ -200,6 +204,10 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             </Form>
           )}
         </section>
+      ) : null}
+
+      {connection ? (
+        <GoogleBudget view={loaderData.budget} timeZone={accounts.find((a) => a.customerId === activeCustomerId)?.timeZone ?? "UTC"} />
       ) : null}
 
       {loaderData.targets ? (

@@ -3,6 +3,7 @@ import { getAccount } from "./ads/accounts.server";
 import { getSyncState, syncAccount, type SyncState } from "./ads/sync.server";
 import { assertGoogleAvailable, quotaUsage } from "./ads/quota.server";
 import { getDb } from "./db/db.server";
+import { getConfig } from "./env.server";
 import { LimitReachedError } from "./domain-errors.server";
 import { errorMessage, log } from "./log.server";
 
@@ -46,6 +47,19 @@ const NO_PAUSE: GooglePause = { until: null, reason: null };
 export async function googlePause(): Promise<GooglePause> {
   const usage = await quotaUsage();
   return { until: usage.pausedUntil, reason: usage.pauseReason };
+}
+
+/** The install's Google Ads API budget and what is used of it (/settings). */
+export async function googleBudgetView() {
+  const usage = await quotaUsage();
+  return {
+    used: usage.used,
+    budget: usage.budget,
+    backgroundBudget: usage.backgroundBudget,
+    intervalMinutes: getConfig().SYNC_INTERVAL_MINUTES,
+    pausedUntil: usage.pausedUntil,
+    pauseReason: usage.pauseReason,
+  };
 }
 
 /** The account's sync state as pages and the API show it. */
