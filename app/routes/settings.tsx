@@ -206,9 +206,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         </section>
       ) : null}
 
-      {connection ? (
-        <GoogleBudget view={loaderData.budget} timeZone={accounts.find((a) => a.customerId === activeCustomerId)?.timeZone ?? "UTC"} />
-      ) : null}
+      {connection ? <GoogleBudget view={loaderData.budget} timeZone={accounts.find((a) => a.customerId === activeCustomerId)?.timeZone ?? "UTC"} /> : null}
 
       {loaderData.targets ? (
         <OptimizationTargets data={loaderData.targets} lastResult={actionData && "targetResult" in actionData ? actionData.targetResult : undefined} />
