@@ -5,14 +5,15 @@ import { assertGoogleAvailable, quotaUsage } from "./ads/quota.server";
 import { getDb } from "./db/db.server";
 import { getConfig } from "./env.server";
 import { LimitReachedError } from "./domain-errors.server";
+import { consumeLimit, RateLimitError, type LimitSpec } from "./limits/limiter.server";
 import { errorMessage, log } from "./log.server";
 
 // How fresh an account's local copy is, as the pages and the API show it, and
 // the "Sync now" button's start. Pages never start a sync: accounts are
 // refreshed on a schedule (ads/sync/scheduler.server.ts).
 
-/** "Sync now" of one account at most this often (a scheduled refresh counts too): each costs Google Ads operations. */
-export const SYNC_NOW_COOLDOWN_MS = 5 * 60_000;
+/** "Sync now" per account: each costs Google Ads operations, and accounts are refreshed on a schedule anyway. */
+export const SYNC_NOW_LIMIT: LimitSpec = { name: "sync-now", points: 6, durationSeconds: 3600 };
 
 /** The sync state as pages and the API show it (the internals stay in). */
 export function syncView(state: SyncState, pause: GooglePause = NO_PAUSE) {
@@ -102,19 +103,25 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * "Sync now": starts a sync (a refresh of what can have changed) and returns once it has claimed
  * the account (or ended), so the page redirected to shows progress. The sync itself goes on in
- * the background. Refused (LimitReachedError) when the account's last sync started less than
- * SYNC_NOW_COOLDOWN_MS ago, and (PausedError) while Google Ads calls are paused.
+ * the background. Refused with PausedError while Google Ads calls are paused, and with
+ * LimitReachedError past SYNC_NOW_LIMIT for the account (counted in the database, for every
+ * instance and every user of the account). A sync already running is joined, not counted.
  */
 export async function startSync(userId: string, account: ReportAccount) {
-  const current = await getSyncState(account.customerId);
-  if (current.status !== "running" && current.startedAt !== null) {
-    const wait = Date.parse(current.startedAt) + SYNC_NOW_COOLDOWN_MS - Date.now();
-    if (wait > 0) {
-      const minutes = Math.ceil(wait / 60_000);
-      throw new LimitReachedError(`This account was synced moments ago. Sync now is available again in ${minutes === 1 ? "a minute" : `${minutes} minutes`}.`);
+  if ((await getSyncState(account.customerId)).status !== "running") {
+    await assertGoogleAvailable();
+    try {
+      await consumeLimit(SYNC_NOW_LIMIT, account.customerId);
+    } catch (error) {
+      if (!(error instanceof RateLimitError)) throw error;
+      const minutes = Math.ceil(error.retryAfterSeconds / 60);
+      const limited = new LimitReachedError(
+        `Sync now was used ${SYNC_NOW_LIMIT.points} times in the last hour for this account; it is available again in ${minutes <= 1 ? "a minute" : `${minutes} minutes`}. The account is also refreshed on its own every ${getConfig().SYNC_INTERVAL_MINUTES} minutes.`,
+      );
+      limited.retryAfterSeconds = error.retryAfterSeconds;
+      throw limited;
     }
   }
-  await assertGoogleAvailable();
   await claimed(syncAccount(userId, account.customerId), account.customerId);
   return syncViewOf(account.customerId);
 }

@@ -123,7 +123,7 @@ export default defineArea({
           400: errorResponse("A manager account: it has nothing of its own to sync"),
           404: NOT_FOUND_ACCOUNT,
           405: errorResponse("Method not allowed"),
-          429: errorResponse("The account was synced less than 5 minutes ago"),
+          429: errorResponse("Sync now was used 6 times in the last hour for this account; Retry-After says when it is available again"),
           503: errorResponse("Google Ads calls are paused (the install's daily budget is spent); Retry-After says for how long"),
         },
       },
