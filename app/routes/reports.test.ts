@@ -8,7 +8,7 @@ import { setupTestEnvironment, type TestContext } from "../../tests/setup/test-d
 import routes from "../routes";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../../tests/support/emulator-harness";
 import { getSyncState, syncAccount } from "../server/ads/sync.server";
-import { SYNC_NOW_LIMIT, syncOnConnect } from "../server/sync-status.server";
+import { SYNC_NOW_LIMIT, startFirstSync } from "../server/sync-status.server";
 import { consumeLimit } from "../server/limits/limiter.server";
 import { commitSessionCookie, createSession } from "../server/auth/session.server";
 import { documented } from "../../tests/support/api-doc";
@@ -84,7 +84,7 @@ beforeAll(async () => {
     .execute();
   stranger = await sessionFor(strangerId);
   // The Google callback starts the first sync (pages never do); the first page view shows its progress.
-  await syncOnConnect(demoUserId);
+  await startFirstSync(demoUserId);
   firstVisit = await campaignsLoader(await pageArgs(page("/campaigns")));
   await syncAccount(demoUserId, DEMO_RICH_CUSTOMER_ID);
 }, 180_000);

@@ -7,7 +7,7 @@ import { formatCustomerId, formatInteger } from "~/lib/format";
 import { usageSummary } from "~/server/ai/metered.server";
 import { describeModel, MODEL_SETUP_HINT } from "~/server/ai/model.server";
 import { listAccounts, refreshAccounts, setActiveAccount } from "~/server/ads/accounts.server";
-import { googleBudgetView } from "~/server/sync-status.server";
+import { googleBudgetView, startFirstSync } from "~/server/sync-status.server";
 import { disconnectGoogle, getConnection } from "~/server/auth/google-connection.server";
 import { userContext } from "~/server/request-context.server";
 import { isTargetsIntent, targetsAction, targetsSection } from "~/server/optimizer/pages.server";
@@ -71,6 +71,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "select-account": {
       const ok = await setActiveAccount(user.id, input.customerId);
       if (!ok) return data({ error: "That account is not one of yours" }, { status: 400 });
+      // An account never imported gets its first sync now; the others are refreshed on their schedule.
+      await startFirstSync(user.id);
       return redirectWithToast("/settings", { type: "success", message: "Active account changed" });
     }
     case "refresh-accounts": {

@@ -79,12 +79,13 @@ export async function freshness(_userId: string, account: ReportAccount) {
 }
 
 /**
- * At the Google connection: the active account's first sync starts now,
- * whatever page the user lands on (later refreshes are scheduled). Resolves
- * once the sync has claimed the account, so the landing page already shows it
+ * At the Google connection, and when a person makes an account active: that
+ * account's first sync starts now, whatever page comes next (later refreshes
+ * are scheduled; an account already imported is left to them). Resolves once
+ * the sync has claimed the account, so the next page already shows it
  * running; a failure to start is logged and the scheduler tries again.
  */
-export async function syncOnConnect(userId: string): Promise<void> {
+export async function startFirstSync(userId: string): Promise<void> {
   try {
     const user = await getDb().selectFrom("users").select("active_customer_id").where("id", "=", userId).executeTakeFirst();
     const account = user?.active_customer_id ? await getAccount(userId, user.active_customer_id) : undefined;
