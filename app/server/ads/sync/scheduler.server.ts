@@ -10,11 +10,12 @@ import { STRUCTURE_EVERY_MS } from "./refresh.server";
 
 /**
  * Refreshes on a schedule (issue 26, ADR 021): pages never start a sync; each
- * connected account is refreshed every SYNC_INTERVAL_MINUTES, at its own
- * minute of the interval (a hash of its id) so accounts do not all start at
- * once, as far as the install's Google Ads budget allows. An account whose
- * users have all left (no user with an active Google connection lists it) is
- * not refreshed.
+ * connected account (one whose first sync someone started, at the Google
+ * connection or by making it active) is refreshed every SYNC_INTERVAL_MINUTES,
+ * at its own minute of the interval (a hash of its id) so accounts do not all
+ * start at once, as far as the install's Google Ads budget allows. An account
+ * whose users have all left (no user with an active Google connection lists
+ * it) is not refreshed.
  *
  * `runSyncSchedulerTick` plans (every minute, on one instance: the job queue's
  * cron) and enqueues one `sync-account` job per account due; `syncAccountJob`
@@ -130,11 +131,13 @@ export async function runSyncSchedulerTick(now: Date = new Date(), deps: Schedul
   const due = all
     .filter((c) => !running(c, now))
     .filter((c) => {
-      if (c.startedAt === null) return true;
+      // Refreshes keep up accounts someone opened (the first sync runs when a person makes one active);
+      // a manager may list hundreds nobody looks at, which are not imported in the background.
+      if (c.startedAt === null) return false;
       const started = Date.parse(c.startedAt);
       return started < slotStart(c.customerId, intervalMs, now) && now.getTime() - started >= intervalMs / 2;
     })
-    .sort((a, b) => (a.startedAt ?? "").localeCompare(b.startedAt ?? ""));
+    .sort((a, b) => a.startedAt!.localeCompare(b.startedAt!));
   if (due.length === 0) return { due: 0, enqueued: [], heldBack: null };
 
   const usage = await quotaUsage(db, now);

@@ -53,6 +53,12 @@ describe("a simulated week of scheduled refreshes", () => {
     const kinds: string[] = [];
     const dataTo: string[] = [];
     const firstFrom = { value: "" };
+    // The first sync, when the account was opened; then only the scheduler.
+    const first = await syncAccount(userId, CID, { now, client: adsClientFor((await getConnection(userId))!, { clock: now }) });
+    expect(first.status).toBe("ok");
+    kinds.push("full");
+    firstFrom.value = first.dataFrom!;
+    dataTo.push(first.dataTo!);
     // A tick every 30 minutes for 7 days.
     for (let minute = 0; minute < 7 * 24 * 60; minute += 30) {
       const queued: SyncAccountData[] = [];
