@@ -82,6 +82,14 @@ const schema = z.object({
     .string()
     .regex(/^v\d+$/, "must look like v24")
     .default("v24"),
+  /** Google Ads API operations this install may spend per rolling 24 hours (Explorer access 2,880; Basic 15,000). */
+  GOOGLE_ADS_DAILY_OPERATIONS: positiveInt.default(2880),
+  /** Share of that budget scheduled refreshes leave to people (applies, Sync now), in percent. */
+  GOOGLE_ADS_RESERVE_PERCENT: z.coerce.number().int().min(0).max(90).default(10),
+  /** Each connected account is refreshed this often, in minutes. */
+  SYNC_INTERVAL_MINUTES: positiveInt.min(5).max(1440).default(60),
+  /** Days of metrics a refresh re-reads (conversions arrive late), ending yesterday. */
+  SYNC_LOOKBACK_DAYS: positiveInt.max(90).default(14),
 
   /** `<provider>:<model>`; split at the first colon so `openai-compatible:qwen3:8b` keeps its tag. */
   AI_MODEL: z

@@ -4,6 +4,7 @@ import { getConfig } from "../env.server";
 import { isUniqueViolation } from "../db/unique-violation.server";
 import { requireAdsContext } from "../ads/context.server";
 import { AdsOutcomeUnknownError, GoogleAdsApiError, type AdsClient } from "../ads/client.server";
+import { assertGoogleAvailable } from "../ads/quota.server";
 import { ConflictError, NotFoundError } from "../domain-errors.server";
 import { COLLECTION, readChildren, readLive, type Fields, type LiveResource } from "./kinds.server";
 import { storeChangeSet, type DraftChange } from "./propose.server";
@@ -310,6 +311,8 @@ export function applyChangeSet(userId: string, id: string, opts: ApplyOptions): 
 async function applyNow(userId: string, id: string, opts: ApplyOptions): Promise<ChangeSetDetail> {
   const db = getDb();
   let { set, changes: proposed } = await loadSet(db, userId, id);
+  // While Google Ads calls are paused (the install's budget is spent) a clear 503 now, nothing marked as applying.
+  await assertGoogleAvailable(db);
   if (set.status === "proposed") ({ set, changes: proposed } = await validateChangeSet(userId, id));
   if (set.status === "invalid") throw new ConflictError("Google refused some of these changes; fix them and propose again");
   if (set.status !== "validated") throw new ConflictError(`This change set is already ${set.status.replace("_", " ")}`);

@@ -241,6 +241,32 @@ export interface AdsSyncStateTable {
   detail_done: Generated<number>;
   /** Why the detail import failed, naming the step. */
   detail_error: string | null;
+  /** Where the next refresh reads change_status from: when the last successful sync started (0120). */
+  changes_since: string | null;
+  /** When every entity table was last read whole (0120). */
+  structure_read_at: string | null;
+  /** What the last successful sync was (0120). */
+  refresh_kind: "full" | "incremental" | null;
+  /** Google Ads API operations the last sync spent (0120). */
+  refresh_operations: number | null;
+}
+
+/** One request sent to Google Ads and the operations it counts for (0121). */
+export interface GoogleAdsOperationsTable {
+  id: string;
+  at: string;
+  operations: number;
+  method: string;
+  customer_id: string | null;
+  purpose: "background" | "interactive";
+}
+
+/** Google calls held back until `until` (0121): "daily" and "retry" hold back every call, "temporary" scheduled ones. */
+export interface GoogleAdsPauseTable {
+  kind: "daily" | "retry" | "temporary";
+  until: string;
+  reason: string;
+  set_at: string;
 }
 
 /** One entity's metric totals over the engine's four windows (0035_window_totals). */
@@ -573,6 +599,8 @@ export interface Database {
   ads_ad_assets: AdsAdAssetsTable;
   ads_search_term_daily: AdsSearchTermDailyTable;
   ads_sync_state: AdsSyncStateTable;
+  google_ads_operations: GoogleAdsOperationsTable;
+  google_ads_pause: GoogleAdsPauseTable;
   ads_window_totals: AdsWindowTotalsTable;
   change_sets: ChangeSetsTable;
   changes: ChangesTable;

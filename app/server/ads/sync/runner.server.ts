@@ -6,9 +6,10 @@ import { NotFoundError } from "../../domain-errors.server";
 import { requireOwnAccount } from "../context.server";
 import { normalizeCustomerId, type AdsClient } from "../client.server";
 import { runSyncJob } from "./job.server";
-import { FAILURE_COOLDOWN_MS, getSyncState, iso, STALE_RUNNING_MS, SyncAccessError, type SyncState } from "./state.server";
+import { getSyncState, iso, STALE_RUNNING_MS, SyncAccessError, type SyncState } from "./state.server";
 import { OVERVIEW_STEP_COUNT, STEPS, SYNC_STEP_COUNT } from "./streams.server";
 import { errorMessage, log } from "../../log.server";
+import type { QuotaPurpose } from "../quota.server";
 import { stopWorker, syncInWorker } from "./worker-host.server";
 import { wakeJobs } from "../../jobs/jobs.server";
 import { observeSync } from "../../metrics/metrics.server";
@@ -31,6 +32,10 @@ export interface SyncOptions {
   onProgress?: (state: SyncState) => void | Promise<void>;
   /** Tests, with an injected client: between the switch-over and the window totals (SyncJob.beforeTotals). */
   beforeTotals?: () => Promise<void>;
+  /** Read everything rather than only what can have changed (tests, the bench). */
+  full?: boolean;
+  /** Whose Google Ads budget the sync spends: "background" for scheduled refreshes; default what a person started. */
+  purpose?: QuotaPurpose;
 }
 
 interface Run {
@@ -79,35 +84,6 @@ async function importingDetail(customerId: string, db: DB, opts: SyncOptions): P
   return state.status === "ok" && (state.detail.status === "running" || state.detail.status === "failed");
 }
 
-/**
- * Starts a background sync when the data is older than FRESH_FOR_MS (or was
- * never synced), and returns the current state at once: a page renders what
- * the database holds and can show progress while the sync runs.
- */
-export async function ensureFresh(userId: string, customerId: string, opts: SyncOptions = {}): Promise<SyncState> {
-  const db = opts.db ?? getDb();
-  const now = opts.now ?? (() => new Date());
-  const cid = normalizeCustomerId(customerId);
-  await requireAccount(userId, cid, db);
-  const running = inflight.get(cid);
-  if (running) {
-    await running.claimed;
-    return getSyncState(cid, db, now());
-  }
-  const state = await getSyncState(cid, db, now());
-  // A first sync's detail import (possibly in another process) is a sync still running.
-  if (state.status === "running" || state.detail.status === "running") return state;
-  // Data that is fresh but lacks its detail (that import failed) is not: a full sync fixes it.
-  if (state.fresh && state.detail.status !== "failed") return state;
-  const failed = state.status === "failed" || state.detail.status === "failed";
-  if (failed && state.finishedAt !== null && now().getTime() - Date.parse(state.finishedAt) < FAILURE_COOLDOWN_MS) {
-    return state;
-  }
-  const run = inflight.get(cid) ?? launch(userId, cid, opts);
-  await run.claimed;
-  return getSyncState(cid, db, now());
-}
-
 function launch(userId: string, customerId: string, opts: SyncOptions): Run {
   let markClaimed!: () => void;
   const claimed = new Promise<void>((resolve) => (markClaimed = resolve));
@@ -116,7 +92,7 @@ function launch(userId: string, customerId: string, opts: SyncOptions): Run {
     // A newer run (superseding a detail import) may have taken the slot.
     if (inflight.get(customerId)?.done === done) inflight.delete(customerId);
   });
-  // A background run (ensureFresh) may have no one awaiting it.
+  // A background run (the scheduler's, Sync now's) may have no one awaiting it.
   done.catch((error: unknown) => log.warn(`Sync of ${customerId} could not run: ${errorMessage(error)}`));
   const run: Run = { claimed, done };
   inflight.set(customerId, run);
@@ -153,6 +129,10 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
       detail_step: null,
       detail_done: 0,
       detail_error: null,
+      changes_since: null,
+      structure_read_at: null,
+      refresh_kind: null,
+      refresh_operations: null,
     })
     .onConflict((oc) => oc.column("customer_id").doNothing())
     .execute();
@@ -187,10 +167,31 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
   let failure: string | undefined;
   try {
     if (opts.client) {
-      await runSyncJob({ userId, customerId, runId, clock, client: opts.client, onStep: report, beforeTotals: opts.beforeTotals });
+      await runSyncJob({
+        userId,
+        customerId,
+        runId,
+        clock,
+        client: opts.client,
+        onStep: report,
+        beforeTotals: opts.beforeTotals,
+        full: opts.full,
+        purpose: opts.purpose,
+      });
     } else {
       // A clock can't cross threads: an injected one (tests) is read once and held.
-      await syncInWorker({ userId, customerId, runId, fixedNowMs: opts.now ? clock().getTime() : null, acks: !!opts.onProgress }, report);
+      await syncInWorker(
+        {
+          userId,
+          customerId,
+          runId,
+          fixedNowMs: opts.now ? clock().getTime() : null,
+          acks: !!opts.onProgress,
+          full: opts.full === true,
+          purpose: opts.purpose ?? "interactive",
+        },
+        report,
+      );
       // The worker queued the engine's job; this thread's workers run it.
       wakeJobs("engine-run");
     }
@@ -265,7 +266,7 @@ async function markFailed(db: DB, customerId: string, runId: string, at: string,
 
 /**
  * Shutdown: stops running syncs now (a sync can take minutes; the previous data
- * stays, and the next page view starts a new one). Their state says why.
+ * stays, and the next scheduled refresh starts a new one). Their state says why.
  */
 export async function stopSyncs(): Promise<void> {
   stopping = true;

@@ -3,6 +3,7 @@ import { createDb } from "../../db/db.server";
 import { adoptConfig, getConfig, type AppConfig } from "../../env.server";
 import { runOptimizer, type RunSummary } from "../../optimizer/run.server";
 import { runSyncJob } from "./job.server";
+import type { QuotaPurpose } from "../quota.server";
 
 /**
  * Entry of the background worker thread (worker-host.server.ts starts it; the
@@ -21,6 +22,9 @@ export interface JobInput {
   fixedNowMs: number | null;
   /** Wait for the runner's acknowledgement after each step (it reports progress to a caller). */
   acks: boolean;
+  /** Read everything rather than only what can have changed. */
+  full: boolean;
+  purpose: QuotaPurpose;
 }
 
 export interface OptimizeInput {
@@ -73,6 +77,8 @@ port.on("message", (message: ToWorker) => {
     customerId: input.customerId,
     runId: input.runId,
     clock: () => new Date(input.fixedNowMs ?? Date.now()),
+    full: input.full,
+    purpose: input.purpose,
     onStep: async () => {
       if (!input.acks) return post({ type: "step", jobId });
       await new Promise<void>((resolve) => {
