@@ -25,6 +25,9 @@ const ENGINE_HOLD_DIR = (process.env.E2E_ENGINE_HOLD_DIR ??= `${DATA_DIR}-engine
 // syncs the small demo account there: its first sync is the spec's own.
 const DETAIL_HOLD_DIR = (process.env.E2E_DETAIL_HOLD_DIR ??= `${DATA_DIR}-detail-holds`);
 
+// The bearer token of the main server's /metrics (operations.spec.ts reads it from the environment).
+const E2E_METRICS_TOKEN = (process.env.E2E_METRICS_TOKEN ??= "e2e-metrics-token-0123456789");
+
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
@@ -70,6 +73,8 @@ export default defineConfig({
         // A third demo account whose one campaign has 1,200 keywords (daily-use.spec.ts pages and sorts it).
         EMULATOR_LARGE_ACCOUNT_KEYWORDS: "1200",
         TEST_HOLD_ENGINE_DIR: ENGINE_HOLD_DIR,
+        // /metrics on for this server (operations.spec.ts); the second server keeps it off.
+        METRICS_TOKEN: E2E_METRICS_TOKEN,
       },
     },
     {

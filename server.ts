@@ -1,12 +1,12 @@
 /**
  * The HTTP entry: security headers, cross-site refusal, static assets,
- * /healthz and /readyz, the Google emulator in demo mode, then React Router. Graceful
+ * /healthz, /readyz and /metrics, the Google emulator in demo mode, then React Router. Graceful
  * shutdown on SIGTERM/SIGINT.
  *
  * Production: `node build/server.js` (this file bundled by scripts/build-server.mjs).
  * Development: `tsx server.ts --dev` (Vite middleware, HMR).
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +20,7 @@ import { namesDataDirFile } from "./app/server/http/dev-files.server";
 import { noStoreForData } from "./app/server/http/no-store.server";
 import { requestLog } from "./app/server/http/request-log.server";
 import { fairAdmission } from "./app/server/http/admission.server";
+import { routePatternMatcher } from "./app/server/http/route-pattern.server";
 import { errorMessage, log } from "./app/server/log.server";
 
 type BootResult = Awaited<ReturnType<typeof import("./app/server/boot.server").boot>>;
@@ -40,7 +41,7 @@ async function loadBuild() {
     // The build itself, not a function returning it: given a function, React Router
     // derives its routes and static handler again on every request (for development's
     // reloads), ~10 % of a signed-in page's CPU in the profile.
-    return { build: build as ServerBuild | (() => Promise<ServerBuild>), entry, loadContext: entry.createLoadContext };
+    return { build: build as ServerBuild | (() => Promise<ServerBuild>), routes: build.routes, entry, loadContext: entry.createLoadContext };
   }
   const vite = await import("vite");
   const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
@@ -48,11 +49,11 @@ async function loadBuild() {
   const first = await load();
   // Vite may reload the app's modules: each request's context comes from the current build.
   const loadContext = async (info: RequestInfo) => ((await load()).entry.module as unknown as Entry).createLoadContext(info);
-  return { build: load, entry: first.entry.module as unknown as Entry, loadContext, viteDevServer };
+  return { build: load, routes: first.routes, entry: first.entry.module as unknown as Entry, loadContext, viteDevServer };
 }
 
 async function main() {
-  const { build, entry, loadContext, viteDevServer } = await loadBuild();
+  const { build, routes, entry, loadContext, viteDevServer } = await loadBuild();
   let app: BootResult;
   try {
     app = await entry.boot();
@@ -70,6 +71,13 @@ async function main() {
 
   server.use(connectionCloseWhileDraining);
   server.use(requestLog());
+  // Request durations by route pattern and status (/metrics), measured to the end of each response.
+  const routeOf = routePatternMatcher(routes);
+  server.use((req, res, next) => {
+    const started = performance.now();
+    res.on("finish", () => app.metrics.observeHttp(routeOf(req.path), req.method, res.statusCode, (performance.now() - started) / 1000));
+    next();
+  });
   server.use(fairAdmission());
   server.use((_req, res, next) => {
     for (const [name, value] of Object.entries(app.securityHeaders)) res.setHeader(name, value);
@@ -125,6 +133,19 @@ async function main() {
     }
     res.status(readiness.ready ? 200 : 503).json({ status: readiness.ready ? "ready" : "unavailable", reason: readiness.reason, checks: readiness.checks });
   });
+
+  // Prometheus metrics, only with METRICS_TOKEN (without it the address does not exist: React Router's 404).
+  if (app.metricsToken) {
+    const token = app.metricsToken;
+    server.get("/metrics", async (req, res) => {
+      if (!bearerMatches(req.get("Authorization"), token)) {
+        res.status(401).set("WWW-Authenticate", 'Bearer realm="metrics"').json({ detail: "A valid bearer token is required" });
+        return;
+      }
+      const { contentType, body } = await app.metrics.render();
+      res.status(200).set("Content-Type", contentType).set("Cache-Control", "no-store").send(body);
+    });
+  }
 
   if (app.demoMode) {
     const { mountDemoEmulator } = await import("./emulator/mount");
@@ -213,6 +234,14 @@ async function main() {
 process.on("unhandledRejection", (reason) => {
   log.error({ err: reason }, `Unhandled promise rejection: ${errorMessage(reason)}`);
 });
+
+/** The Authorization header carries exactly this bearer token (compared in constant time). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = /^Bearer (.+)$/.exec(header ?? "")?.[1];
+  if (!given) return false;
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(given), digest(token));
+}
 
 main().catch((error: unknown) => {
   log.error({ err: error }, `Could not start: ${errorMessage(error)}`);

@@ -20,6 +20,8 @@ export default [
     route("ai-optimizer", "routes/ai-optimizer.tsx"),
     route("ad-generator", "routes/ad-generator.tsx"),
     route("history", "routes/history.tsx"),
+    // Change sets proposed but not applied (chat, ad generator, recommendations, campaign screens), with bulk discard.
+    route("drafts", "routes/drafts.tsx"),
     route("settings", "routes/settings.tsx"),
   ]),
   // The chat's streaming endpoint (cookie session): POST a question, read the answer as it is written.
@@ -53,6 +55,8 @@ export default [
     route("change-sets/:changeSetId/apply", "routes/api/change-set-apply.ts"),
     route("change-sets/:changeSetId/discard", "routes/api/change-set-discard.ts"),
     route("change-sets/:changeSetId/revert", "routes/api/change-set-revert.ts"),
+    route("drafts", "routes/api/drafts.ts"),
+    route("drafts/discard", "routes/api/drafts-discard.ts"),
     route("ad-copy", "routes/api/ad-copy.ts"),
     route("chat", "routes/api/chat.ts"),
     route("chats", "routes/api/chats.ts"),

@@ -7,6 +7,8 @@
 // large account are rendered before READY (emulator/rest/stream-cache.ts: Google's work is not
 // on this machine's cores); POST /__bench/live forgets them, so what follows is answered live.
 // GET /__bench/stream-cache: how many searchStream answers came from renderings and how many live.
+// GET /__bench/bytes: bytes of Google Ads API answers sent so far (what a sync read).
+// With "admin": true, /__emulator/* (operations counted as Google counts them, the clock) is served.
 //
 // Prints one line, `READY {"port":…,"generationMs":…,"prerender":{…},"account":{…}}`, then serves until killed.
 import http from "node:http";
@@ -16,13 +18,15 @@ import { createEmulator } from "../emulator/server";
 import { syncRange } from "../app/server/ads/sync/state.server";
 import { SYNC_STEPS } from "../app/server/ads/sync/streams.server";
 
-const options = JSON.parse(process.argv[2] ?? "{}") as DemoStoreOptions & { prerenderSyncAt?: string };
+const options = JSON.parse(process.argv[2] ?? "{}") as DemoStoreOptions & { prerenderSyncAt?: string; admin?: boolean };
 const store = createDemoStore(options);
 const report = generationReports.get(store);
 const dataSource = createAdsDataSource(store);
 const emulator = createEmulator({
   dataSource,
   streamCache: options.prerenderSyncAt !== undefined,
+  clock: store.clock,
+  enableAdmin: options.admin === true,
   logger: { error: (message: string) => console.warn(`[emulator] ${message}`) },
 });
 
@@ -38,7 +42,28 @@ async function prerender(at: Date): Promise<{ answers: number; mb: number; ms: n
   return { answers: SYNC_STEPS.length, mb: Math.round(bytes / 2 ** 20), ms: Math.round(performance.now() - t0) };
 }
 
+let adsBytes = 0;
+/** Counts the bytes of Google Ads API answers (what the sync reads off the wire, before any decompression: none here). */
+function countBytes(res: http.ServerResponse) {
+  const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => http.ServerResponse;
+  const size = (chunk: unknown) => (typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk instanceof Uint8Array ? chunk.byteLength : 0);
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    adsBytes += size(chunk);
+    return write(chunk, ...rest);
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (typeof chunk !== "function") adsBytes += size(chunk);
+    return end(chunk, ...rest);
+  }) as typeof res.end;
+}
+
 const server = http.createServer((req, res) => {
+  if (req.url === "/__bench/bytes") {
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ bytes: adsBytes }));
+    return;
+  }
+  if (/^\/v\d+\//.test(req.url ?? "")) countBytes(res);
   if (req.url === "/__bench/stream-cache") {
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(emulator.state.streamCacheStats()));
     return;

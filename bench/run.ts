@@ -4,7 +4,8 @@
 //   BENCH_CAMPAIGNS=10000   campaigns in the read benchmark's account
 //   BENCH_CALLS=50          timed calls per read query
 //   TEST_DATABASE_URL=postgres://…   also run the sync and read benchmarks on PostgreSQL
-//   BENCH_ONLY=http,sync,reads       run only these parts (default: all)
+//   BENCH_ONLY=http,sync,reads,steady run only these parts (default: all); "steady": a simulated day of
+//                                    scheduled refreshes of the demo accounts (operations per account per day)
 //   BENCH_SECONDS=10                 seconds per page under load (50 connections)
 //   BENCH_RATE=20                    requests/s per endpoint while the big account syncs
 //   BENCH_APP_ROOT=<dir>             measure the build in another checkout (before/after figures)
@@ -37,7 +38,7 @@ const CALLS = env("BENCH_CALLS", 50);
 const SECONDS = env("BENCH_SECONDS", 10);
 const RATE = env("BENCH_RATE", 20);
 const SYNC_RUNS = env("BENCH_SYNC_RUNS", 3);
-const only = new Set((process.env.BENCH_ONLY ?? "http,sync,reads").split(",").map((p) => p.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? "http,sync,reads,steady").split(",").map((p) => p.trim()));
 // --cpu-prof is refused in NODE_OPTIONS: given to the spawned processes instead.
 const cpuProf = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 const dialects: Dialect[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
@@ -50,7 +51,7 @@ interface EmulatorInfo {
   account?: { campaigns: number; adGroups: number; keywords: number; ads: number; searchTerms: number };
 }
 
-function startEmulator(options: DemoStoreOptions & { prerenderSyncAt?: string }): Promise<{ child: ChildProcess; info: EmulatorInfo }> {
+function startEmulator(options: DemoStoreOptions & { prerenderSyncAt?: string; admin?: boolean }): Promise<{ child: ChildProcess; info: EmulatorInfo }> {
   const child = spawn(process.execPath, [...cpuProf, "--import", "tsx", here("./emulator-process.ts"), JSON.stringify(options)], {
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -285,6 +286,52 @@ function printDuringSync(d: NonNullable<HttpBenchResult["duringSync"]>) {
     );
 }
 
+function printRefresh(runs: SyncRun[]) {
+  if (runs.length === 0) return;
+  console.log(`\n### Steady state: a refresh of the ${fmt(KEYWORDS)}-keyword account an hour after its first sync (ADR 021)\n`);
+  table(
+    ["database", "kind", "operations", "rows read", "of the full sync's", "MB read", "of the full sync's", "≤ 20 %", "refresh s", "full sync s"],
+    runs.map((r) => {
+      const f = r.refresh!;
+      const rowShare = f.rows / Math.max(1, r.rows);
+      const byteShare = f.bytes / Math.max(1, r.bytes);
+      return [
+        r.dialect,
+        f.kind ?? "—",
+        fmt(f.operations),
+        fmt(f.rows),
+        `${fmt(rowShare * 100, 1)} % of ${fmt(r.rows)}`,
+        fmt(f.bytes / 2 ** 20, 1),
+        `${fmt(byteShare * 100, 1)} % of ${fmt(r.bytes / 2 ** 20)}`,
+        mark(rowShare <= 0.2 && byteShare <= 0.2),
+        fmt(f.ms / 1000, 1),
+        fmt(r.wallMs / 1000, 1),
+      ];
+    }),
+  );
+  console.log(
+    "\nThe refresh reads change_status and the daily metrics of the last 14 days (SYNC_LOOKBACK_DAYS); nothing changed at Google in between, so no entity is re-read. " +
+      "Its answers are built live by the emulator (only the full sync's were rendered ahead).",
+  );
+}
+
+function printDay(d: NonNullable<WorkerResult["day"]>) {
+  console.log(
+    `\n### Operations per account per day at the default schedule (every ${d.intervalMinutes} minutes; ${d.hours} simulated hours, a tick every ${d.tickMinutes} minutes, ${fmt(d.wallMs / 1000, 1)} s)\n`,
+  );
+  table(
+    ["account", "refreshes", "of them whole re-reads", "operations", "target ≤ 300"],
+    Object.entries(d.operations).map(([account, ops]) => [
+      account,
+      fmt(d.refreshes[account] ?? 0),
+      fmt(d.wholeReads[account] ?? 0),
+      fmt(ops),
+      mark(ops <= 300),
+    ]),
+  );
+  console.log("\nCounted by the emulator as Google counts operations (its total equals the ledger's); the first syncs are not in the day.");
+}
+
 function printWide(rows: NonNullable<HttpBenchResult["wide"]>) {
   console.log(`\n### ${fmt(CAMPAIGNS)} campaigns over HTTP, one request at a time (ms)\n`);
   table(
@@ -353,7 +400,15 @@ async function main() {
     const syncResults: SyncRun[] = [];
     const run = async (dialect: Dialect, google: SyncRun["google"], repeat?: number) => {
       const before = await streamCacheStats(emulatorUrl);
-      const result = await runWorker({ baseUrl: emulatorUrl, dialect, adminUrl: process.env.TEST_DATABASE_URL, noEngine: (repeat ?? 1) > 1 });
+      const first = (repeat ?? 1) === 1 && google === "pre-rendered";
+      // The first run of each database also refreshes the account an hour later (ADR 021's steady state).
+      const result = await runWorker({
+        baseUrl: emulatorUrl,
+        dialect,
+        adminUrl: process.env.TEST_DATABASE_URL,
+        noEngine: (repeat ?? 1) > 1,
+        refreshAfterMs: first ? 3_600_000 : undefined,
+      });
       const after = await streamCacheStats(emulatorUrl);
       syncResults.push({ ...result, google, run: repeat, rendered: after.hits - before.hits, live: after.misses - before.misses });
     };
@@ -395,6 +450,23 @@ async function main() {
       );
     }
     if (duringSync) printDuringSync(duringSync);
+    printRefresh(syncResults.filter((r) => r.refresh));
+  }
+
+  // 4. A simulated day of scheduled refreshes of the demo accounts, operations counted by the emulator.
+  if (only.has("steady")) {
+    const demo = await startEmulator({ today: TODAY, admin: true });
+    try {
+      console.error("a simulated day of scheduled refreshes of the demo accounts…");
+      const result = await runWorker({
+        baseUrl: `http://127.0.0.1:${demo.info.port}`,
+        dialect: "sqlite",
+        day: { accounts: ["1112223334", "5556667778"], tickMinutes: 5, hours: 24 },
+      });
+      printDay(result.day!);
+    } finally {
+      await stopEmulator(demo.child);
+    }
   }
 
   // 2. Reads on an account with many campaigns.

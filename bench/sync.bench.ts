@@ -13,10 +13,12 @@ import pg from "pg";
 import { lastNDays } from "../app/lib/dates";
 import { connectDemoUser } from "../tests/support/emulator-harness";
 import { getAccountSummary, getDailySeries, listCampaigns } from "../app/server/ads/reports.server";
-import { syncAccount, workerReady } from "../app/server/ads/sync.server";
+import { runSyncSchedulerTick, syncAccount, workerReady, type SyncAccountData } from "../app/server/ads/sync.server";
+import { queueDepth, startJobs, stopJobs } from "../app/server/jobs/jobs.server";
+import "../app/server/jobs/catalog.server";
 import { runOptimizer } from "../app/server/optimizer/run.server";
 import { createDb, getDb, migrateToLatest, setDbForTests } from "../app/server/db/db.server";
-import { parseConfig, setConfigForTests } from "../app/server/env.server";
+import { getConfig, parseConfig, setConfigForTests } from "../app/server/env.server";
 
 export const RICH = "1112223334";
 export const TODAY = "2026-11-22";
@@ -34,6 +36,41 @@ export interface WorkerInput {
   listCalls?: number;
   /** Skip the on-demand engine runs after the sync (a repeated sync run: timed once is enough). */
   noEngine?: boolean;
+  /** After the first sync, one refresh this long after it (ADR 021's steady state): what it reads, and its time. */
+  refreshAfterMs?: number;
+  /**
+   * Instead of the large sync: these accounts opened (their first sync), then a simulated day of
+   * scheduled refreshes at the default schedule, the emulator's clock moved by `tickMinutes` per tick;
+   * operations counted by the emulator.
+   */
+  day?: { accounts: string[]; tickMinutes: number; hours: number };
+}
+
+/** One refresh of the account after its first sync. */
+export interface RefreshResult {
+  status: string;
+  kind: string | null;
+  rows: number;
+  rowCounts: Record<string, number>;
+  /** Bytes of Google's answers, as the emulator sent them. */
+  bytes: number;
+  /** Google Ads API operations (the emulator's count). */
+  operations: number;
+  /** From the call until the refreshed data was switched in. */
+  ms: number;
+}
+
+/** A simulated day of scheduled refreshes. */
+export interface DayResult {
+  /** Operations per account over the day (the ledger's, whose sum the emulator's count confirms), the first sync excluded. */
+  operations: Record<string, number>;
+  refreshes: Record<string, number>;
+  /** Of them, those that read every entity table (the day's whole re-read). */
+  wholeReads: Record<string, number>;
+  hours: number;
+  tickMinutes: number;
+  intervalMinutes: number;
+  wallMs: number;
 }
 
 export interface StepTiming {
@@ -64,7 +101,7 @@ export interface WorkerResult {
   rowsPerSecond: number;
   /** Peak resident set size of the worker process until the data was switched in (mostly the sync). */
   peakRssMb: number;
-  /** The recommendations engine the job runs after switching in, until syncAccount resolves. */
+  /** The recommendations engine after switching in: its job (queued by the sync) until it has stored its results. */
   engineInJobMs: number;
   /** Peak RSS at the end, the engine's run in the job included. */
   peakRssWithEngineMb: number;
@@ -80,6 +117,10 @@ export interface WorkerResult {
    * whether both runs stored the same recommendations and score.
    */
   engineAggregating: { ms: number; phases: { loadMs: number; rulesMs: number; storeMs: number }; identical: boolean } | null;
+  /** Bytes of Google's answers the first sync read. */
+  bytes: number;
+  refresh: RefreshResult | null;
+  day: DayResult | null;
 }
 
 /**
@@ -139,6 +180,106 @@ async function time(name: string, calls: number, fn: () => Promise<unknown>): Pr
   return { name, calls, p50: percentile(samples, 50), p95: percentile(samples, 95), max: samples.at(-1) ?? 0 };
 }
 
+const json = async <T>(url: string, init?: RequestInit): Promise<T> => (await (await fetch(url, init)).json()) as T;
+const answerBytes = async (base: string) => (await json<{ bytes: number }>(`${base}/__bench/bytes`)).bytes;
+const operations = async (base: string) => (await json<{ total: number }>(`${base}/__emulator/operations`)).total;
+
+/** Waits until the account's last success is later than `after` (the refreshed data is in), polling every 20 ms. */
+async function switchedIn(customerId: string, after: string | null): Promise<number> {
+  for (;;) {
+    const row = await getDb().selectFrom("ads_sync_state").select(["last_success_at", "status"]).where("customer_id", "=", customerId).executeTakeFirst();
+    if (row && row.last_success_at !== after && row.status !== "running") return performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** One refresh of RICH at `at`, after its first sync: rows, bytes and time (ADR 021's steady state). */
+async function timeRefresh(base: string, userId: string, at: Date): Promise<RefreshResult> {
+  const before = await getDb().selectFrom("ads_sync_state").select("last_success_at").where("customer_id", "=", RICH).executeTakeFirstOrThrow();
+  const bytes = await answerBytes(base);
+  const t0 = performance.now();
+  const done = switchedIn(RICH, before.last_success_at);
+  const state = await syncAccount(userId, RICH, { now: () => at });
+  const ms = (await done) - t0;
+  const row = await getDb()
+    .selectFrom("ads_sync_state")
+    .select(["refresh_kind", "refresh_operations"])
+    .where("customer_id", "=", RICH)
+    .executeTakeFirstOrThrow();
+  const rowCounts = state.rowCounts ?? {};
+  return {
+    status: state.status,
+    kind: row.refresh_kind,
+    rows: Object.values(rowCounts).reduce((a, b) => a + b, 0),
+    rowCounts,
+    bytes: (await answerBytes(base)) - bytes,
+    operations: row.refresh_operations ?? 0,
+    ms,
+  };
+}
+
+/**
+ * The accounts opened (their first sync), then `hours` of scheduled refreshes: the scheduler's tick every
+ * `tickMinutes`, each refresh it queues run here (the job's code), the emulator's clock (and the app's) moved
+ * forward between ticks. Operations as the emulator counts them.
+ */
+async function simulateDay(base: string, userId: string, day: NonNullable<WorkerInput["day"]>): Promise<DayResult> {
+  let now = new Date((await json<{ now: string }>(`${base}/__emulator/clock`)).now);
+  for (const cid of day.accounts) {
+    const first = await syncAccount(userId, cid, { now: () => now });
+    if (first.status !== "ok") throw new Error(`the first sync of ${cid} failed: ${first.lastError}`);
+  }
+  const operationsOf = async () => {
+    const rows = await getDb()
+      .selectFrom("google_ads_operations")
+      .select(["customer_id", sql<number>`SUM(operations)`.as("n")])
+      .groupBy("customer_id")
+      .execute();
+    return new Map(rows.map((r) => [r.customer_id ?? "", Number(r.n)]));
+  };
+  const emulatorStart = await operations(base);
+  const ledgerStart = await operationsOf();
+  const refreshes: Record<string, number> = Object.fromEntries(day.accounts.map((a) => [a, 0]));
+  const wholeReads: Record<string, number> = Object.fromEntries(day.accounts.map((a) => [a, 0]));
+  const t0 = performance.now();
+  for (let minute = 0; minute < day.hours * 60; minute += day.tickMinutes) {
+    now = new Date(
+      (
+        await json<{ now: string }>(`${base}/__emulator/clock`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ minutes: day.tickMinutes }),
+        })
+      ).now,
+    );
+    const queued: SyncAccountData[] = [];
+    await runSyncSchedulerTick(now, { enqueue: async (d) => void queued.push(d) });
+    for (const d of queued) {
+      const at = now;
+      const state = await syncAccount(d.userId, d.customerId, { purpose: "background", now: () => at });
+      if (state.status !== "ok") throw new Error(`a scheduled refresh of ${d.customerId} failed: ${state.lastError}`);
+      refreshes[d.customerId] = (refreshes[d.customerId] ?? 0) + 1;
+      const row = await getDb().selectFrom("ads_sync_state").select("structure_read_at").where("customer_id", "=", d.customerId).executeTakeFirstOrThrow();
+      if (row.structure_read_at && Date.parse(row.structure_read_at) === at.getTime()) wholeReads[d.customerId] += 1;
+    }
+  }
+  const ledgerEnd = await operationsOf();
+  // Per account from the ledger (it names the account); their sum checked against the emulator's own count.
+  const perAccount = Object.fromEntries(day.accounts.map((a) => [a, (ledgerEnd.get(a) ?? 0) - (ledgerStart.get(a) ?? 0)]));
+  const counted = (await operations(base)) - emulatorStart;
+  const sum = Object.values(perAccount).reduce((a, b) => a + b, 0);
+  if (sum !== counted) throw new Error(`the ledger counted ${sum} operations, the emulator ${counted}`);
+  return {
+    operations: perAccount,
+    refreshes,
+    wholeReads,
+    hours: day.hours,
+    tickMinutes: day.tickMinutes,
+    intervalMinutes: getConfig().SYNC_INTERVAL_MINUTES,
+    wallMs: performance.now() - t0,
+  };
+}
+
 /** One sync (and optionally the read benchmarks) into a fresh database. Runs inside the worker process. */
 export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-bench-"));
@@ -177,6 +318,11 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
   try {
     await migrateToLatest(db);
     const userId = await connectDemoUser(base);
+    if (input.day) {
+      const day = await simulateDay(base, userId, input.day);
+      return { ...EMPTY_RESULT, dialect: input.dialect, status: "ok", day };
+    }
+    const firstBytes = await answerBytes(base);
 
     // The sync's thread started and its modules loaded first, as the server does when the Google
     // sign-in's callback calls prepareForSync: the sync's time is the sync's.
@@ -186,7 +332,7 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
     const t0 = performance.now();
     let last = t0;
     let currentStep = "Loading campaigns";
-    // The job switches the data in, then runs the engine before syncAccount resolves: the moment
+    // The job switches the data in, then its engine job runs: the moment
     // of the switch (status "ok") is watched for, so the sync's own time and memory are told apart.
     let okAt: number | undefined;
     let peakAtOk = 0;
@@ -223,6 +369,14 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
       },
     });
     clearInterval(watch);
+    // The sync queued the engine's job (ADR 022): this process runs it, as the server's job workers do.
+    await startJobs({ db, pollMs: 20 });
+    for (;;) {
+      const engineJobs = (await queueDepth()).get("engine-run");
+      if ((engineJobs?.queued ?? 0) + (engineJobs?.active ?? 0) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await stopJobs();
     const endAt = performance.now();
     okAt ??= endAt;
     const wallMs = okAt - t0;
@@ -244,9 +398,14 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
       reads.push(await time("getAccountSummary 30 days", n, () => getAccountSummary(RICH, range)));
       reads.push(await time("getDailySeries 30 days", n, () => getDailySeries(RICH, range)));
     }
+    const bytes = (await answerBytes(base)) - firstBytes;
     const engine = !input.listCalls && !input.noEngine && state.status === "ok" ? await timeEngine() : null;
     const engineAggregating = engine ? await timeEngineAggregating() : null;
+    const refresh = input.refreshAfterMs && state.status === "ok" ? await timeRefresh(base, userId, new Date(SYNC_AT.getTime() + input.refreshAfterMs)) : null;
     return {
+      bytes,
+      refresh,
+      day: null,
       engine,
       engineAggregating,
       dialect: input.dialect,
@@ -272,6 +431,27 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+/** The fields a day's simulation does not measure. */
+const EMPTY_RESULT: Omit<WorkerResult, "dialect" | "status" | "day"> = {
+  lastError: null,
+  rows: 0,
+  rowCounts: {},
+  wallMs: 0,
+  firstStageMs: 0,
+  saveMs: 0,
+  rowsPerSecond: 0,
+  peakRssMb: 0,
+  engineInJobMs: 0,
+  peakRssWithEngineMb: 0,
+  baselineRssMb: 0,
+  steps: [],
+  reads: [],
+  engine: null,
+  engineAggregating: null,
+  bytes: 0,
+  refresh: null,
+};
 
 // Worker entry: `node build/bench/sync.bench.mjs worker '<WorkerInput JSON>'` (bench/run.ts compiles it).
 if (process.argv[2] === "worker") {

@@ -6,6 +6,7 @@ import type { DemoUser } from "./oauth/pages";
 import type { OAuthState } from "./oauth/state";
 import type { MutateHandler } from "./rest/mutate";
 import type { StreamCache } from "./rest/stream-cache";
+import type { OperationsMeter } from "./quota";
 
 /** Anything with console-like methods; every method optional so a partial logger works. */
 export interface EmulatorLogger {
@@ -35,4 +36,15 @@ export interface EmulatorContext {
   log: EmulatorLogger;
   /** searchStream answers rendered ahead (EmulatorOptions.streamCache). */
   streamCache?: StreamCache;
+  /** Operations counted as Google counts them, and the daily cap (quota.ts). */
+  operations: OperationsMeter;
+  /** The Ads data's clock (EmulatorOptions.clock); the OAuth side keeps `now`. */
+  clock?: EmulatorClock;
+}
+
+/** The Ads data's clock: what "today" is for the accounts, and when changes happen. Tests move it forward. */
+export interface EmulatorClock {
+  now(): Date;
+  /** Moves the clock forward by `ms`; new days of metrics appear as days pass. */
+  advance(ms: number): void;
 }

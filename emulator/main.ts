@@ -11,10 +11,15 @@
  *   EMULATOR_PUBLIC_URL        base URL to advertise (issuer, endpoints) when behind a proxy
  *   EMULATOR_LOG_REQUESTS      "true" to log one line per request (path only, never the query)
  *   EMULATOR_FIXTURE           JSON file of accounts to serve instead of the demo (emulator/README.md)
+ *   EMULATOR_TODAY             "YYYY-MM-DD": pins the accounts' today (data ends the day before); moves only
+ *                              with POST /__emulator/clock. Unset: the real clock.
+ *   EMULATOR_DAILY_OPERATIONS  operations per rolling 24 h before Google's daily-cap error (Explorer access:
+ *                              2880). Unset: counted (GET /__emulator/operations), never refused.
  */
 import http from "node:http";
 import { z } from "zod";
 import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_USER_EMAIL, loadFixtureFile, type AdsStore } from "./ads";
+import { emulatorDailyOperations, emulatorToday } from "./env";
 import { parseFaultsEnv } from "./faults";
 import { createEmulator } from "./server";
 
@@ -35,6 +40,8 @@ const envSchema = z.object({
     .default("false")
     .transform((v) => v === "true" || v === "1"),
   EMULATOR_FIXTURE: z.string().min(1).optional(),
+  EMULATOR_TODAY: emulatorToday,
+  EMULATOR_DAILY_OPERATIONS: emulatorDailyOperations,
 });
 
 function loadEnv() {
@@ -64,7 +71,8 @@ function main() {
   let store: AdsStore;
   try {
     // A bad fixture stops here with the file and every bad field's path.
-    store = env.EMULATOR_FIXTURE ? loadFixtureFile(env.EMULATOR_FIXTURE) : createDemoStore();
+    const today = env.EMULATOR_TODAY;
+    store = env.EMULATOR_FIXTURE ? loadFixtureFile(env.EMULATOR_FIXTURE, { today }) : createDemoStore({ today });
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);
@@ -77,6 +85,8 @@ function main() {
     clientSecret: env.EMULATOR_CLIENT_SECRET,
     accessTokenTtlSeconds: env.EMULATOR_ACCESS_TOKEN_TTL,
     faults: env.faults,
+    dailyOperations: env.EMULATOR_DAILY_OPERATIONS,
+    clock: store.clock,
     enableAdmin: env.EMULATOR_ENABLE_ADMIN,
     publicBaseUrl: env.EMULATOR_PUBLIC_URL,
     logger: {

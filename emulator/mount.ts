@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_USER_EMAIL, loadFixtureFile } from "./ads";
+import { emulatorDailyOperations, emulatorToday } from "./env";
 import { parseFaultsEnv } from "./faults";
 import { fileOAuthPersistence, journaledMutate, prepareStateDir } from "./persistence";
 import { createEmulator } from "./server";
@@ -18,6 +19,10 @@ const mountEnv = z.object({
   EMULATOR_LARGE_ACCOUNT_KEYWORDS: z.coerce.number().int().min(2).max(200_000).optional(),
   // Accounts from a fixture file instead of the demo (emulator/README.md).
   EMULATOR_FIXTURE: z.string().min(1).optional(),
+  // Pins the accounts' today (tests); POST /__emulator/clock moves it.
+  EMULATOR_TODAY: emulatorToday,
+  // Google's daily operations cap (Explorer access: 2880); unset: counted, never refused.
+  EMULATOR_DAILY_OPERATIONS: emulatorDailyOperations,
 });
 
 export interface DemoMountOptions {
@@ -46,11 +51,12 @@ export function mountDemoEmulator(opts: DemoMountOptions) {
   }
   const env = parsed.data;
   const large = env.EMULATOR_LARGE_ACCOUNT_KEYWORDS;
+  const today = env.EMULATOR_TODAY;
   const store = env.EMULATOR_FIXTURE
-    ? loadFixtureFile(env.EMULATOR_FIXTURE)
-    : createDemoStore(large ? { largeAccount: { adGroups: 2, keywordsPerAdGroup: Math.ceil(large / 2) } } : {});
+    ? loadFixtureFile(env.EMULATOR_FIXTURE, { today })
+    : createDemoStore({ today, ...(large ? { largeAccount: { adGroups: 2, keywordsPerAdGroup: Math.ceil(large / 2) } } : {}) });
   let pinnedNow: Date | undefined;
-  let mutate = createMutateHandler(store, { now: () => pinnedNow ?? new Date() });
+  let mutate = createMutateHandler(store, { now: () => pinnedNow ?? store.now() });
   if (opts.stateDir) {
     prepareStateDir(opts.stateDir);
     mutate = journaledMutate(opts.stateDir, mutate, (at) => (pinnedNow = at));
@@ -67,6 +73,8 @@ export function mountDemoEmulator(opts: DemoMountOptions) {
     oauthPersistence: opts.stateDir ? fileOAuthPersistence(opts.stateDir) : undefined,
     enableAdmin: env.EMULATOR_ENABLE_ADMIN,
     faults: parseFaultsEnv(env.EMULATOR_FAULTS),
+    dailyOperations: env.EMULATOR_DAILY_OPERATIONS,
+    clock: store.clock,
     accessTokenTtlSeconds: env.EMULATOR_ACCESS_TOKEN_TTL,
   });
   return (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => emulator.handler(req, res, next);

@@ -7,8 +7,10 @@
  * Knows nothing about the app; account data comes from an AdsDataSource.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { z } from "zod";
 import type { AdsDataSource } from "./ads/contract";
-import type { EmulatorContext, EmulatorLogger } from "./context";
+import type { EmulatorClock, EmulatorContext, EmulatorLogger } from "./context";
+import { OperationsMeter, type OperationsReport } from "./quota";
 import { FaultEngine, faultConfigSchema, type FaultRule, type ParsedFaultRule } from "./faults";
 import { notFoundHtml } from "./http/google-errors";
 import {
@@ -32,7 +34,8 @@ import { ADS_PATH, handleAds, prerenderStream } from "./rest/routes";
 import { StreamCache } from "./rest/stream-cache";
 
 export type { AdsDataSource } from "./ads/contract";
-export type { EmulatorLogger } from "./context";
+export type { EmulatorClock, EmulatorLogger } from "./context";
+export type { OperationsReport } from "./quota";
 export type { FaultRule, ParsedFaultRule } from "./faults";
 export type { DemoUser } from "./oauth/pages";
 export type { OAuthSnapshot } from "./oauth/state";
@@ -74,6 +77,13 @@ export interface EmulatorOptions {
    * cores (rest/stream-cache.ts). Emptied by every mutate. Off by default.
    */
   streamCache?: boolean;
+  /**
+   * Operations per rolling 24 hours before Google's daily-cap error (EMULATOR_DAILY_OPERATIONS):
+   * Explorer access 2,880, Basic 15,000. Unset: counted, never refused.
+   */
+  dailyOperations?: number;
+  /** The Ads data's clock (the store's): the operations window and POST /__emulator/clock use it. Default: `now`. */
+  clock?: EmulatorClock;
 }
 
 export interface EmulatorState {
@@ -102,6 +112,14 @@ export interface EmulatorState {
   streamCacheStats(): { hits: number; misses: number } | null;
   /** Forgets every rendering: searchStream answers are built live from here on. */
   clearStreamCache(): void;
+  /** Google Ads API operations counted so far, as Google counts them. */
+  operations(): OperationsReport;
+  /** Forgets every counted operation. */
+  resetOperations(): void;
+  /** Changes the daily limit (undefined: none). */
+  setDailyOperations(limit: number | undefined): void;
+  /** Moves the Ads data's clock forward (needs `clock`); renderings are dropped, as the data moves on. */
+  advanceClock(ms: number): Date;
 }
 
 export type EmulatorHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void;
@@ -142,6 +160,8 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     // Without a logger, unexpected failures still reach stderr; they are bugs, not traffic.
     log: options.logger ?? { error: (message, meta) => console.error(message, meta) },
     streamCache: options.streamCache ? new StreamCache() : undefined,
+    operations: new OperationsMeter(() => (options.clock ? options.clock.now().getTime() : now()), checkDailyLimit(options.dailyOperations)),
+    clock: options.clock,
   };
   const enableAdmin = options.enableAdmin === true;
   let closed = false;
@@ -159,6 +179,10 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     prerenderSearchStream: (customerId, query, summaryRowSetting) => prerenderStream(ctx, customerId, query, summaryRowSetting),
     clearStreamCache: () => ctx.streamCache?.clear(),
     streamCacheStats: () => (ctx.streamCache ? { hits: ctx.streamCache.hits, misses: ctx.streamCache.misses } : null),
+    operations: () => ctx.operations.report(),
+    resetOperations: () => ctx.operations.reset(),
+    setDailyOperations: (limit) => ctx.operations.setDailyLimit(checkDailyLimit(limit)),
+    advanceClock: (ms) => advanceClock(ctx, ms),
   };
 
   const handler: EmulatorHandler = (req, res, next) => {
@@ -208,6 +232,28 @@ function changeAccess(ctx: EmulatorContext, change: () => boolean): boolean {
   if (changed) ctx.streamCache?.clear();
   return changed;
 }
+
+function checkDailyLimit(limit: number | undefined): number | undefined {
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new RangeError("dailyOperations must be a positive integer");
+  return limit;
+}
+
+function advanceClock(ctx: EmulatorContext, ms: number): Date {
+  if (!ctx.clock) throw new Error("the emulator was created without a clock to advance");
+  ctx.clock.advance(ms);
+  ctx.streamCache?.clear();
+  return ctx.clock.now();
+}
+
+const clockAdvanceSchema = z
+  .object({
+    days: z.number().int().min(0).max(3650).optional(),
+    hours: z.number().int().min(0).max(87_600).optional(),
+    minutes: z.number().int().min(0).max(5_256_000).optional(),
+    /** An instant to move to (never backwards). */
+    to: z.iso.datetime({ offset: true }).optional(),
+  })
+  .strict();
 
 function createOAuthState(now: () => number, persistence: EmulatorOptions["oauthPersistence"]): OAuthState {
   if (!persistence) return new OAuthState(now);
@@ -315,6 +361,26 @@ async function handleAdmin(ctx: EmulatorContext, req: MaybeExpressRequest, res: 
       const clientId = field(body, "clientId");
       if (!managerId || !clientId) return sendJson(res, 400, { error: "managerId and clientId are required" });
       return sendJson(res, 200, { managerId, clientId, unlinked: changeAccess(ctx, () => ctx.dataSource.unlinkClient?.(managerId, clientId) ?? false) });
+    }
+    if (path === "/__emulator/operations" && method === "GET") return sendJson(res, 200, ctx.operations.report());
+    if (path === "/__emulator/operations" && method === "DELETE") {
+      ctx.operations.reset();
+      return sendJson(res, 200, ctx.operations.report());
+    }
+    if (path === "/__emulator/clock" && method === "GET") {
+      return sendJson(res, 200, { now: (ctx.clock?.now() ?? new Date(ctx.now())).toISOString() });
+    }
+    if (path === "/__emulator/clock" && method === "POST") {
+      const parsed = clockAdvanceSchema.safeParse(await readJson());
+      if (!parsed.success || !ctx.clock) {
+        const issues = parsed.success ? [{ path: "", message: "this emulator's clock cannot be moved" }] : parsed.error.issues;
+        return sendJson(res, 400, { error: "invalid_clock", issues: issues.map((i) => ({ path: String(i.path ?? ""), message: i.message })) });
+      }
+      const { days = 0, hours = 0, minutes = 0, to } = parsed.data;
+      const current = ctx.clock.now().getTime();
+      const target = to ? Date.parse(to) : current + ((days * 24 + hours) * 60 + minutes) * 60_000;
+      if (target < current) return sendJson(res, 400, { error: "invalid_clock", issues: [{ path: "to", message: "the clock only moves forward" }] });
+      return sendJson(res, 200, { now: advanceClock(ctx, target - current).toISOString() });
     }
     if (path === "/__emulator/expire-tokens" && method === "POST") {
       const email = emailOf(await readJson());

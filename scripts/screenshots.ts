@@ -26,6 +26,40 @@ const SCREENS: Array<{ file: string; path: string; prepare?: (page: Page) => Pro
   { file: "campaign-search-terms", path: `/campaigns/${TENTS}?tab=searchterms` },
   { file: "history", path: "/history" },
   {
+    // A draft left by ticked rows on the campaign list (made once, the first time round).
+    file: "drafts",
+    path: "/drafts",
+    prepare: async (page) => {
+      if (await page.getByRole("table", { name: "Drafts, newest first" }).count()) return;
+      await page.goto(`${BASE_URL}/campaigns`);
+      const boxes = page
+        .getByRole("table", { name: /^Campaigns of / })
+        .locator("tbody tr")
+        .getByRole("checkbox");
+      await boxes.nth(0).check();
+      await boxes.nth(1).check();
+      await page.getByRole("form", { name: "Change selected campaigns" }).getByRole("button", { name: "Pause selected" }).click();
+      await page.waitForURL(/\/changes\//);
+      await page.goto(`${BASE_URL}/drafts`);
+      await page.getByRole("table", { name: "Drafts, newest first" }).waitFor();
+    },
+  },
+  {
+    // The weak-ad recommendation's ad group (Kids Sleeping Bags), written without a model.
+    file: "ad-generator",
+    path: "/ad-generator?adGroupId=140000000078",
+    prepare: async (page) => {
+      for (let i = 0; i < 60 && !(await page.getByRole("button", { name: "Generate Ad Copy" }).isEnabled()); i++) {
+        await page.getByLabel("Target Audience").fill("families who camp");
+        await page.waitForTimeout(250);
+      }
+      await page.getByRole("button", { name: "Generate Ad Copy" }).click();
+      await page.getByText("Every line passes the checks.").waitFor();
+      // The loaders run again after the post: wait until the form is idle (not "Generating...").
+      await page.getByRole("button", { name: "Generate Ad Copy" }).waitFor();
+    },
+  },
+  {
     file: "chart-tooltip",
     path: "/dashboard",
     prepare: async (page) => {

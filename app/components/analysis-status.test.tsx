@@ -29,6 +29,8 @@ const SYNCED: SyncView = {
   progressTotal: 9,
   currentStep: null,
   detail: { status: "ok", currentStep: null, lastError: null, progressDone: 4, progressTotal: 4 },
+  googlePausedUntil: null,
+  googlePauseReason: null,
 };
 
 function panelData(analysis: AnalysisView, ranAt: string | null = null): PanelData {

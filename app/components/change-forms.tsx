@@ -181,3 +181,34 @@ export function Labeled({ label, className = "", children }: { label: ReactNode;
     </div>
   );
 }
+
+/** A list screen's filter in the address: a labelled select whose first option is "no filter". */
+export function FilterSelect({
+  label,
+  name,
+  value,
+  any,
+  options,
+}: {
+  label: string;
+  name: string;
+  value: string | undefined;
+  /** The first option's text, e.g. "Any status". */
+  any: string;
+  options: Array<[value: string, label: string]>;
+}) {
+  return (
+    <Labeled label={label}>
+      {(id) => (
+        <select id={id} name={name} defaultValue={value ?? ""} className={`mt-0.5 ${inputClass}`}>
+          <option value="">{any}</option>
+          {options.map(([v, l]) => (
+            <option key={v} value={v}>
+              {l}
+            </option>
+          ))}
+        </select>
+      )}
+    </Labeled>
+  );
+}

@@ -132,11 +132,12 @@ describe("ad generator: the brief", () => {
       product: "Hiking boots",
       targetAudience: "hikers",
       tone: "professional",
-      adType: "search",
+      businessType: "",
       adGroupId: "",
       keywords: "",
       facts: "",
       finalUrl: "",
+      offers: [],
     };
     const action = renderForm(() => <BriefForm values={values} errors={{}} connected adGroups={[]} />);
     const facts = await screen.findByLabelText("Facts the ad may state (one per line)");
@@ -153,7 +154,17 @@ describe("ad generator: the brief", () => {
 
   it("the hints are the fields' descriptions, after the error when there is one", async () => {
     const { BriefForm } = await import("./ad-generator/brief-form");
-    const values = { product: "Boots", targetAudience: "hikers", tone: "professional", adType: "search", adGroupId: "", keywords: "", facts: "", finalUrl: "" };
+    const values = {
+      product: "Boots",
+      targetAudience: "hikers",
+      tone: "professional",
+      businessType: "",
+      adGroupId: "",
+      keywords: "",
+      facts: "",
+      finalUrl: "",
+      offers: [],
+    };
     renderForm(() => <BriefForm values={values} errors={{ keywords: "At most 20 keywords" }} connected adGroups={[]} />);
     const keywords = await screen.findByLabelText("Keywords (one per line)");
     expect(keywords.tagName).toBe("TEXTAREA");
@@ -167,23 +178,33 @@ describe("ad generator: the brief", () => {
 
   it("the action's messages show by their fields too", async () => {
     const { BriefForm } = await import("./ad-generator/brief-form");
-    const values = { product: "", targetAudience: "", tone: "professional", adType: "search", adGroupId: "", keywords: "", facts: "", finalUrl: "" };
+    const values = {
+      product: "",
+      targetAudience: "",
+      tone: "professional",
+      businessType: "",
+      adGroupId: "",
+      keywords: "",
+      facts: "",
+      finalUrl: "",
+      offers: [],
+    };
     renderForm(() => <BriefForm values={values} errors={{ product: "Product/Service is required" }} connected={false} adGroups={[]} />);
-    expectMessage(await screen.findByLabelText("Product/Service"), "Product/Service is required");
+    expectMessage(await screen.findByLabelText(/^Product\/Service/), "Product/Service is required");
   });
 });
 
 describe("ad generator: the seed screen (no account)", () => {
   it("the server's messages (JavaScript off) are tied to their fields like the brief's, same texts", async () => {
     const { SeedGenerator } = await import("./ad-generator/seed-generator");
-    const form = { product: "", targetAudience: "", tone: "professional" as const, adType: "search" as const };
+    const form = { product: "", targetAudience: "", tone: "professional" as const };
     renderForm(() => (
       <SeedGenerator initialForm={form} initialAds={[]} errors={{ product: "Product/Service is required", targetAudience: "Target Audience is required" }} />
     ));
-    expectMessage(await screen.findByLabelText("Product/Service"), "Product/Service is required");
-    expectMessage(screen.getByLabelText("Target Audience"), "Target Audience is required");
+    expectMessage(await screen.findByLabelText(/^Product\/Service/), "Product/Service is required");
+    expectMessage(screen.getByLabelText(/^Target Audience/), "Target Audience is required");
     expect(screen.getByLabelText("Tone")).not.toHaveAttribute("aria-invalid");
-    expect(screen.getByLabelText("Product/Service")).toHaveAttribute("placeholder", "e.g. Waterproof hiking boots");
+    expect(screen.getByLabelText(/^Product\/Service/)).toHaveAttribute("placeholder", "e.g. Waterproof hiking boots");
     expect(screen.getByRole("heading", { name: "Ready to Generate" })).toBeInTheDocument();
   });
 });

@@ -42,6 +42,8 @@ const SYNCED: SyncView = {
   progressTotal: 9,
   currentStep: null,
   detail: { status: "ok", currentStep: null, lastError: null, progressDone: 4, progressTotal: 4 },
+  googlePausedUntil: null,
+  googlePauseReason: null,
 };
 const FIRST_SYNC: SyncView = {
   ...SYNCED,

@@ -10,10 +10,18 @@ const NAV = [
   { to: "/ad-generator", label: "Ad Generator", icon: "M4 20h4l10-10-4-4L4 16v4zM14 6l4 4" },
   { to: "/history", label: "History", icon: "M12 8v4l3 3M21 12a9 9 0 1 1-3-6.7L21 8M21 3v5h-5" },
 ];
+// With an account connected: where proposed changes wait (the seed's five screens stay as they are without one).
+const DRAFTS = {
+  to: "/drafts",
+  label: "Drafts",
+  icon: "M9 5H7a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-2M9 5a2 2 0 0 0 2 2h2a2 2 0 0 0 2-2M9 5a2 2 0 0 1 2-2h2a2 2 0 0 1 2 2m-6 9 2 2 4-4",
+};
 
 interface SidebarProps {
   email: string;
   activeAccount: { customerId: string; name: string } | null;
+  /** Drafts waiting in the active account; null without one (then no Drafts item). */
+  draftCount: number | null;
 }
 
 /**
@@ -67,11 +75,12 @@ function MobileMenu(props: SidebarProps) {
   );
 }
 
-function NavContents({ activeAccount }: SidebarProps) {
+function NavContents({ activeAccount, draftCount }: SidebarProps) {
+  const items = draftCount === null ? NAV : [...NAV, DRAFTS];
   return (
     <>
       <nav aria-label="Main" className="flex-1 space-y-1 px-3 py-4">
-        {NAV.map((item) => (
+        {items.map((item) => (
           <NavLink
             key={item.to}
             to={item.to}
@@ -83,6 +92,12 @@ function NavContents({ activeAccount }: SidebarProps) {
               <path strokeLinecap="round" strokeLinejoin="round" d={item.icon} />
             </svg>
             {item.label}
+            {item === DRAFTS && draftCount ? (
+              <span className="ml-auto rounded-full bg-blue-600 px-2 py-0.5 text-xs font-semibold text-white" data-testid="draft-count">
+                {draftCount}
+                <span className="sr-only"> waiting</span>
+              </span>
+            ) : null}
           </NavLink>
         ))}
       </nav>

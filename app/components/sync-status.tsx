@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { usePolledStatus } from "./use-polled-status";
-import { formatDateTime, formatTimeAgo } from "~/lib/format";
+import { formatAge, formatDateTime } from "~/lib/format";
 
 /**
  * Keyword, ad and search-term performance: an account's first sync makes the
@@ -24,6 +24,9 @@ export interface SyncView {
   progressTotal: number;
   currentStep: string | null;
   detail: DetailImportView;
+  /** Google Ads calls are paused for the whole install until then, and why (the daily budget is spent). */
+  googlePausedUntil: string | null;
+  googlePauseReason: string | null;
 }
 
 /** A sync, or a first sync's detail import, is running: what is shown will change when it ends. */
@@ -54,9 +57,11 @@ export function useLiveSync(initial: SyncView, enabled = true): SyncView {
 }
 
 /**
- * "Last synced …", a Sync now button (a plain POST form), a progress bar while
- * a sync runs and the reason when the last one failed. With JavaScript off a
- * <noscript> refresh reloads the page every 3 s until the sync ends.
+ * "Updated 12 min ago" (accounts are refreshed on a schedule), a Sync now
+ * button (a plain POST form), a progress bar while a sync runs, the reason
+ * when the last one failed, and why nothing is refreshed while Google Ads
+ * calls are paused. With JavaScript off a <noscript> refresh reloads the page
+ * every 3 s until the sync ends.
  */
 export function SyncStatus({
   sync,
@@ -90,9 +95,9 @@ export function SyncStatus({
         <p className="text-sm text-gray-600" data-testid="last-synced">
           {live.lastSuccessAt ? (
             <>
-              Last synced{" "}
+              Updated{" "}
               <time dateTime={live.lastSuccessAt} title={formatDateTime(live.lastSuccessAt, timeZone)}>
-                {formatTimeAgo(live.lastSuccessAt, now)}
+                {formatAge(live.lastSuccessAt, now)}
               </time>
             </>
           ) : running ? (
@@ -117,6 +122,12 @@ export function SyncStatus({
         <p role="status" className="mt-3 text-sm text-gray-700">
           Your campaigns are ready; keyword, ad and search-term performance is still importing
           {live.detail.currentStep ? ` (${live.detail.currentStep})` : ""}.
+        </p>
+      ) : null}
+      {live.googlePausedUntil ? (
+        <p role="status" className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          Google Ads calls are paused until <time dateTime={live.googlePausedUntil}>{formatDateTime(live.googlePausedUntil, timeZone)}</time>
+          {live.googlePauseReason ? `: ${live.googlePauseReason}` : ""}. Your data is shown as last updated; refreshes and applying changes resume then.
         </p>
       ) : null}
       {live.status === "failed" ? (

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { KEYWORD_MAX_CHARS } from "./ad-limits";
-import { AD_TYPES, TONES } from "./ad-templates";
+import { TONES } from "./ad-templates";
+import { BUSINESS_TYPES } from "./business-type";
 import { textError } from "./text-error";
 
 // The ad generator's inputs, shared by the screen (form fields, one message per field), the
@@ -53,12 +54,35 @@ export const linesOf = (raw: string) =>
     .map((l) => l.trim())
     .filter(Boolean);
 
-/** The screen's form: the seed's four fields plus the ad group, keywords and facts (one per line) and the final URL. */
+/** The brief as the screen's form holds it (every field as typed; `offers` are the old ads' offers ticked as still true). */
+export interface BriefValues {
+  product: string;
+  targetAudience: string;
+  tone: string;
+  /** "" = as detected from the account (or the brief). */
+  businessType: string;
+  adGroupId: string;
+  keywords: string;
+  facts: string;
+  finalUrl: string;
+  offers: string[];
+}
+
+/** Which button of the ad generator a message answers: Generate, Check lines, Use in campaign, or one line's Regenerate ("regenerate:headline.3"). */
+export type GeneratorErrorAt = "generate" | "check" | "use" | `regenerate:${string}`;
+
+const BusinessTypeField = z.enum(BUSINESS_TYPES, { error: "Choose a kind of business from the list" });
+
+/**
+ * The screen's form: the seed's fields (Product/Service, Target Audience, Tone; only responsive
+ * search ads are made, so no ad type) plus the kind of business, the ad group, keywords and
+ * facts (one per line) and the final URL.
+ */
 export const GeneratorFormSchema = z.object({
   product: Text("Product/Service"),
   targetAudience: Text("Target Audience"),
   tone: z.enum(TONES, { error: "Choose a tone from the list" }).default("professional"),
-  adType: z.enum(AD_TYPES, { error: "Choose an ad type from the list" }).default("search"),
+  businessType: BusinessTypeField.optional(),
   adGroupId: z.preprocess((v) => (v === "" ? undefined : v), AdGroupId.optional()),
   keywords: z.string().default("").transform(linesOf).pipe(Keywords),
   facts: z.string().default("").transform(linesOf).pipe(Facts),
@@ -76,7 +100,7 @@ export function parseBrief(get: (name: string) => string, checkFinalUrl: boolean
     product: get("product"),
     targetAudience: get("targetAudience"),
     tone: get("tone") || undefined,
-    adType: get("adType") || undefined,
+    businessType: get("businessType") || undefined,
     adGroupId: get("adGroupId"),
     keywords: get("keywords"),
     facts: get("facts"),
@@ -98,10 +122,16 @@ export const AdCopyRequestSchema = z.object({
   product: Text("product"),
   audience: Text("audience"),
   tone: z.enum(TONES, { error: `tone must be one of ${TONES.join(", ")}` }),
+  businessType: z
+    .enum(BUSINESS_TYPES, { error: `businessType must be one of ${BUSINESS_TYPES.join(", ")}` })
+    .optional()
+    .describe("Whose customers the ad speaks to; when left out, read from the account's own data (or from the brief without one)"),
   finalUrl: FinalUrl.optional(),
   adGroupId: AdGroupId.optional(),
   customerId: CustomerId.optional(),
   keywords: Keywords.optional(),
-  facts: Facts.optional(),
+  facts: Facts.optional().describe(
+    "What the ad may state (offers, prices, shipping, guarantees). Offers and prices in the ad group's existing ads are used only when repeated here",
+  ),
 });
 export type AdCopyRequest = z.output<typeof AdCopyRequestSchema>;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { claimsIn, unsupportedClaims } from "./ad-claims";
+import { isGenericLine } from "./ad-filler";
 import {
   adTextWidth,
   blocksGeneratedLine,
@@ -297,6 +298,33 @@ describe("estimateStrength", () => {
     ]);
     expect(pinned.score).toBeLessThan(full.score);
     expect(pinned.reasons.join(" ")).toMatch(/Unpin/);
+  });
+
+  // The filler the old professional templates padded a retail ad with (issue 29 point 6).
+  const FILLER = ["Request a Quote Today", "Talk to Our Team", "Plan Your Next Step", "Learn More Today", "Find the Right Fit", "Helpful Advice Available"];
+
+  it("tells generic filler from lines that say something", () => {
+    for (const t of [...FILLER, "Shop Now", "Questions? Ask Us", "Get Started Today", "Order Online Today", "We're Here to Help"]) {
+      expect(isGenericLine(t), t).toBe(true);
+    }
+    for (const t of [...goodAd.headlines.map((h) => h.text), "Kids Sleeping Bags", "Made for Families", "Northwind Outdoor Gear", "Shop Down Jackets"]) {
+      expect(isGenericLine(t), t).toBe(false);
+    }
+  });
+
+  it("generic filler lowers the estimate instead of raising it", () => {
+    const keywords = ["hiking boots", "trail"];
+    const base = { ...goodAd, headlines: goodAd.headlines.slice(0, 9) };
+    const padded = { ...base, headlines: [...base.headlines, ...FILLER.map(line)] };
+    const before = estimateStrength(base, keywords);
+    const after = estimateStrength(padded, keywords);
+    expect(after.score).toBeLessThan(before.score);
+    expect(after.band).not.toBe("Excellent");
+    expect(after.reasons.join(" ")).toMatch(/5 more generic lines than one call to action \(“Talk to Our Team”, “Plan Your Next Step”, “Learn More Today”…\)/);
+    // One call to action is good practice: it counts like any line.
+    const oneCta = estimateStrength({ ...base, headlines: [...base.headlines, line("Shop Now")] }, keywords);
+    expect(oneCta.score).toBeGreaterThanOrEqual(before.score);
+    expect(oneCta.reasons.join(" ")).not.toMatch(/generic/);
   });
 });
 

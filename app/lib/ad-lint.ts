@@ -1,4 +1,5 @@
 import { unsupportedClaims } from "./ad-claims";
+import { GENERIC_LINES_ALLOWED, isGenericLine } from "./ad-filler";
 import { adTextWidth, DKI_TAG, withDkiDefaults } from "./ad-text";
 import { DESCRIPTION_MAX, HEADLINE_MAX, PATH_MAX, RSA_DESCRIPTIONS_MAX, RSA_DESCRIPTIONS_MIN, RSA_HEADLINES_MAX, RSA_HEADLINES_MIN } from "./ad-limits";
 
@@ -423,17 +424,38 @@ export interface StrengthEstimate {
   reasons: string[];
 }
 
-/** Estimated strength (rsa.md §5.6), from counts, uniqueness, keyword coverage, pins and length mix. */
+/** Estimated strength (rsa.md §5.6), from counts, uniqueness, keyword coverage, pins and length mix; generic filler lowers it. */
 export function estimateStrength(ad: RsaInput, keywords: string[] = []): StrengthEstimate {
   const reasons: string[] = [];
   const h = ad.headlines.map((x) => x.text).filter((t) => t.trim());
   const d = ad.descriptions.map((x) => x.text).filter((t) => t.trim());
   let score = 0;
 
-  // Quantity (30): headlines saturate at 11, descriptions at 4.
-  score += (Math.min(h.length, 11) / 11) * 20 + (Math.min(d.length, 4) / 4) * 10;
-  if (h.length < 11) reasons.push("Add more unique headlines.");
-  if (d.length < 4) reasons.push("Add more descriptions.");
+  // Generic filler (ad-filler.ts) is no asset: beyond the one call to action allowed, such a
+  // line isn't counted and costs points, so padding an ad with it can only lower the estimate.
+  let allowance = GENERIC_LINES_ALLOWED;
+  const counted = (list: string[]) =>
+    list.filter((t) => {
+      if (!isGenericLine(t)) return true;
+      if (allowance <= 0) return false;
+      allowance--;
+      return true;
+    }).length;
+  const hCount = counted(h);
+  const dCount = counted(d);
+  const filler = [...h, ...d].filter(isGenericLine).slice(GENERIC_LINES_ALLOWED);
+  if (filler.length > 0) {
+    score -= Math.min(30, filler.length * 4);
+    const examples = filler.slice(0, 3).map((t) => `“${t}”`);
+    reasons.push(
+      `${filler.length} more generic line${filler.length === 1 ? "" : "s"} than one call to action (${examples.join(", ")}${filler.length > 3 ? "…" : ""}) could be in anyone's ad; replace ${filler.length === 1 ? "it" : "them"} with lines about the product, its keywords or facts.`,
+    );
+  }
+
+  // Quantity (30): specific headlines saturate at 11, descriptions at 4.
+  score += (Math.min(hCount, 11) / 11) * 20 + (Math.min(dCount, 4) / 4) * 10;
+  if (hCount < 11) reasons.push("Add more unique headlines.");
+  if (dCount < 4) reasons.push("Add more descriptions.");
 
   // Uniqueness (25): 1 − mean nearest-neighbour similarity.
   const nearest = (list: string[]) => list.map((t, i) => Math.max(0, ...list.filter((_, j) => j !== i).map((o) => similarity(t, o))));
@@ -468,7 +490,7 @@ export function estimateStrength(ad: RsaInput, keywords: string[] = []): Strengt
   if (shortHeadlines < 3) reasons.push("Mix in a few short headlines (under 20 characters).");
   if (d.length && fullDescriptions < d.length) reasons.push("Use most of each description's 90 characters.");
 
-  const rounded = Math.round(Math.min(100, score));
+  const rounded = Math.round(Math.max(0, Math.min(100, score)));
   const band = rounded >= 80 ? "Excellent" : rounded >= 60 ? "Good" : rounded >= 40 ? "Average" : "Poor";
   return { score: rounded, band, reasons };
 }

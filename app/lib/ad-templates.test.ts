@@ -23,7 +23,7 @@ describe("generateTemplateAds", () => {
   });
 
   it("uses the seed's defaults and refuses blank fields", () => {
-    expect(AdFormSchema.parse({ product: "x", targetAudience: "y" })).toMatchObject({ tone: "professional", adType: "search" });
+    expect(AdFormSchema.parse({ product: "x", targetAudience: "y" })).toMatchObject({ tone: "professional" });
     expect(AdFormSchema.safeParse({ product: "  ", targetAudience: "y" }).success).toBe(false);
     expect(AdFormSchema.safeParse({ product: "x", targetAudience: "y", tone: "angry" }).success).toBe(false);
   });

@@ -6,7 +6,6 @@ export const DESCRIPTION_MAX = 90;
 export const PATH_MAX = 15;
 
 export const TONES = ["professional", "casual", "urgent", "friendly"] as const;
-export const AD_TYPES = ["search", "display", "responsive"] as const;
 /** The seed's simulated generation time. */
 export const GENERATION_DELAY_MS = 2000;
 export const GENERATED_AD_COUNT = 3;
@@ -15,7 +14,6 @@ export const AdFormSchema = z.object({
   product: z.string().trim().min(1, "Product/Service is required").max(200, "Keep it under 200 characters"),
   targetAudience: z.string().trim().min(1, "Target Audience is required").max(200, "Keep it under 200 characters"),
   tone: z.enum(TONES).default("professional"),
-  adType: z.enum(AD_TYPES).default("search"),
 });
 export type AdForm = z.infer<typeof AdFormSchema>;
 

@@ -101,6 +101,11 @@ export function dateIn(timeZone: string, instant: Date): string {
   return date;
 }
 
+/** The wall-clock time of an instant in the time zone, "yyyy-MM-dd HH:mm:ss" (as Google writes change times). */
+export function localDateTimeIn(timeZone: string, instant: Date): string {
+  return format(inZone(timeZone, instant), "yyyy-MM-dd HH:mm:ss");
+}
+
 /** Today's date (YYYY-MM-DD) in the time zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
   return dateIn(timeZone, now);

@@ -177,6 +177,12 @@ export function formatTimeAgo(isoTimestamp: string, now: string | Date): string 
   return ago(Math.round(hours / 24), "day");
 }
 
+/** The data's age, short ("just now", "12 min ago", "3 hours ago", "2 days ago"): "Updated 12 min ago". */
+export function formatAge(isoTimestamp: string, now: string | Date): string {
+  const long = formatTimeAgo(isoTimestamp, now);
+  return long.replace(/^(\d+) minutes? ago$/, "$1 min ago");
+}
+
 /**
  * A number and its noun, singular only when it shows as exactly 1: "1
  * conversion", "2.5 conversions", "0 clicks", "1.50 conversions". `shown` is

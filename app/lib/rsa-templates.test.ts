@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { adTextWidth, blocksGeneratedLine, lintRsa } from "./ad-lint";
+import { isGenericLine } from "./ad-filler";
 import { fitWidth, generateTemplateRsa, regenerateTemplateLine, toPath, type RsaBrief } from "./rsa-templates";
 
 const brief: RsaBrief = {
@@ -11,10 +12,11 @@ const brief: RsaBrief = {
 };
 
 describe("generateTemplateRsa", () => {
-  it("builds a complete, valid RSA from the brief and covers the keywords", () => {
+  it("builds a valid RSA of specific lines from the brief, with one call to action, and covers the keywords", () => {
     const ad = generateTemplateRsa(brief);
-    expect(ad.headlines).toHaveLength(15);
+    expect(ad.headlines.length).toBeGreaterThanOrEqual(11);
     expect(ad.descriptions).toHaveLength(4);
+    expect([...ad.headlines, ...ad.descriptions].filter((l) => isGenericLine(l.text)).map((l) => l.text)).toEqual(["Order Online Today"]);
     expect(lintRsa(ad).ok).toBe(true);
     expect(ad.path1).toBe("hiking-boots");
     expect(ad.path2).toBe("waterproof");
@@ -88,9 +90,56 @@ describe("generateTemplateRsa", () => {
       expect(lint.ok, JSON.stringify({ b, ad, lint })).toBe(true);
       const blocked = [...lint.headlines, ...lint.descriptions].flat().filter(blocksGeneratedLine);
       expect(blocked, JSON.stringify({ b, blocked })).toEqual([]);
-      expect(ad.headlines).toHaveLength(15);
-      expect(ad.descriptions).toHaveLength(4);
+      expect(ad.headlines.length).toBeGreaterThanOrEqual(3);
+      expect(ad.descriptions.length).toBeGreaterThanOrEqual(2);
+      // Generic lines beyond one call to action only where they are needed for Google's minimum.
+      const generic = [...ad.headlines, ...ad.descriptions].filter((l) => isGenericLine(l.text)).length;
+      if (generic > 1) expect(ad.headlines.length === 3 || ad.descriptions.length === 2, JSON.stringify({ b, ad })).toBe(true);
     }
+  });
+
+  // Issue 29 point 6: a retail sleeping-bag ad group got "Request a Quote Today" and "Talk to Our Team".
+  const sleepingBags: RsaBrief = {
+    product: "Kids Sleeping Bags",
+    audience: "families who camp",
+    tone: "professional",
+    keywords: ["kids sleeping bag", "youth sleeping bag", "toddler sleeping bag", "childrens sleeping bag", "kids camping sleeping bag"],
+  };
+  const textOf = (b: RsaBrief) => {
+    const ad = generateTemplateRsa(b);
+    expect(lintRsa(ad).ok).toBe(true);
+    return [...ad.headlines, ...ad.descriptions].map((l) => l.text).join("\n");
+  };
+
+  it("asks a shop's customers to shop and order, never for a quote", () => {
+    const text = textOf({ ...sleepingBags, businessType: "retail" });
+    expect(text).not.toMatch(/quote|talk to our team|plan your next step|consultation/i);
+    expect(text).toMatch(/\b(shop|order)\b/i);
+    // The same when no type is given: retail is the default.
+    expect(textOf(sleepingBags)).toBe(text);
+  });
+
+  it("asks for a quote in lead generation and for a booking in a local service", () => {
+    expect(textOf({ ...sleepingBags, product: "Garden Design", keywords: ["garden design", "landscape design"], businessType: "lead_generation" })).toMatch(
+      /quote/i,
+    );
+    const local = textOf({ ...sleepingBags, product: "Boiler Repair", keywords: ["boiler repair", "boiler service"], businessType: "local_service" });
+    expect(local).toMatch(/\bbook\b/i);
+    expect(local).not.toMatch(/\b(shop|quote)\b/i);
+  });
+
+  it("reuses an old ad's offer or price only when the facts confirm it", () => {
+    const existing = [
+      { text: "Up to 30% Off Sleeping Bags", fieldType: "HEADLINE" as const, label: "BEST" as const },
+      { text: "Free Shipping Over $50", fieldType: "HEADLINE" as const, label: "GOOD" as const },
+      { text: "Warm Bags for Cold Nights", fieldType: "HEADLINE" as const, label: "GOOD" as const },
+    ];
+    const unconfirmed = textOf({ ...sleepingBags, existing });
+    expect(unconfirmed).toContain("Warm Bags for Cold Nights");
+    expect(unconfirmed).not.toMatch(/30%|\$50|free/i);
+    const confirmed = textOf({ ...sleepingBags, existing, facts: ["Free shipping over $50"] });
+    expect(confirmed).toContain("Free Shipping Over $50");
+    expect(confirmed).not.toMatch(/30%/);
   });
 });
 

@@ -39,7 +39,7 @@ export default function AdGenerator({ loaderData }: Route.ComponentProps) {
 
   if (loaderData.mode === "seed") {
     const v = actionData?.values ?? loaderData.values;
-    const form: AdForm = { product: v.product, targetAudience: v.targetAudience, tone: v.tone as AdForm["tone"], adType: v.adType as AdForm["adType"] };
+    const form: AdForm = { product: v.product, targetAudience: v.targetAudience, tone: v.tone as AdForm["tone"] };
     return (
       <>
         <PageHeader title="Ad Generator" description="Generate ad copy that fits Google's limits" />
@@ -73,7 +73,17 @@ export default function AdGenerator({ loaderData }: Route.ComponentProps) {
             Ad Details
           </h2>
           {/* Keyed by the address: choosing another ad group reloads its keywords and final URL. */}
-          <BriefForm key={search} values={values} errors={actionData?.result ? {} : errors} connected={connected} adGroups={loaderData.adGroups} />
+          <BriefForm
+            key={search}
+            values={values}
+            errors={actionData?.result ? {} : errors}
+            connected={connected}
+            adGroups={loaderData.adGroups}
+            business={loaderData.business}
+            pastOffers={loaderData.pastOffers}
+            // A refused Generate (or any post that came back without an ad) answers under the Generate button.
+            generateError={actionData?.errorAt === "generate" || !actionData?.result ? (actionData?.formError ?? null) : null}
+          />
         </section>
         <section className={cardClass} aria-labelledby="generated-ads">
           <h2 id="generated-ads" className="text-lg font-semibold text-gray-900">
@@ -86,6 +96,7 @@ export default function AdGenerator({ loaderData }: Route.ComponentProps) {
               values={values}
               errors={errors}
               formError={actionData.formError}
+              errorAt={actionData.errorAt}
               adGroups={loaderData.adGroups}
               connected={connected}
             />
@@ -97,7 +108,6 @@ export default function AdGenerator({ loaderData }: Route.ComponentProps) {
                   ? "Choose an ad group, check its keywords, add the facts the ad may state, then generate a complete responsive search ad."
                   : "Describe your product and audience, then generate ad copy."}
               </p>
-              {actionData?.formError ? <p className="mt-2 text-sm text-red-700">{actionData.formError}</p> : null}
             </div>
           )}
         </section>

@@ -2,8 +2,11 @@ import { Form, Link, useNavigation } from "react-router";
 import { FieldError, FormError, dangerButtonClass, secondaryButtonClass, type ChangeFormErrors, usePostAction } from "~/components/change-forms";
 import { ChangeStatusBadge, FieldDiffList, SetStatusBadge } from "~/components/change-display";
 import { PageHeader, buttonClass } from "~/components/ui";
+import type { ReactNode } from "react";
 import { REMOVAL_CONFIRM_WORD } from "~/lib/change-actions";
+import { ORIGIN_LABEL } from "~/lib/change-origins";
 import { formatDateTime } from "~/lib/format";
+import { optimizerHref } from "~/lib/optimizer-url";
 import { userContext } from "~/server/request-context.server";
 import { changeSetAction, changeSetPage } from "~/server/change-pages.server";
 import { approvalFromReviewRequest } from "~/server/changes/approval.server";
@@ -35,8 +38,9 @@ export default function ChangeSetPage({ loaderData, actionData }: Route.Componen
   const open = cs.canApply || cs.canValidate || cs.canDiscard;
   return (
     <>
-      <Link to="/history" className="mb-3 inline-block text-sm font-medium text-blue-700 hover:underline">
-        ← Change history
+      {/* An open proposal is a draft: back to the drafts; otherwise to the history it is part of. */}
+      <Link to={open ? "/drafts" : "/history"} className="mb-3 inline-block text-sm font-medium text-blue-700 hover:underline">
+        {open ? "← Drafts" : "← Change history"}
       </Link>
       <PageHeader
         title={cs.title}
@@ -46,13 +50,29 @@ export default function ChangeSetPage({ loaderData, actionData }: Route.Componen
       <FormError message={result?.formError && !result.errors?.confirmLargeMoves && !result.errors?.confirmRemovals ? result.formError : null} />
       <section aria-label="About this change set" className="mb-4 rounded-xl border border-gray-200 bg-white p-4 text-sm shadow-sm">
         <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-          <Item label="Proposed by" value={`${cs.proposedBy}${cs.sourceDetail ? ` (${cs.sourceDetail})` : ""}`} />
+          <Item label="Proposed by" value={cs.proposedBy}>
+            <span className="block text-xs font-normal text-gray-600">
+              {cs.chat ? (
+                <>
+                  In the chat{" "}
+                  <Link to={optimizerHref("", { chat: cs.chat.id })} className="text-blue-700 hover:underline">
+                    “{cs.chat.title}”
+                  </Link>
+                </>
+              ) : cs.origin === "mcp" && cs.sourceDetail ? (
+                `${ORIGIN_LABEL.mcp}, ${cs.sourceDetail}`
+              ) : (
+                ORIGIN_LABEL[cs.origin]
+              )}
+            </span>
+          </Item>
           <Item label="Proposed" value={formatDateTime(cs.createdAt, tz)} />
           <Item
             label={cs.appliedAt ? "Applied" : "Validated by Google"}
             value={cs.appliedAt ? formatDateTime(cs.appliedAt, tz) : cs.validatedAt ? formatDateTime(cs.validatedAt, tz) : "Not yet"}
           />
           <Item label="Mode" value={cs.atomic ? "All or nothing" : "Each change on its own"} />
+          {cs.approvedBy ? <Item label="Applied by" value={cs.approvedBy} /> : null}
         </dl>
         {cs.revertOf ? (
           <p className="mt-3">
@@ -196,11 +216,14 @@ function IntentButton({
   );
 }
 
-function Item({ label, value }: { label: string; value: string }) {
+function Item({ label, value, children }: { label: string; value: string; children?: ReactNode }) {
   return (
     <div>
       <dt className="text-gray-500">{label}</dt>
-      <dd className="mt-0.5 font-medium text-gray-900">{value}</dd>
+      <dd className="mt-0.5 font-medium text-gray-900">
+        {value}
+        {children}
+      </dd>
     </div>
   );
 }

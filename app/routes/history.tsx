@@ -1,5 +1,5 @@
 import { Form, Link, useLocation, useNavigation } from "react-router";
-import { FormError, Labeled, dangerButtonClass, inputClass, secondaryButtonClass, usePostAction } from "~/components/change-forms";
+import { FilterSelect, FormError, Labeled, dangerButtonClass, inputClass, secondaryButtonClass, usePostAction } from "~/components/change-forms";
 import { ChangeStatusBadge, FieldDiffList, SetStatusBadge } from "~/components/change-display";
 import { Pagination } from "~/components/pagination";
 import { EmptyState, PageHeader, Notice } from "~/components/ui";
@@ -76,7 +76,12 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
       {data.notice ? <Notice>{data.notice}</Notice> : null}
       {data.open.length > 0 ? (
         <section aria-label="Waiting for review" className="mb-4 rounded-xl border border-blue-200 bg-blue-50 p-4 text-sm">
-          <h2 className="mb-2 font-semibold text-blue-900">Waiting for your review (not sent to Google)</h2>
+          <h2 className="mb-2 font-semibold text-blue-900">
+            Waiting for your review (not sent to Google) ·{" "}
+            <Link to="/drafts" className="font-medium text-blue-700 hover:underline">
+              All drafts
+            </Link>
+          </h2>
           <ul className="space-y-1">
             {data.open.map((o) => (
               <li key={o.id} className="flex flex-wrap items-center gap-2">
@@ -96,42 +101,9 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
         aria-label="Filter history"
         className="mb-4 flex flex-wrap items-end gap-3 rounded-xl border border-gray-200 bg-white p-3 shadow-sm"
       >
-        <Labeled label="Resource">
-          {(id) => (
-            <select id={id} name="resourceKind" defaultValue={filters.resourceKind ?? ""} className={`mt-0.5 ${inputClass}`}>
-              <option value="">All resources</option>
-              {Object.entries(RESOURCE_KIND_LABEL).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Labeled>
-        <Labeled label="Status">
-          {(id) => (
-            <select id={id} name="status" defaultValue={filters.status ?? ""} className={`mt-0.5 ${inputClass}`}>
-              <option value="">Any status</option>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {CHANGE_STATUS_LABEL[s]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Labeled>
-        <Labeled label="Source">
-          {(id) => (
-            <select id={id} name="source" defaultValue={filters.source ?? ""} className={`mt-0.5 ${inputClass}`}>
-              <option value="">Any source</option>
-              {Object.entries(SOURCES).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Labeled>
+        <FilterSelect label="Resource" name="resourceKind" value={filters.resourceKind} any="All resources" options={Object.entries(RESOURCE_KIND_LABEL)} />
+        <FilterSelect label="Status" name="status" value={filters.status} any="Any status" options={STATUSES.map((st) => [st, CHANGE_STATUS_LABEL[st]])} />
+        <FilterSelect label="Source" name="source" value={filters.source} any="Any source" options={Object.entries(SOURCES)} />
         <Labeled label="From">{(id) => <input id={id} type="date" name="from" defaultValue={filters.from ?? ""} className={`mt-0.5 ${inputClass}`} />}</Labeled>
         <Labeled label="To">{(id) => <input id={id} type="date" name="to" defaultValue={filters.to ?? ""} className={`mt-0.5 ${inputClass}`} />}</Labeled>
         <Labeled label="Search by name">

@@ -28,6 +28,8 @@ const ok: SyncView = {
   progressTotal: 12,
   currentStep: null,
   detail: detailOk,
+  googlePausedUntil: null,
+  googlePauseReason: null,
 };
 const running: SyncView = {
   status: "running",
@@ -37,6 +39,8 @@ const running: SyncView = {
   progressTotal: 12,
   currentStep: "Loading keywords",
   detail: { ...detailOk, status: "never", progressDone: 0 },
+  googlePausedUntil: null,
+  googlePauseReason: null,
 };
 /** A first sync's stage 1 is in; its detail import runs. */
 const importing: SyncView = {
@@ -141,7 +145,7 @@ describe("Campaigns screen", () => {
     expect(within(table).getByRole("row", { name: /Ski & Snow/ })).toHaveTextContent("Paused");
     expect(screen.getByTestId("totals-row")).toHaveTextContent("Total (2 campaigns)");
     expect(screen.getByTestId("totals-row")).toHaveTextContent("$20.00");
-    expect(screen.getByTestId("last-synced")).toHaveTextContent("Last synced 3 minutes ago");
+    expect(screen.getByTestId("last-synced")).toHaveTextContent("Updated 3 min ago");
     expect(screen.getByRole("button", { name: "Sync now" })).toBeEnabled();
     // The sign-in token in the address never spreads into links or forms.
     expect(document.body.innerHTML).not.toContain("secret-token-value");

@@ -8,6 +8,8 @@ import { setupTestEnvironment, type TestContext } from "../../tests/setup/test-d
 import routes from "../routes";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../../tests/support/emulator-harness";
 import { getSyncState, syncAccount } from "../server/ads/sync.server";
+import { SYNC_NOW_LIMIT, startFirstSync } from "../server/sync-status.server";
+import { consumeLimit } from "../server/limits/limiter.server";
 import { commitSessionCookie, createSession } from "../server/auth/session.server";
 import { documented } from "../../tests/support/api-doc";
 import { loader as campaignsRoute } from "./api/account-campaigns";
@@ -81,7 +83,8 @@ beforeAll(async () => {
     .values({ id: strangerId, email: "stranger@example.com", password_hash: null, active_customer_id: null, created_at: now, updated_at: now })
     .execute();
   stranger = await sessionFor(strangerId);
-  // The first page view finds nothing imported yet: it starts the sync and shows progress.
+  // The Google callback starts the first sync (pages never do); the first page view shows its progress.
+  await startFirstSync(demoUserId);
   firstVisit = await campaignsLoader(await pageArgs(page("/campaigns")));
   await syncAccount(demoUserId, DEMO_RICH_CUSTOMER_ID);
 }, 180_000);
@@ -454,6 +457,47 @@ describe("sync endpoints", () => {
     // Let it finish so the tests below read settled data.
     await syncAccount(demoUserId, DEMO_RICH_CUSTOMER_ID);
   }, 120_000);
+
+  it("Sync now says why it cannot start: Google Ads calls paused (503 and Retry-After in the API), or used up for the hour (429)", async () => {
+    const form = new Request("http://localhost:3000/sync", {
+      method: "POST",
+      headers: { Cookie: demo.cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ returnTo: "/campaigns" }),
+    });
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    await t.db
+      .insertInto("google_ads_pause")
+      .values({ kind: "daily", until, reason: "Google Ads says the daily operations are used up", set_at: new Date().toISOString() })
+      .execute();
+    try {
+      const page = (await syncAction(args(form))) as Response;
+      expect(page.status).toBe(302);
+      expect(page.headers.get("Location")).toBe("/campaigns");
+      expect(page.headers.get("Set-Cookie")).toMatch(/toast=/);
+      expect((await getSyncState(DEMO_RICH_CUSTOMER_ID)).status).toBe("ok");
+      const paused = await read(
+        await syncApiAction(args(api(`/accounts/${DEMO_RICH_CUSTOMER_ID}/sync`, demo, { method: "POST" }), { customerId: DEMO_RICH_CUSTOMER_ID })),
+      );
+      expect(paused.status).toBe(503);
+      expect(Number(paused.headers.get("Retry-After"))).toBeGreaterThan(3000);
+      expect((paused.body as { detail: string }).detail).toMatch(/daily operations are used up\. Google Ads calls resume at/);
+      // The status document says it too: pages show why nothing is refreshed.
+      expect((await read(await syncApi(args(api(`/accounts/${DEMO_RICH_CUSTOMER_ID}/sync`), { customerId: DEMO_RICH_CUSTOMER_ID })))).body).toMatchObject({
+        googlePausedUntil: until,
+      });
+    } finally {
+      await t.db.deleteFrom("google_ads_pause").execute();
+    }
+    // The hour's Sync nows used up (the test above used some already).
+    await consumeLimit(SYNC_NOW_LIMIT, DEMO_RICH_CUSTOMER_ID, SYNC_NOW_LIMIT.points).catch(() => undefined);
+    const limited = await read(
+      await syncApiAction(args(api(`/accounts/${DEMO_RICH_CUSTOMER_ID}/sync`, demo, { method: "POST" }), { customerId: DEMO_RICH_CUSTOMER_ID })),
+    );
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((limited.body as { detail: string }).detail).toMatch(/Sync now was used 6 times in the last hour/);
+    expect((await getSyncState(DEMO_RICH_CUSTOMER_ID)).status).toBe("ok");
+  });
 });
 
 describe("JSON API", () => {

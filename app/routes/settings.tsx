@@ -1,11 +1,13 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
+import { GoogleBudget } from "~/components/google-budget";
 import { OptimizationTargets } from "~/components/optimization-targets";
 import { PageHeader, buttonClass, dangerButtonClass } from "~/components/ui";
 import { formatCustomerId, formatInteger } from "~/lib/format";
 import { usageSummary } from "~/server/ai/metered.server";
 import { describeModel, MODEL_SETUP_HINT } from "~/server/ai/model.server";
 import { listAccounts, refreshAccounts, setActiveAccount } from "~/server/ads/accounts.server";
+import { googleBudgetView, startFirstSync } from "~/server/sync-status.server";
 import { disconnectGoogle, getConnection } from "~/server/auth/google-connection.server";
 import { userContext } from "~/server/request-context.server";
 import { isTargetsIntent, targetsAction, targetsSection } from "~/server/optimizer/pages.server";
@@ -23,12 +25,13 @@ export function meta() {
 export async function loader({ context }: Route.LoaderArgs) {
   const session = context.get(userContext);
   const { user } = session;
-  const [connection, accounts, usage, targets, sessions, accessTokens] = await Promise.all([
+  const [connection, accounts, usage, targets, sessions, budget, accessTokens] = await Promise.all([
     getConnection(user.id),
     listAccounts(user.id),
     usageSummary(user.id),
     targetsSection(user),
     sessionsSection(session),
+    googleBudgetView(),
     accessTokensSection(user),
   ]);
   const model = describeModel();
@@ -37,6 +40,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     email: user.email,
     targets,
     sessions,
+    budget,
     accessTokens,
     activeCustomerId: user.active_customer_id,
     connection: connection
@@ -79,6 +83,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "select-account": {
       const ok = await setActiveAccount(user.id, input.customerId);
       if (!ok) return data({ error: "That account is not one of yours" }, { status: 400 });
+      // An account never imported gets its first sync now; the others are refreshed on their schedule.
+      await startFirstSync(user.id);
       return redirectWithToast("/settings", { type: "success", message: "Active account changed" });
     }
     case "refresh-accounts": {
@@ -213,6 +219,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           )}
         </section>
       ) : null}
+
+      {connection ? <GoogleBudget view={loaderData.budget} timeZone={accounts.find((a) => a.customerId === activeCustomerId)?.timeZone ?? "UTC"} /> : null}
 
       {loaderData.targets ? (
         <OptimizationTargets data={loaderData.targets} lastResult={actionData && "targetResult" in actionData ? actionData.targetResult : undefined} />

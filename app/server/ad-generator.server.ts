@@ -1,18 +1,28 @@
 import { randomUUID } from "node:crypto";
 import { data, redirect } from "react-router";
 import { estimateStrength, lintRsa } from "~/lib/ad-lint";
-import { AD_GROUP_PARAM, AdCopyRequestSchema, parseBrief, type AdCopyRequest, type GeneratorForm } from "~/lib/ad-generator-form";
+import {
+  AD_GROUP_PARAM,
+  AdCopyRequestSchema,
+  parseBrief,
+  type AdCopyRequest,
+  type BriefValues,
+  type GeneratorErrorAt,
+  type GeneratorForm,
+} from "~/lib/ad-generator-form";
 import { DESCRIPTION_PINS, HEADLINE_PINS, RSA_DESCRIPTIONS_MAX, RSA_HEADLINES_MAX } from "~/lib/ad-limits";
-import { AD_TYPES, TONES, generateTemplateAds, type GeneratedAd } from "~/lib/ad-templates";
+import { TONES, generateTemplateAds, type GeneratedAd } from "~/lib/ad-templates";
+import { BUSINESS_TYPE_LABEL, classifyBrief, isBusinessType, type BusinessType, type BusinessTypeGuess } from "~/lib/business-type";
 import type { GeneratedRsa } from "~/lib/rsa-templates";
 import { accountOfAdGroup, adGroupChoices, adGroupContext, type AdGroupChoice, type AdGroupContext } from "./ai/ad-copy-context.server";
+import { businessTypeOf } from "./ai/business-signals.server";
 import { describeModel, MODEL_SETUP_HINT } from "./ai/model.server";
 import { withMeter } from "./ai/metered.server";
 import { claimSourcesOf, generateAdCopy, regenerateLine, type AdCopyBrief, type AdCopyLine } from "./ai/ad-copy.server";
 import { proposeCreateRsa } from "./changes/propose.server";
 import { validateQuietly } from "./changes/review.server";
 import type { User } from "./db/schema";
-import { LimitReachedError, NotFoundError } from "./domain-errors.server";
+import { DomainError, LimitReachedError, NotFoundError } from "./domain-errors.server";
 import { readJsonBody, toHttpError } from "./http/errors.server";
 import { activeAccountOf, requireAccountOf } from "./account-access.server";
 import { redirectWithToast } from "./toast.server";
@@ -24,15 +34,15 @@ import { redirectWithToast } from "./toast.server";
 
 const modelConfigured = () => describeModel().configured;
 
-export interface BriefValues {
-  product: string;
-  targetAudience: string;
-  tone: string;
-  adType: string;
-  adGroupId: string;
-  keywords: string;
-  facts: string;
-  finalUrl: string;
+export type { BriefValues };
+
+/** The kind of business an ad was written for, and how that was decided. */
+export interface BusinessChoice {
+  type: BusinessType;
+  label: string;
+  /** true: the person chose it; false: read from the account (or the brief), see basis. */
+  chosen: boolean;
+  basis: string[];
 }
 
 export interface RsaResult {
@@ -47,12 +57,15 @@ export interface RsaResult {
   notices: string[];
   /** What a stated claim may come from, so the screen can flag a typed one nobody gave. */
   claimSources: string[];
+  business: BusinessChoice;
 }
 
 export interface GeneratorActionData {
   values: BriefValues;
   errors: Record<string, string>;
   formError?: string;
+  /** Which button's post the formError answers, so it shows next to that button. */
+  errorAt?: GeneratorErrorAt;
   result?: RsaResult;
   /** The seed's three cards (no account, no model) for a post without JavaScript. */
   seedAds?: GeneratedAd[];
@@ -72,12 +85,34 @@ function briefValues(form: FormData | URLSearchParams): BriefValues {
     product: get("product"),
     targetAudience: get("targetAudience"),
     tone: (TONES as readonly string[]).includes(get("tone")) ? get("tone") : "professional",
-    adType: (AD_TYPES as readonly string[]).includes(get("adType")) ? get("adType") : "search",
+    businessType: isBusinessType(get("businessType")) ? get("businessType") : "",
     adGroupId: get("adGroupId"),
     keywords: get("keywords"),
     facts: get("facts"),
     finalUrl: get("finalUrl"),
+    offers: form
+      .getAll("offer")
+      .filter((v): v is string => typeof v === "string")
+      .slice(0, 50)
+      .map((v) => v.slice(0, 300)),
   };
+}
+
+/** The kind of business: the person's choice, else what the account shows, else what the brief says. */
+async function businessFor(chosen: string | undefined, customerId: string | null, briefTexts: string[]): Promise<BusinessChoice> {
+  if (isBusinessType(chosen)) return { type: chosen, label: BUSINESS_TYPE_LABEL[chosen], chosen: true, basis: ["You chose it."] };
+  const found = customerId ? await businessTypeOf(customerId) : classifyBrief(briefTexts);
+  return { type: found.type, label: BUSINESS_TYPE_LABEL[found.type], chosen: false, basis: found.basis };
+}
+
+/** The old ads' offers ticked as still true; one that isn't among the ad group's is refused, never used. */
+function confirmedOffers(values: BriefValues, ctx: AdGroupContext | null): { ok: true; offers: string[] } | { ok: false; error: string } {
+  const known = new Set(ctx?.offers ?? []);
+  const unknown = values.offers.find((o) => !known.has(o));
+  if (unknown !== undefined) {
+    return { ok: false, error: `“${unknown.slice(0, 60)}” isn't in this ad group's ads; write it under facts if it is true.` };
+  }
+  return { ok: true, offers: [...new Set(values.offers)] };
 }
 
 // ---- the page
@@ -100,9 +135,11 @@ export async function adGeneratorPage(user: User, url: URL) {
       values,
       notice: null as string | null,
       modelHint: MODEL_SETUP_HINT,
+      business: null as BusinessTypeGuess | null,
+      pastOffers: [] as string[],
     };
   }
-  const adGroups = await adGroupChoices(account.customerId);
+  const [adGroups, business] = await Promise.all([adGroupChoices(account.customerId), businessTypeOf(account.customerId)]);
   const wanted = url.searchParams.get(AD_GROUP_PARAM) ?? "";
   const ctx = wanted ? await adGroupContext(account.customerId, wanted) : null;
   let notice: string | null = null;
@@ -115,6 +152,8 @@ export async function adGeneratorPage(user: User, url: URL) {
   } else {
     values.adGroupId = "";
   }
+  const pastOffers = ctx?.offers ?? [];
+  values.offers = values.offers.filter((o) => pastOffers.includes(o));
   return {
     mode: "rsa" as const,
     modelConfigured: model,
@@ -123,6 +162,8 @@ export async function adGeneratorPage(user: User, url: URL) {
     values,
     notice,
     modelHint: MODEL_SETUP_HINT,
+    business,
+    pastOffers,
   };
 }
 
@@ -135,10 +176,6 @@ function readBrief(formData: FormData, checkFinalUrl: boolean): Parsed {
   return parsed.ok ? { ok: true, form: parsed.form, values } : { ok: false, values, errors: parsed.errors };
 }
 
-function toBrief(form: { product: string; audience: string; tone: string; keywords: string[]; facts: string[] }): AdCopyBrief {
-  return { product: form.product, audience: form.audience, tone: form.tone, keywords: form.keywords, facts: form.facts };
-}
-
 /** The ad group's grounding, or a field error when the id isn't one of the account's search ad groups. */
 async function groundingFor(customerId: string | null, adGroupId: string | undefined): Promise<AdGroupContext | null | "unknown"> {
   if (!adGroupId) return null;
@@ -146,7 +183,7 @@ async function groundingFor(customerId: string | null, adGroupId: string | undef
   return (await adGroupContext(customerId, adGroupId)) ?? "unknown";
 }
 
-function resultOf(ad: GeneratedRsa & { source: "model" | "templates"; notices: string[] }, brief: AdCopyBrief, ctx: AdGroupContext | null): RsaResult {
+function resultOf(ad: GeneratedRsa & { source: "model" | "templates"; notices: string[] }, brief: AdCopyBrief, business: BusinessChoice): RsaResult {
   const strength = estimateStrength(ad, brief.keywords);
   return {
     id: randomUUID(),
@@ -157,7 +194,8 @@ function resultOf(ad: GeneratedRsa & { source: "model" | "templates"; notices: s
     strength,
     source: ad.source,
     notices: ad.notices,
-    claimSources: claimSourcesOf(brief, { existing: ctx?.existing ?? [] }),
+    claimSources: claimSourcesOf(brief),
+    business,
   };
 }
 
@@ -204,21 +242,34 @@ export async function adGeneratorAction(user: User, formData: FormData) {
 
   const ctx = await groundingFor(account?.customerId ?? null, form.adGroupId);
   if (ctx === "unknown") return data<GeneratorActionData>({ values, errors: { adGroupId: "Choose one of this account's search ad groups" } }, { status: 400 });
-  const brief = toBrief({ product: form.product, audience: form.targetAudience, tone: form.tone, keywords: form.keywords, facts: form.facts });
+  const offers = confirmedOffers(values, ctx);
+  if (!offers.ok) return data<GeneratorActionData>({ values, errors: { offer: offers.error } }, { status: 400 });
+  const business = await businessFor(form.businessType, account?.customerId ?? null, [form.product, form.targetAudience, ...form.keywords]);
+  const brief: AdCopyBrief = {
+    product: form.product,
+    audience: form.targetAudience,
+    tone: form.tone,
+    keywords: form.keywords,
+    // An old ad's offer the person confirmed is a fact like any they typed.
+    facts: [...form.facts, ...offers.offers],
+    businessType: business.type,
+  };
   const grounding = { existing: ctx?.existing ?? [] };
 
   if (intent === "generate") {
     try {
       const ad = await withMeter(user.id, "ad_copy", ({ model, notice }) => generateAdCopy(brief, grounding, { model, notice }));
-      return data<GeneratorActionData>({ values, errors: {}, result: resultOf(ad, brief, ctx) });
+      return data<GeneratorActionData>({ values, errors: {}, result: resultOf(ad, brief, business) });
     } catch (error) {
-      if (error instanceof LimitReachedError) return data<GeneratorActionData>({ values, errors: {}, formError: error.message }, { status: 429 });
-      throw error;
+      // The day's limit (429) or a brief no ad can be written from (400): said under Generate.
+      if (!(error instanceof DomainError)) throw error;
+      const failure = toHttpError(error)!;
+      return data<GeneratorActionData>({ values, errors: {}, formError: failure.detail, errorAt: "generate" }, { status: failure.status });
     }
   }
 
   const posted = postedAd(formData);
-  const sameAd = (notices: string[], source: "model" | "templates") => resultOf({ ...posted, source, notices }, brief, ctx);
+  const sameAd = (notices: string[], source: "model" | "templates") => resultOf({ ...posted, source, notices }, brief, business);
   const postedSource = str(formData, "source") === "model" ? "model" : "templates";
 
   if (intent === "regenerate") {
@@ -226,9 +277,10 @@ export async function adGeneratorAction(user: User, formData: FormData) {
     const index = Number(at);
     const list = kind === "headline" ? posted.headlines : kind === "description" ? posted.descriptions : null;
     const slot = list ? posted.slots[kind as "headline" | "description"].indexOf(index) : -1;
+    const errorAt = `regenerate:${str(formData, "regenerate").slice(0, 20)}` as const;
     if (!list || slot < 0)
       return data<GeneratorActionData>(
-        { values, errors: {}, formError: "That line is empty; type a line or generate again.", result: sameAd([], postedSource) },
+        { values, errors: {}, formError: "That line is empty; type a line or generate again.", errorAt, result: sameAd([], postedSource) },
         { status: 400 },
       );
     let next: Awaited<ReturnType<typeof regenerateLine>>;
@@ -238,7 +290,7 @@ export async function adGeneratorAction(user: User, formData: FormData) {
       );
     } catch (error) {
       if (error instanceof LimitReachedError)
-        return data<GeneratorActionData>({ values, errors: {}, formError: error.message, result: sameAd([], postedSource) }, { status: 429 });
+        return data<GeneratorActionData>({ values, errors: {}, formError: error.message, errorAt, result: sameAd([], postedSource) }, { status: 429 });
       throw error;
     }
     if (!next)
@@ -246,6 +298,7 @@ export async function adGeneratorAction(user: User, formData: FormData) {
         values,
         errors: {},
         formError: "No other line passes the checks; edit this one instead.",
+        errorAt,
         result: sameAd([], postedSource),
       });
     list[slot] = { ...list[slot], text: next.text };
@@ -257,7 +310,7 @@ export async function adGeneratorAction(user: User, formData: FormData) {
   if (intent === "use") {
     if (!account)
       return data<GeneratorActionData>(
-        { values, errors: {}, formError: "Connect a Google Ads account first", result: sameAd([], postedSource) },
+        { values, errors: {}, formError: "Connect a Google Ads account first", errorAt: "use", result: sameAd([], postedSource) },
         { status: 409 },
       );
     const target = str(formData, "targetAdGroupId");
@@ -287,7 +340,7 @@ export async function adGeneratorAction(user: User, formData: FormData) {
       errors.finalUrl = "Final URL must be an http(s) address, like https://example.com/boots";
     if (Object.keys(errors).length > 0 || adLevel) {
       return data<GeneratorActionData>(
-        { values, errors, formError: adLevel?.message ?? "Fix the marked lines first.", result: sameAd([], postedSource) },
+        { values, errors, formError: adLevel?.message ?? "Fix the marked lines first.", errorAt: "use", result: sameAd([], postedSource) },
         { status: 400 },
       );
     }
@@ -303,7 +356,7 @@ export async function adGeneratorAction(user: User, formData: FormData) {
           path2: posted.path2 || undefined,
           finalUrl: values.finalUrl.trim(),
         },
-        { source: "user", sourceDetail: `Ad generator (${postedSource})` },
+        { source: "user", origin: "ad_generator", sourceDetail: `Ad generator (${postedSource})` },
       );
       const problem = await validateQuietly(user.id, id);
       return problem ? redirectWithToast(`/changes/${id}`, { type: "error", message: problem }) : redirect(`/changes/${id}`);
@@ -319,7 +372,7 @@ export async function adGeneratorAction(user: User, formData: FormData) {
         } else fieldErrors[k === "adGroupId" ? "targetAdGroupId" : k] ??= v;
       }
       return data<GeneratorActionData>(
-        { values, errors: fieldErrors, formError: failure.detail, result: sameAd([], postedSource) },
+        { values, errors: fieldErrors, formError: failure.detail, errorAt: "use", result: sameAd([], postedSource) },
         { status: failure.status },
       );
     }
@@ -333,22 +386,20 @@ export async function adGeneratorAction(user: User, formData: FormData) {
 export async function adCopyForApi(userId: string, request: Request) {
   const body: AdCopyRequest = await readJsonBody(request, AdCopyRequestSchema);
   let ctx: AdGroupContext | null = null;
-  if (body.customerId) await requireAccountOf(userId, body.customerId);
+  let customerId: string | null = null;
+  if (body.customerId) customerId = (await requireAccountOf(userId, body.customerId)).customerId;
   if (body.adGroupId) {
-    const customerId = await accountOfAdGroup(userId, body.adGroupId, body.customerId);
+    customerId = await accountOfAdGroup(userId, body.adGroupId, body.customerId);
     ctx = customerId ? await adGroupContext(customerId, body.adGroupId) : null;
     if (!ctx)
       throw new NotFoundError("No such ad group among your accounts' search ad groups", {
         adGroupId: "No such ad group among your accounts' search ad groups",
       });
   }
-  const brief: AdCopyBrief = {
-    product: body.product,
-    audience: body.audience,
-    tone: body.tone,
-    keywords: body.keywords ?? ctx?.keywords ?? [],
-    facts: body.facts ?? [],
-  };
+  const keywords = body.keywords ?? ctx?.keywords ?? [];
+  const facts = body.facts ?? [];
+  const business = await businessFor(body.businessType, customerId, [body.product, body.audience, ...keywords]);
+  const brief: AdCopyBrief = { product: body.product, audience: body.audience, tone: body.tone, keywords, facts, businessType: business.type };
   const ad = await withMeter(userId, "ad_copy", ({ model, notice }) =>
     generateAdCopy(brief, { existing: ctx?.existing ?? [] }, { model, notice, abortSignal: request.signal }),
   );
@@ -360,5 +411,7 @@ export async function adCopyForApi(userId: string, request: Request) {
     strength: { score: ad.strength.score, reasons: ad.strength.reasons },
     source: ad.source,
     notices: ad.notices,
+    businessType: { type: business.type, chosen: business.chosen, basis: business.basis },
+    unusedOffers: (ctx?.offers ?? []).filter((o) => !facts.includes(o)),
   };
 }

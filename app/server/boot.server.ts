@@ -1,7 +1,10 @@
-import { stopSyncs } from "./ads/sync.server";
+import { startSyncScheduler, stopSyncScheduler, stopSyncs } from "./ads/sync.server";
 import { CALLBACK_PATH } from "./auth/google-oauth.server";
-import { startSettling, stopSettling } from "./changes/settler.server";
-import { closeDb, getDb, migrateToLatest, pingDb } from "./db/db.server";
+import { closeDb, dialectOf, getDb, migrateToLatest, pingDb, sqliteFileOf } from "./db/db.server";
+import { claimSqliteInstance } from "./db/sqlite-instance-lock.server";
+import { jobsReadiness, startJobs, stopJobs } from "./jobs/jobs.server";
+import "./jobs/catalog.server";
+import { collectProcessMetrics, observeHttp, renderMetrics } from "./metrics/metrics.server";
 import { EMULATOR_MOUNT_PATH, getConfig, type AppConfig } from "./env.server";
 import { baseSecurityHeaders, isCrossSiteRequest } from "./http/security.server";
 import { checkReadiness, databaseChecks } from "./lifecycle/readiness.server";
@@ -15,11 +18,16 @@ import { log } from "./log.server";
 export async function boot() {
   const config = getConfig();
   warnAboutPublicDemo(config);
+  // SQLite serves one instance (its jobs run in process): a second process on the same file stops here.
+  const sqliteFile = dialectOf(config.DATABASE_URL) === "sqlite" ? sqliteFileOf({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }) : null;
+  const releaseInstance = sqliteFile && sqliteFile !== ":memory:" ? claimSqliteInstance(sqliteFile) : () => {};
   await migrateToLatest(getDb());
-  // Changes a previous process left mid-apply are settled against Google's live
-  // state, in the background and retried until Google answers (startup must not
-  // hang on it, and an outage at start must not leave them "applying" for good).
-  startSettling();
+  // Background work (settling changes left mid-apply, mail, syncs, …) runs as jobs from here on.
+  await startJobs();
+  if (config.METRICS_TOKEN) collectProcessMetrics();
+  // Accounts are refreshed on a schedule, within the Google Ads budget (pages never start a sync).
+  // TEMPORARY driver: the job queue's cron replaces it.
+  startSyncScheduler();
   return {
     port: config.PORT,
     /** Unset: server.ts decides (loopback for `npm run dev`). */
@@ -36,13 +44,19 @@ export async function boot() {
     securityHeaders: baseSecurityHeaders(config.APP_URL),
     isCrossSite: (req: Parameters<typeof isCrossSiteRequest>[0]) => isCrossSiteRequest(req, config.APP_URL),
     health: () => pingDb(),
-    /** /readyz: database reachable, migrations applied, background work started. */
-    readiness: () => checkReadiness(databaseChecks(getDb())),
+    /** /readyz: database reachable, migrations applied, the job engine started and polling. */
+    readiness: () => checkReadiness([...databaseChecks(getDb()), { name: "jobs", run: jobsReadiness }]),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    /** /metrics answers only requests bearing this token; null: /metrics is off. */
+    metricsToken: config.METRICS_TOKEN ?? null,
+    metrics: { observeHttp, render: renderMetrics },
     shutdown: async () => {
-      stopSettling();
+      stopSyncScheduler();
+      // Drain has already waited for requests: running jobs get a moment, then are handed back (retried).
+      await stopJobs(1_000);
       await stopSyncs();
       await closeDb();
+      releaseInstance();
     },
   };
 }

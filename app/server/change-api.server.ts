@@ -8,6 +8,7 @@ import { OPEN_CHANGE_SET_STATUSES } from "./db/schema";
 import { InvalidError, NotFoundError, ConflictError } from "./domain-errors.server";
 import { readJsonBody } from "./http/errors.server";
 import { requireAccountOf } from "./account-access.server";
+import { DiscardDraftsBody, discardDrafts, listDrafts } from "./changes/drafts.server";
 
 // The JSON API's change sets: the same services as the review page, answered
 // as { changeSet, validationProblem? }. Nothing here reaches Google except
@@ -33,7 +34,7 @@ export async function proposeForApi(userId: string, customerId: string, request:
   const account = await requireAccountOf(userId, customerId);
   if (account.manager) throw new InvalidError("A manager account has no campaigns of its own; propose changes in one of its client accounts.");
   const body = await readJsonBody(request, ProposeChangeSetBody);
-  const id = await proposeBulk(userId, { customerId: account.customerId, actions: body.actions }, { title: body.title, atomic: body.atomic });
+  const id = await proposeBulk(userId, { customerId: account.customerId, actions: body.actions }, { title: body.title, atomic: body.atomic, origin: "api" });
   const validationProblem = await validateQuietly(userId, id);
   return { changeSet: await changeSetView(await getChangeSet(userId, id), account.currencyCode), validationProblem };
 }
@@ -82,4 +83,15 @@ export async function revertForApi(userId: string, id: string) {
   const revertId = await proposeRevert(userId, id);
   const validationProblem = await validateQuietly(userId, revertId);
   return { changeSet: await load(userId, revertId), validationProblem };
+}
+
+/** GET /drafts: the query's filters as listDrafts reads them (an empty value is no filter). */
+export function draftsForApi(userId: string, url: URL) {
+  return listDrafts(userId, Object.fromEntries([...url.searchParams].filter(([, v]) => v !== "")));
+}
+
+/** POST /drafts/discard { ids }: each of the caller's drafts among them discarded; the others said why not. */
+export async function discardDraftsForApi(userId: string, request: Request) {
+  const body = await readJsonBody(request, DiscardDraftsBody);
+  return discardDrafts(userId, body.ids);
 }

@@ -4,7 +4,8 @@ import { getChangeSet, OpenRevertError, proposeRevert } from "./changes/pipeline
 import { proposeFromForm } from "./changes/forms.server";
 import type { ApprovalCapability } from "./changes/approval.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, listOpenChangeSets, validateQuietly } from "./changes/review.server";
-import { HISTORY_PAGE_SIZE, HistoryQuery, importRecentChanges, listHistory } from "./changes/history.server";
+import { HISTORY_PAGE_SIZE, HistoryQuery, listHistory } from "./changes/history.server";
+import { refreshOutsideChanges } from "./changes/history-import.server";
 import type { User } from "./db/schema";
 import { NotFoundError } from "./domain-errors.server";
 import { formFailure } from "./http/page-errors.server";
@@ -170,7 +171,8 @@ export async function historyPage(user: User, url: URL) {
   const parsed = HistoryPageQuery.safeParse(raw);
   // A bad filter in the address falls back to no filter, with a notice, like the report pages.
   const filters = parsed.success ? parsed.data : HistoryPageQuery.parse({});
-  const importProblem = await importRecentChanges(user.id, account.customerId);
+  // Outside changes are imported by a job; the page shows what is in (and why the last import failed).
+  const importProblem = await refreshOutsideChanges(user.id, account.customerId);
   const [{ items, total }, open] = await Promise.all([
     listHistory(user.id, { ...filters, customerId: account.customerId }),
     listOpenChangeSets(user.id, account.customerId),

@@ -9,7 +9,7 @@ import type { z } from "zod";
 export type FieldErrors = Record<string, string>;
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: "not_found" | "conflict" | "invalid" | "limited" | "unavailable";
+  abstract readonly kind: "not_found" | "conflict" | "invalid" | "limited" | "unavailable" | "paused";
   constructor(
     message: string,
     public readonly fieldErrors?: FieldErrors,
@@ -61,6 +61,22 @@ export class UnavailableError extends DomainError {
   constructor(
     message: string,
     public readonly chatId?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Calls to a service are held back until `resumesAt` (the install's Google Ads budget is spent, or
+ * Google asked for a pause): nothing was sent, and trying again before then is pointless. A 503
+ * with Retry-After at the edge.
+ */
+export class PausedError extends DomainError {
+  readonly kind = "paused";
+  name = "PausedError";
+  constructor(
+    message: string,
+    public readonly resumesAt: string,
   ) {
     super(message);
   }

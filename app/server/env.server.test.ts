@@ -24,27 +24,22 @@ describe("parseConfig", () => {
   });
 
   // Issue 25 point 6: the mounted emulator's client secret was the public constant "demo-secret".
-  it("generates the demo client's secret per install, kept with the other secrets (and added to an older secrets.json)", () => {
+  it("gives the demo client a secret of this install's own, shared by instances that share SESSION_SECRET", () => {
     const a = tmp();
-    const b = tmp();
     const first = parseConfig({ DATA_DIR: a });
     expect(first.google.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(first.google.clientSecret).not.toBe("demo-secret");
+    expect(first.google.clientSecret).not.toBe(first.SESSION_SECRET);
+    // Kept: the same install (its generated secrets in DATA_DIR) has the same one after a restart…
     expect(parseConfig({ DATA_DIR: a }).google.clientSecret).toBe(first.google.clientSecret);
-    expect(parseConfig({ DATA_DIR: b }).google.clientSecret).not.toBe(first.google.clientSecret);
-    expect(JSON.parse(fs.readFileSync(path.join(a, "secrets.json"), "utf8")).demoClientSecret).toBe(first.google.clientSecret);
-    // Set secrets in the environment do not make the demo's a constant.
-    const env = { DATA_DIR: tmp(), SESSION_SECRET: "s".repeat(40), ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64") };
-    expect(parseConfig(env).google.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-
-    const old = tmp();
-    const file = path.join(old, "secrets.json");
-    fs.writeFileSync(file, JSON.stringify({ sessionSecret: "o".repeat(43), encryptionKey: Buffer.alloc(32, 2).toString("base64") }), { mode: 0o600 });
-    const upgraded = parseConfig({ DATA_DIR: old });
-    expect(upgraded.SESSION_SECRET).toBe("o".repeat(43));
-    expect(upgraded.google.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(parseConfig({ DATA_DIR: old }).google.clientSecret).toBe(upgraded.google.clientSecret);
-    expect(fs.statSync(file).mode & 0o077).toBe(0);
-    expect(fs.readdirSync(old)).toEqual(["secrets.json"]);
+    // …another install has another.
+    expect(parseConfig({ DATA_DIR: tmp() }).google.clientSecret).not.toBe(first.google.clientSecret);
+    // Instances given one SESSION_SECRET (compose: one instance's emulator serves all) agree; another secret, another client secret.
+    const env = (secret: string) => ({ DATA_DIR: tmp(), SESSION_SECRET: secret.repeat(40), ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64") });
+    expect(parseConfig(env("s")).google.clientSecret).toBe(parseConfig(env("s")).google.clientSecret);
+    expect(parseConfig(env("s")).google.clientSecret).not.toBe(parseConfig(env("t")).google.clientSecret);
+    // A configured Google client keeps its own secret.
+    expect(parseConfig({ DATA_DIR: tmp(), GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "theirs" }).google.clientSecret).toBe("theirs");
   });
 
   it("refuses demo mode on an APP_URL that is not this machine unless DEMO_MODE=public", () => {
@@ -112,7 +107,7 @@ describe("parseConfig", () => {
   });
 
   it("in demo mode sends the browser to APP_URL and the server's own calls to where it listens (Docker's -p 8080:3000)", () => {
-    const mapped = parseConfig({ DATA_DIR: tmp(), PORT: "3000", APP_URL: "https://ads.example.com" });
+    const mapped = parseConfig({ DATA_DIR: tmp(), PORT: "3000", APP_URL: "https://ads.example.com", DEMO_MODE: "public" });
     expect(mapped.google.authorizationUrl).toBe("https://ads.example.com/emulator/o/oauth2/v2/auth");
     expect(mapped.google.tokenUrl).toBe("http://127.0.0.1:3000/emulator/token");
     expect(mapped.google.userinfoUrl).toBe("http://127.0.0.1:3000/emulator/v1/userinfo");

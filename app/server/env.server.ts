@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -58,6 +58,8 @@ const schema = z.object({
   CHANGE_CONFIRM_PERCENT: positiveInt.max(1000).default(50),
   /** On SIGTERM, how long in-flight requests and applies may take before the process exits anyway. Docker's own limit is 10 s. */
   SHUTDOWN_TIMEOUT_SECONDS: positiveInt.max(600).default(8),
+  /** Turns /metrics on (Prometheus text) for requests bearing `Authorization: Bearer <this>`; unset: /metrics does not exist. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
 
   /**
    * Demo mode with several instances: the mounted emulator all of them call (one instance's
@@ -82,6 +84,14 @@ const schema = z.object({
     .string()
     .regex(/^v\d+$/, "must look like v24")
     .default("v24"),
+  /** Google Ads API operations this install may spend per rolling 24 hours (Explorer access 2,880; Basic 15,000). */
+  GOOGLE_ADS_DAILY_OPERATIONS: positiveInt.default(2880),
+  /** Share of that budget scheduled refreshes leave to people (applies, Sync now), in percent. */
+  GOOGLE_ADS_RESERVE_PERCENT: z.coerce.number().int().min(0).max(90).default(10),
+  /** Each connected account is refreshed this often, in minutes. */
+  SYNC_INTERVAL_MINUTES: positiveInt.min(5).max(1440).default(60),
+  /** Days of metrics a refresh re-reads (conversions arrive late), ending yesterday. */
+  SYNC_LOOKBACK_DAYS: positiveInt.max(90).default(14),
 
   /** `<provider>:<model>`; split at the first colon so `openai-compatible:qwen3:8b` keeps its tag. */
   AI_MODEL: z
@@ -156,15 +166,10 @@ export class ConfigError extends Error {
 export const EMULATOR_MOUNT_PATH = "/emulator";
 export const DEMO_CLIENT_ID = "ads-ai-manager-demo.apps.googleusercontent.com";
 
-const StoredSecretsSchema = z.object({
-  sessionSecret: z.string().min(32),
-  encryptionKey: z.string().min(40),
-  /** The demo emulator's OAuth client secret (issue 25 point 6): per install, never a public constant. Added to older files. */
-  demoClientSecret: z.string().min(32).optional(),
-});
-type StoredSecrets = Required<z.infer<typeof StoredSecretsSchema>>;
-
-const newSecret = () => randomBytes(32).toString("base64url");
+interface StoredSecrets {
+  sessionSecret: string;
+  encryptionKey: string;
+}
 
 /**
  * Secrets a fresh install needs are generated once and kept beside the data, so
@@ -173,14 +178,8 @@ const newSecret = () => randomBytes(32).toString("base64url");
 function loadOrCreateSecrets(dataDir: string): StoredSecrets {
   const file = path.join(dataDir, "secrets.json");
   try {
-    const parsed = StoredSecretsSchema.parse(JSON.parse(fs.readFileSync(file, "utf8")));
-    if (parsed.demoClientSecret) return { ...parsed, demoClientSecret: parsed.demoClientSecret };
-    // A file from before the demo secret: completed in place (a new file renamed over it, so it is never half-written).
-    const completed = { ...parsed, demoClientSecret: newSecret() };
-    const temporary = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, JSON.stringify(completed, null, 2), { mode: 0o600 });
-    fs.renameSync(temporary, file);
-    return completed;
+    const parsed = z.object({ sessionSecret: z.string().min(32), encryptionKey: z.string().min(40) }).parse(JSON.parse(fs.readFileSync(file, "utf8")));
+    return parsed;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
       throw new ConfigError(`${file} is unreadable or malformed; fix or delete it (${(error as Error).message})`);
@@ -188,9 +187,8 @@ function loadOrCreateSecrets(dataDir: string): StoredSecrets {
   }
   ensurePrivateDir(dataDir);
   const secrets: StoredSecrets = {
-    sessionSecret: newSecret(),
+    sessionSecret: randomBytes(32).toString("base64url"),
     encryptionKey: randomBytes(32).toString("base64"),
-    demoClientSecret: newSecret(),
   };
   // wx: two processes starting together must not overwrite each other's keys.
   try {
@@ -200,6 +198,17 @@ function loadOrCreateSecrets(dataDir: string): StoredSecrets {
     throw error;
   }
   return secrets;
+}
+
+/**
+ * The mounted demo emulator's OAuth client secret (issue 25 point 6: it was
+ * the public constant "demo-secret", so anyone could get tokens from it):
+ * derived from the install's session secret, generated in DATA_DIR or given
+ * as SESSION_SECRET. So it is this install's own, and instances that share a
+ * SESSION_SECRET (and one instance's emulator, DEMO_EMULATOR_URL) share it.
+ */
+function demoClientSecret(sessionSecret: string): string {
+  return createHmac("sha256", sessionSecret).update("ads-ai-manager demo OAuth client secret").digest("base64url");
 }
 
 /** An address only this machine reaches: localhost (and *.localhost), 127.0.0.0/8, ::1. */
@@ -281,7 +290,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
   const raw = result.data;
   const dataDir = path.resolve(raw.DATA_DIR);
   const demoMode = !raw.GOOGLE_CLIENT_ID;
-  const needsStored = !raw.SESSION_SECRET || !raw.ENCRYPTION_KEY || demoMode;
+  const needsStored = !raw.SESSION_SECRET || !raw.ENCRYPTION_KEY;
   const stored = needsStored ? loadOrCreateSecrets(dataDir) : undefined;
   const appUrl = (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, "");
 
@@ -304,7 +313,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfig {
   const serverEmulator = (raw.DEMO_EMULATOR_URL ?? `${listenUrl(raw.HOST ?? "127.0.0.1", raw.PORT)}${EMULATOR_MOUNT_PATH}`).replace(/\/+$/, "");
   const google = {
     clientId: raw.GOOGLE_CLIENT_ID ?? DEMO_CLIENT_ID,
-    clientSecret: raw.GOOGLE_CLIENT_SECRET ?? stored!.demoClientSecret,
+    clientSecret: raw.GOOGLE_CLIENT_SECRET ?? demoClientSecret(raw.SESSION_SECRET ?? stored!.sessionSecret),
     developerToken: raw.GOOGLE_ADS_DEVELOPER_TOKEN,
     authorizationUrl: raw.GOOGLE_AUTHORIZATION_URL ?? (demoMode ? `${browserEmulator}/o/oauth2/v2/auth` : "https://accounts.google.com/o/oauth2/v2/auth"),
     tokenUrl: raw.GOOGLE_TOKEN_URL ?? (demoMode ? `${serverEmulator}/token` : "https://oauth2.googleapis.com/token"),

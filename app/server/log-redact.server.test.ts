@@ -1,6 +1,6 @@
 import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
-import { sendMail } from "./email/mailer.server";
+import { sendMail } from "./email/smtp.server";
 import { captureLogs, log } from "./log.server";
 import { cutEmail, scrubText } from "./log-redact.server";
 

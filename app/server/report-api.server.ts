@@ -1,18 +1,19 @@
 import { emptyMetrics } from "~/lib/metrics";
 import { getAccountSummary, listAllCampaigns, type CampaignRow } from "./ads/reports.server";
-import { ensureFresh, syncAccount } from "./ads/sync.server";
+import { getSyncState, syncAccount } from "./ads/sync.server";
 import { apiRange } from "./report-range.server";
 import { requireAccountOf, type ReportAccount } from "./account-access.server";
 
 // The JSON API's report reads. Same data and rules as the pages; the
 // differences are the API's: a bad range is a 400 (a page falls back
-// instead), and an account never synced is synced before answering, since an
-// API client cannot watch a progress bar.
+// instead), and an account whose first import is not in yet is imported (or
+// the running import awaited) before answering, since an API client cannot
+// watch a progress bar. Later refreshes are scheduled: reads never start one.
 
 /** Fresh enough data for a client that cannot watch a progress bar (the API, an MCP agent): a never-synced account is synced first. */
 export async function ensureData(userId: string, account: ReportAccount) {
   if (account.manager) return;
-  const state = await ensureFresh(userId, account.customerId);
+  const state = await getSyncState(account.customerId);
   if (!state.lastSuccessAt) await syncAccount(userId, account.customerId);
 }
 

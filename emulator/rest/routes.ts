@@ -15,6 +15,7 @@ import { ADWORDS_SCOPE } from "../oauth/scopes";
 import { SEARCH_REQUEST, checkMessage, parseJsonObject, searchStreamRequest } from "./body";
 import { REST_METHODS } from "./methods";
 import { REQUEST_ID_MARK, type RenderedStream } from "./stream-cache";
+import { mutateOperationCount, type OperationMethod } from "../quota";
 
 /**
  * The Google Ads REST surface at /{vNN}/...: routing, authentication, the
@@ -177,15 +178,57 @@ export async function handleAds(ctx: EmulatorContext, req: MaybeExpressRequest, 
     return;
   }
   const wrap = route.op === "searchStream";
+  const meter = new RequestMeter(ctx, route.op === "unimplemented" ? "other" : route.op);
   try {
-    await run(ctx, req, res, version!, route, requestId);
+    await run(ctx, req, res, version!, route, requestId, meter);
   } catch (error) {
+    // A request Google refused after authenticating it still counts (one operation).
+    meter.settle();
     if (res.headersSent) throw error;
     sendError(res, toGoogleError(ctx, error, requestId), version!, requestId, wrap);
   }
 }
 
-async function run(ctx: EmulatorContext, req: MaybeExpressRequest, res: ServerResponse, version: string, route: AdsRoute, requestId: string): Promise<void> {
+/** Counts one authenticated request once, with its operations (emulator/quota.ts). */
+class RequestMeter {
+  private authenticated = false;
+  private charged = false;
+
+  constructor(
+    private readonly ctx: EmulatorContext,
+    private readonly method: OperationMethod,
+  ) {}
+
+  authenticate(): void {
+    this.authenticated = true;
+  }
+
+  /** Counts the request; throws Google's daily-cap error when it does not fit in the day's operations. */
+  charge(ops = 1): void {
+    if (this.charged) return;
+    this.charged = true;
+    const refused = this.ctx.operations.charge(this.method, ops);
+    if (refused) throw refused;
+  }
+
+  /** A request that failed before it was charged: one operation. */
+  settle(): void {
+    if (this.authenticated && !this.charged) {
+      this.charged = true;
+      this.ctx.operations.charge(this.method, 1);
+    }
+  }
+}
+
+async function run(
+  ctx: EmulatorContext,
+  req: MaybeExpressRequest,
+  res: ServerResponse,
+  version: string,
+  route: AdsRoute,
+  requestId: string,
+  meter: RequestMeter,
+): Promise<void> {
   if (ctx.sunsetVersions.has(version)) {
     throw adsError(400, "INVALID_ARGUMENT", MSG.INVALID_ARGUMENT, [
       { errorCode: { requestError: "UNSUPPORTED_VERSION" }, message: `Version ${version} is deprecated. Requests to this version will be blocked.` },
@@ -213,6 +256,9 @@ async function run(ctx: EmulatorContext, req: MaybeExpressRequest, res: ServerRe
     });
   }
   const email = record.userEmail;
+  meter.authenticate();
+  // The daily cap is checked before anything else happens; a mutate is counted once its operations are known.
+  if (route.op !== "mutate") meter.charge();
 
   const customerId = route.op === "listAccessibleCustomers" ? undefined : route.customerId;
   const faultOp: FaultOperation | undefined = route.op === "unimplemented" ? undefined : route.op;
@@ -245,6 +291,7 @@ async function run(ctx: EmulatorContext, req: MaybeExpressRequest, res: ServerRe
 
   const raw = await readBody(req);
   const body = parseJsonObject(raw.text, raw.parsed);
+  if (route.op === "mutate") meter.charge(mutateOperationCount(body));
   if (route.op !== "mutate") {
     if (route.op === "search") return search(ctx, res, route.customerId, body);
     return searchStream(ctx, res, version, route.customerId, body, requestId);

@@ -118,7 +118,12 @@ export async function startDemoEmulator(
   opts: { today?: string; now?: () => Date; options?: Partial<EmulatorOptions> } = {},
 ): Promise<Running & { store: AdsStore }> {
   const store = createDemoStore(opts.today ? { today: opts.today } : { now: opts.now });
-  const running = await startEmulator({ dataSource: createAdsDataSource(store), mutate: createMutateHandler(store, { now: opts.now }), ...opts.options });
+  const running = await startEmulator({
+    dataSource: createAdsDataSource(store),
+    mutate: createMutateHandler(store, { now: opts.now }),
+    clock: store.clock,
+    ...opts.options,
+  });
   return { ...running, store };
 }
 

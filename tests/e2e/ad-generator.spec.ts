@@ -96,6 +96,8 @@ test("generate for a demo ad group, edit a line, use it in the campaign, apply, 
   await page.goto(review);
   await page.getByRole("button", { name: /^Revert/ }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Revert");
+  // Removing an ad is for good: the review asks for the word first.
+  await page.getByLabel("Type REMOVE to confirm the removal").fill("REMOVE");
   await page.getByRole("button", { name: "Apply", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: /Applied at Google: 1 change/ })).toBeVisible();
 });
@@ -147,7 +149,8 @@ test("without JavaScript: load an ad group, generate, check an edit, regenerate 
   // Use in campaign refuses it, with the reason next to the line.
   await ad.getByRole("button", { name: "Use in campaign" }).click();
   await expect(page).toHaveURL(/\/ad-generator/);
-  await expect(ad.getByText("Fix the marked lines first.")).toBeVisible();
+  // The refusal shows next to the button that caused it.
+  await expect(ad.getByRole("region", { name: "Use in campaign" }).getByRole("alert")).toHaveText("Fix the marked lines first.");
   await expect(ad.getByLabel("Headline 2", { exact: true })).toHaveAttribute("aria-invalid", "true");
 
   await ad.getByLabel("Headline 2", { exact: true }).fill("Warm Bags for Small Campers");
@@ -163,5 +166,85 @@ test("without JavaScript: load an ad group, generate, check an edit, regenerate 
   // Not applied: discarded, so the shared demo account is unchanged.
   await page.getByRole("button", { name: "Discard" }).click();
   await expect(page.getByText("Discarded: nothing was sent to Google.")).toBeVisible();
+  await context.close();
+});
+
+// Issue 29 point 6: the weak-ad recommendation of this retail sleeping-bag ad group, followed as a
+// new user would with no model configured.
+const OLD_FILLER = [
+  "Request a Quote Today",
+  "Talk to Our Team",
+  "Plan Your Next Step",
+  "Explore the Options",
+  "Find the Right Fit",
+  "Helpful Advice Available",
+];
+
+async function allLines(ad: ReturnType<Page["getByRole"]>) {
+  const values: string[] = [];
+  for (const input of await ad.locator('input[name="headline"], input[name="description"]').all()) values.push(await input.inputValue());
+  return values.filter(Boolean);
+}
+
+test("copy that fits a shop: the account read as retail, no quote or team filler, filler lowers the estimate, old offers only when ticked", async ({
+  page,
+  request,
+}) => {
+  await connectDemoAccount(page, request);
+  await page.goto(`/ad-generator?adGroupId=${KIDS_AD_GROUP}`);
+  const kind = page.getByLabel("Kind of business");
+  await expect(kind.locator("option:checked")).toHaveText("As the account shows: Retail (selling products)");
+  await expect(kind).toHaveAccessibleDescription(/^How we know: /);
+  await expect(page.getByLabel("Ad Type")).toHaveCount(0);
+  const offers = page.getByRole("group", { name: "Offers and prices in this ad group's ads" });
+  await expect(offers.getByRole("checkbox").first()).not.toBeChecked();
+
+  const generate = page.getByRole("button", { name: "Generate Ad Copy" });
+  await expect(async () => {
+    await page.getByLabel("Target Audience").fill("");
+    await expect(generate).toHaveAccessibleDescription("Fill in Target Audience to generate.", { timeout: 1000 });
+  }).toPass();
+  await page.getByLabel("Target Audience").fill("families who camp");
+  await expect(generate).toBeEnabled();
+  await generate.click();
+
+  const ad = page.getByRole("form", { name: "Generated ad" });
+  await expect(ad.getByText("Every line passes the checks.")).toBeVisible();
+  await expect(ad.getByText(/^Written for a shop: /)).toBeVisible();
+  const lines = await allLines(ad);
+  for (const filler of OLD_FILLER) expect(lines).not.toContain(filler);
+  expect(lines.join(" ")).not.toMatch(/quote|talk to our team|consultation/i);
+
+  // Pad the empty headline slots with the old filler: the estimate goes down and says why.
+  const strength = ad.getByRole("region", { name: "Estimated strength" });
+  const scoreOf = async () => Number(/\((\d+)\/100\)/.exec((await strength.locator("p").first().textContent()) ?? "")![1]);
+  const before = await scoreOf();
+  const empty = [];
+  for (let i = 1; i <= 15; i++) if ((await ad.getByLabel(`Headline ${i}`, { exact: true }).inputValue()) === "") empty.push(i);
+  for (const [n, slot] of empty.slice(0, OLD_FILLER.length).entries()) await ad.getByLabel(`Headline ${slot}`, { exact: true }).fill(OLD_FILLER[n]);
+  await expect(strength).toContainText(/generic lines? than one call to action/);
+  expect(await scoreOf()).toBeLessThan(before);
+  await expect(strength).not.toContainText("Excellent");
+});
+
+test("without JavaScript: a ticked old offer is stated, an unticked one never", async ({ browser, request }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await connectDemoAccount(page, request);
+  await page.goto(`/ad-generator?adGroupId=${KIDS_AD_GROUP}`);
+  await page.getByLabel("Target Audience").fill("families who camp");
+  await page.getByRole("button", { name: "Generate Ad Copy" }).click();
+  const ad = page.getByRole("form", { name: "Generated ad" });
+  await expect(ad.getByText(/^Written for a shop: /)).toBeVisible();
+  const offers = page.getByRole("group", { name: "Offers and prices in this ad group's ads" });
+  const offer = (await offers.getByRole("checkbox").first().getAttribute("value"))!;
+  const figure = /\d+%|\$\d+/.exec(offer)?.[0];
+  if (figure) expect((await allLines(ad)).join(" ")).not.toContain(figure);
+
+  await offers.getByRole("checkbox").first().check();
+  await page.getByRole("button", { name: "Generate Ad Copy" }).click();
+  await expect(ad.getByText("Every line passes the checks.")).toBeVisible();
+  await expect(offers.getByRole("checkbox").first()).toBeChecked();
+  expect((await allLines(ad)).join("\n").toLowerCase()).toContain(offer.replace(/\.$/, "").toLowerCase().split(". ")[0]);
   await context.close();
 });

@@ -91,3 +91,16 @@ export async function campaignNames(page: Page): Promise<string[]> {
 export function money(text: string): number {
   return Number(text.replace(/[^0-9.-]/g, ""));
 }
+
+/** Ticked rows on the campaign list: the first two campaigns, "Pause selected" → the proposal's review page (nothing applied). */
+export async function proposePausingTwoCampaigns(page: Page) {
+  await page.goto("/campaigns");
+  const boxes = page
+    .getByRole("table", { name: /^Campaigns of / })
+    .locator("tbody tr")
+    .getByRole("checkbox");
+  await boxes.nth(0).check();
+  await boxes.nth(1).check();
+  await page.getByRole("form", { name: "Change selected campaigns" }).getByRole("button", { name: "Pause selected" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pause 2 campaigns");
+}

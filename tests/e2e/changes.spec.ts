@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { test } from "./fixtures";
-import { connectDemoAccount, SMALL_CUSTOMER_ID, expect, waitForDetailImport, type ConnectedUser } from "./ads-fixtures";
+import { connectDemoAccount, SMALL_CUSTOMER_ID, expect, proposePausingTwoCampaigns, waitForDetailImport, type ConnectedUser } from "./ads-fixtures";
 
 // Change sets against the demo bakery account (EUR). Every spec that changes
 // something reverts it, so the shared emulator account ends as it began.
@@ -247,15 +247,7 @@ test("without JavaScript: propose, apply and revert through plain forms", async 
 
 test("bulk from the campaigns list, then discarded: nothing is sent and history stays as it was", async ({ page, request }) => {
   await useBakery(page, request);
-  await page.goto("/campaigns");
-  const boxes = page
-    .getByRole("table", { name: /^Campaigns of / })
-    .locator("tbody tr")
-    .getByRole("checkbox");
-  await boxes.nth(0).check();
-  await boxes.nth(1).check();
-  await page.getByRole("form", { name: "Change selected campaigns" }).getByRole("button", { name: "Pause selected" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pause 2 campaigns");
+  await proposePausingTwoCampaigns(page);
   await page.goto("/history");
   await expect(page.getByRole("region", { name: "Waiting for review" })).toContainText("Pause 2 campaigns");
   await page.getByRole("region", { name: "Waiting for review" }).getByRole("link", { name: "Pause 2 campaigns" }).click();

@@ -56,7 +56,7 @@ test("first sync: the campaigns first, then the detail; the detail tabs say it i
   await expect(page.getByRole("region", { name: "Data freshness" })).toContainText(
     "Your campaigns are ready; keyword, ad and search-term performance is still importing (Loading keyword performance).",
   );
-  await expect(page.getByTestId("last-synced")).toContainText("Last synced");
+  await expect(page.getByTestId("last-synced")).toContainText("Updated");
   // The engine waits for the detail; meanwhile the optimizer says it is analysing, not "No analysis yet".
   await page.goto("/ai-optimizer");
   await expect(page.getByRole("status").filter({ hasText: /Analysing your (new )?data…/ })).toBeVisible();

@@ -136,7 +136,7 @@ test("an agent looks and proposes over MCP; the person applies the proposal on i
     // The person opens the review address the agent got, and applies.
     await page.goto(proposal.url);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Pause ${target.name}`);
-    await expect(page.getByText("Assistant (MCP, access token “Claude Desktop”)")).toBeVisible();
+    await expect(page.getByText("By your own agent, over MCP, access token “Claude Desktop”")).toBeVisible();
     await expect(page.getByRole("status").filter({ hasText: "Google validated the change." })).toBeVisible();
     await page.getByRole("button", { name: "Apply", exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: /Applied at Google: 1 change/ })).toBeVisible();

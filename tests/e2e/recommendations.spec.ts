@@ -50,10 +50,14 @@ async function applyRecommendation(page: Page, request: APIRequestContext, user:
 
   // The review page: nothing applied yet, proposed by the recommendation.
   await expect(page).toHaveURL(/\/changes\/[0-9a-f-]{36}$/);
-  await expect(page.getByText(/Recommendation \(Recommendation: Enable/)).toBeVisible();
+  const about = page.getByRole("region", { name: "About this change set" });
+  await expect(about).toContainText("Proposed byRecommendationFrom a recommendation");
+  await expect(about).not.toContainText("Applied by");
   await expect(changesTable(page)).toContainText("Status: Paused → Enabled");
   await page.getByRole("button", { name: "Apply", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Applied at Google" }).first()).toBeVisible();
+  // The person who pressed Apply is named (issue 29 point 4).
+  await expect(about).toContainText(/Applied by\S+@/);
   const changeSetUrl = page.url();
 
   // History says where it came from.
@@ -62,7 +66,7 @@ async function applyRecommendation(page: Page, request: APIRequestContext, user:
     .getByRole("row")
     .filter({ hasText: `Enable Keyword “${keyword}”` })
     .first();
-  await expect(entry).toContainText("Recommendation");
+  await expect(entry).toContainText(/Recommendation, applied by \S+@/);
   await expect(entry).toContainText("Applied");
 
   // The Dashboard counts it this month (other specs may have applied theirs meanwhile).

@@ -101,5 +101,5 @@ test("Sync now without JavaScript: progress, then the page refreshes itself unti
   await expect(page.getByRole("button", { name: "Sync now" })).toBeEnabled({ timeout: 90_000 });
   await page.waitForLoadState("load");
   await expect(page.locator("progress")).toHaveCount(0);
-  await expect(page.getByTestId("last-synced")).toContainText("Last synced");
+  await expect(page.getByTestId("last-synced")).toContainText("Updated");
 });

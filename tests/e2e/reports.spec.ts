@@ -30,7 +30,7 @@ test("campaigns: table, sort by cost, filter, search, page, range", async ({ pag
   await expect(table.locator("thead th")).toHaveText([/^$/, ...COLUMNS.map((c) => new RegExp(`^${c.replace(/[.()/]/g, "\\$&")}`))]);
   expect(await campaignRows(page).count()).toBeGreaterThanOrEqual(12);
   await expect(page.getByTestId("totals-row")).toContainText("Total (14 campaigns)");
-  await expect(page.getByTestId("last-synced")).toContainText("Last synced");
+  await expect(page.getByTestId("last-synced")).toContainText("Updated");
   await expect(page.getByTestId("range-label")).toContainText(/\w{3} \d{1,2} – \w{3} \d{1,2}, \d{4}/);
 
   // Default: cost, biggest first.

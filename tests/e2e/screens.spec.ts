@@ -68,11 +68,14 @@ test("ad generator: Generating... for about 2 s, then 3 ads", async ({ signedInP
   await page.goto("/ad-generator");
   await expect(page.getByText("Ready to Generate")).toBeVisible();
   await expect(page.getByLabel("Tone")).toHaveValue("professional");
-  await expect(page.getByLabel("Ad Type")).toHaveValue("search");
+  // Only responsive search ads are made: the seed's Ad Type select is gone (issue 29, ADR 026).
+  await expect(page.getByLabel("Ad Type")).toHaveCount(0);
   const button = page.getByRole("button", { name: "Generate Ad Copy" });
   await expect(button).toBeDisabled();
+  await expect(button).toHaveAccessibleDescription("Fill in Product/Service and Target Audience to generate.");
   await page.getByLabel("Product/Service").fill("hiking boots");
   await expect(button).toBeDisabled();
+  await expect(button).toHaveAccessibleDescription("Fill in Target Audience to generate.");
   await page.getByLabel("Target Audience").fill("weekend hikers");
   await page.getByLabel("Tone").selectOption("urgent");
   await button.click();

@@ -27,12 +27,6 @@ test("/healthz answers for load balancers", async ({ request }) => {
   expect(await res.json()).toMatchObject({ status: "ok" });
 });
 
-test("/readyz says the instance is ready, check by check", async ({ request }) => {
-  const res = await request.get("/readyz");
-  expect(res.status()).toBe(200);
-  expect(await res.json()).toMatchObject({ status: "ready", reason: null, checks: { database: "ok", migrations: "ok" } });
-});
-
 test("the JSON API answers malformed input with 400 {detail}", async ({ request }) => {
   const res = await request.post("/api/v1/auth/login", {
     data: "{nope",

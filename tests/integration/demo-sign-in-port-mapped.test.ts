@@ -7,9 +7,10 @@ import { mountDemoEmulator } from "../../emulator/mount";
 import { settleSyncs, SYNC_SETTLE_MS } from "../support/settle-syncs";
 import { setupTestEnvironment, type TestContext } from "../setup/test-db";
 import { routeArgs } from "../support/route-args";
+import { arriveAt } from "../support/sign-in-code";
 import { loader as callbackLoader } from "~/routes/api/auth-google-callback";
 import { loader as startLoader } from "~/routes/api/auth-google";
-import { getBearerSession } from "~/server/auth/session.server";
+import { getSession } from "~/server/auth/session.server";
 import { CALLBACK_PATH } from "~/server/auth/google-oauth.server";
 import { EMULATOR_MOUNT_PATH } from "~/server/env.server";
 
@@ -103,8 +104,12 @@ it("signs in through the demo when APP_URL is not the address the server listens
   const location = new URL(res.headers.get("Location")!, appUrl);
   // Before the fix: back to /login with "Google sign-in failed" (the code exchange went to APP_URL).
   expect(location.pathname).toBe("/dashboard");
-  const token = location.searchParams.get("token")!;
-  const session = await getBearerSession(new Request(appUrl, { headers: { Authorization: `Bearer ${token}` } }));
+  // Arriving with the one-time sign-in code (bound to this browser by the callback's cookie) starts the session.
+  cookiesOf(res, jar);
+  const arrived = await arriveAt(location.href, [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
+  cookiesOf(arrived, jar);
+  const signedIn = [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  const session = await getSession(new Request(`${appUrl}/dashboard`, { headers: { Cookie: signedIn } }));
   expect(session?.user.email).toBe(DEMO_USER_EMAIL);
   // The Ads API was reached over the listen address too: the accounts were discovered and the
   // first sync (started at the callback) brought the demo account's campaigns.

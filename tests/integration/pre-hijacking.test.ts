@@ -16,6 +16,7 @@ import { getBearerSession, getSession } from "~/server/auth/session.server";
 import { authenticateAccessToken, createAccessToken } from "~/server/auth/access-tokens.server";
 import { HttpError } from "~/server/http/errors.server";
 import { captureLogs } from "~/server/log.server";
+import { startJobs, stopJobs } from "~/server/jobs/jobs.server";
 import { setupTestEnvironment, type TestContext } from "../setup/test-db";
 import { routeArgs } from "../support/route-args";
 import { arriveAt } from "../support/sign-in-code";
@@ -48,8 +49,11 @@ beforeAll(async () => {
     ...googleEnvFor(base),
     APP_URL: APP,
   });
+  // The confirmation link is mailed (here: logged) by the outbox's job.
+  await startJobs({ pollMs: 100 });
 });
 afterAll(async () => {
+  await stopJobs();
   await settleSyncs(t.db);
   await t.cleanup();
   server.closeAllConnections();

@@ -12,7 +12,8 @@ export interface ReceivedMail {
   data: string;
 }
 
-export async function startSmtpServer(): Promise<{ url: string; mails: ReceivedMail[]; close(): Promise<void> }> {
+/** `refuse`: while it returns true, every mail is refused with a temporary failure (451), as a mail server in trouble does. */
+export async function startSmtpServer(opts: { refuse?: () => boolean } = {}): Promise<{ url: string; mails: ReceivedMail[]; close(): Promise<void> }> {
   const mails: ReceivedMail[] = [];
   const server = net.createServer((socket) => {
     let buffer = "";
@@ -41,6 +42,7 @@ export async function startSmtpServer(): Promise<{ url: string; mails: ReceivedM
         const verb = line.slice(0, 4).toUpperCase();
         if (verb === "EHLO") socket.write("250-localhost\r\n250 8BITMIME\r\n");
         else if (verb === "HELO") reply("250 localhost");
+        else if (verb === "MAIL" && opts.refuse?.()) reply("451 4.3.0 Mail server temporarily unavailable");
         else if (verb === "MAIL") {
           current.from = /<(.*)>/.exec(line)?.[1] ?? "";
           reply("250 OK");

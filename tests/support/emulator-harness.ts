@@ -2,8 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
-import { createAdsDataSource, createDemoStore, DEMO_USER_EMAIL, type AdsStore, type DemoStoreOptions } from "../../emulator/ads";
-import { createEmulator, type Emulator } from "../../emulator/server";
+import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_USER_EMAIL, type AdsStore, type DemoStoreOptions } from "../../emulator/ads";
+import { createEmulator, type Emulator, type EmulatorOptions } from "../../emulator/server";
 import { completeGoogleSignIn } from "../../app/server/auth/google-connection.server";
 import { ADS_SCOPE, CALLBACK_PATH } from "../../app/server/auth/google-oauth.server";
 import { getConfig } from "../../app/server/env.server";
@@ -37,10 +37,22 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-export async function startEmulator(opts: { store?: AdsStore; storeOptions?: DemoStoreOptions } = {}): Promise<RunningEmulator> {
+export interface StartEmulatorOptions {
+  store?: AdsStore;
+  storeOptions?: DemoStoreOptions;
+  /** Serve the write side too (mutate endpoints, change history). */
+  writable?: boolean;
+  /** More of the emulator's options (dailyOperations, faults, …). */
+  emulatorOptions?: Partial<EmulatorOptions>;
+}
+
+export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<RunningEmulator> {
   const store = opts.store ?? createDemoStore(opts.storeOptions);
   const emulator = createEmulator({
     dataSource: createAdsDataSource(store),
+    clock: store.clock,
+    ...(opts.writable ? { mutate: createMutateHandler(store) } : {}),
+    ...opts.emulatorOptions,
     // Faults the tests inject are expected; only warnings, so vitest.setup's console.error guard stays quiet.
     logger: { error: (message: string) => console.warn(`[emulator] ${message}`) },
   });

@@ -1,4 +1,6 @@
 import { PostgresAdapter, sql } from "kysely";
+import { expect, vi } from "vitest";
+import { jobBackend, queueDepth, startJobs, stopJobs, type QueueName } from "~/server/jobs/jobs.server";
 import type { DB } from "~/server/db/db.server";
 
 /** A job's stored state, whichever back end holds it (pg-boss's table on PostgreSQL, `jobs` on SQLite). */
@@ -37,4 +39,26 @@ const isPostgres = (db: DB) => db.getExecutor().adapter instanceof PostgresAdapt
 export async function clearJobs(db: DB) {
   if (isPostgres(db)) await sql`DELETE FROM pgboss.job WHERE name NOT LIKE '__pgboss%'`.execute(db);
   else await db.deleteFrom("jobs").execute();
+}
+
+/**
+ * Runs the jobs of these queues queued so far (the engine run a sync queued,
+ * …) to the end, in this process, with the real engine: started here unless
+ * the test already runs it.
+ */
+export async function drainJobs(db: DB, queues: QueueName[], timeoutMs = 60_000) {
+  const startedHere = jobBackend() === null;
+  if (startedHere) await startJobs({ db, pollMs: 50 });
+  try {
+    await vi.waitFor(
+      async () => {
+        const depth = await queueDepth();
+        const left = queues.reduce((n, q) => n + (depth.get(q)?.queued ?? 0) + (depth.get(q)?.active ?? 0), 0);
+        expect(left).toBe(0);
+      },
+      { timeout: timeoutMs, interval: 50 },
+    );
+  } finally {
+    if (startedHere) await stopJobs();
+  }
 }

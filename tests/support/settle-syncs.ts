@@ -5,7 +5,7 @@ import type { Database } from "~/server/db/schema";
  * Waits until no account's sync (nor a first sync's detail import, nor the
  * engine run that follows it) is running.
  * Connecting Google starts the active account's first sync in the background
- * (syncOnConnect): a test that connects and then deletes users or closes the
+ * (startFirstSync): a test that connects and then deletes users or closes the
  * database waits for it, so the sync neither fails on a half-torn-down
  * database nor talks to the emulator during the next test. Usable in hooks.
  */

@@ -1,20 +1,13 @@
 import { useMemo, useRef, useState } from "react";
 import { Form, useNavigation, useSubmit } from "react-router";
 import { Field, errorsAsResult, useCheckedForm } from "~/components/forms";
-import { AD_TYPES, TONES } from "~/lib/ad-templates";
-import { FACT_MAX_CHARS, MAX_FACTS, MAX_KEYWORDS, parseBrief } from "~/lib/ad-generator-form";
+import { TONES } from "~/lib/ad-templates";
+import { FACT_MAX_CHARS, MAX_FACTS, MAX_KEYWORDS, parseBrief, type BriefValues } from "~/lib/ad-generator-form";
+import { BUSINESS_TYPE_LABEL, BUSINESS_TYPES, type BusinessTypeGuess } from "~/lib/business-type";
 import { useHydrated } from "~/lib/use-hydrated";
+import { GenerateButton, missingFields, RequiredMark, RequiredNote } from "./generate-button";
 
-export interface BriefValues {
-  product: string;
-  targetAudience: string;
-  tone: string;
-  adType: string;
-  adGroupId: string;
-  keywords: string;
-  facts: string;
-  finalUrl: string;
-}
+export type { BriefValues };
 
 export interface AdGroupOption {
   id: string;
@@ -38,8 +31,9 @@ function byCampaign(adGroups: AdGroupOption[]): Array<[string, AdGroupOption[]]>
 }
 
 /**
- * The brief: the seed's four fields, and with an account connected the ad group (its top
- * keywords and final URL prefilled), keywords, facts and final URL. Choosing an ad group
+ * The brief: the seed's fields (no ad type: only responsive search ads are made), the kind of
+ * business, and with an account connected the ad group (its top keywords and final URL
+ * prefilled, its old offers to confirm), keywords, facts and final URL. Choosing an ad group
  * reloads the page with `?adGroupId=` (a GET submit, so what was typed rides along).
  */
 export function BriefForm({
@@ -47,11 +41,20 @@ export function BriefForm({
   errors,
   connected,
   adGroups,
+  business = null,
+  pastOffers = [],
+  generateError = null,
 }: {
   values: BriefValues;
   errors: Record<string, string>;
   connected: boolean;
   adGroups: AdGroupOption[];
+  /** What the account shows (null: no account, the brief decides). */
+  business?: BusinessTypeGuess | null;
+  /** The chosen ad group's lines that state an offer or a price. */
+  pastOffers?: string[];
+  /** The refusal of the last Generate, shown under its button. */
+  generateError?: string | null;
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -59,7 +62,10 @@ export function BriefForm({
   const formRef = useRef<HTMLFormElement>(null);
   const [form, setForm] = useState(values);
   const generating = navigation.state !== "idle" && navigation.formMethod === "POST" && navigation.formData?.get("intent") === "generate";
-  const incomplete = form.product.trim() === "" || form.targetAudience.trim() === "";
+  const missing = missingFields([
+    ["Product/Service", form.product],
+    ["Target Audience", form.targetAudience],
+  ]);
   const update = (key: keyof BriefValues) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
     setForm((prev) => ({ ...prev, [key]: e.target.value }));
   // The action's own reading of the brief runs in the browser too; its answer (`errors`) is shown the same way.
@@ -69,9 +75,15 @@ export function BriefForm({
   return (
     <Form method="post" ref={formRef} id={checked.id} onSubmit={checked.onSubmit} className="mt-4 space-y-4" noValidate={hydrated} aria-label="Ad details">
       <input type="hidden" name="intent" value="generate" />
+      <RequiredNote />
       <Field
         id="product"
-        label="Product/Service"
+        label={
+          <>
+            Product/Service
+            <RequiredMark />
+          </>
+        }
         field={fields.product}
         value={form.product}
         onChange={update("product")}
@@ -81,7 +93,12 @@ export function BriefForm({
       />
       <Field
         id="targetAudience"
-        label="Target Audience"
+        label={
+          <>
+            Target Audience
+            <RequiredMark />
+          </>
+        }
         field={fields.targetAudience}
         value={form.targetAudience}
         onChange={update("targetAudience")}
@@ -89,22 +106,29 @@ export function BriefForm({
         maxLength={200}
         placeholder="e.g. weekend hikers"
       />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field as="select" id="tone" label="Tone" field={fields.tone} value={form.tone} onChange={update("tone")}>
-          {TONES.map((t) => (
-            <option key={t} value={t}>
-              {title(t)}
-            </option>
-          ))}
-        </Field>
-        <Field as="select" id="adType" label="Ad Type" field={fields.adType} value={form.adType} onChange={update("adType")}>
-          {AD_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {title(t)}
-            </option>
-          ))}
-        </Field>
-      </div>
+      <Field as="select" id="tone" label="Tone" field={fields.tone} value={form.tone} onChange={update("tone")}>
+        {TONES.map((t) => (
+          <option key={t} value={t}>
+            {title(t)}
+          </option>
+        ))}
+      </Field>
+      <Field
+        as="select"
+        id="businessType"
+        label="Kind of business"
+        field={fields.businessType}
+        value={form.businessType}
+        onChange={update("businessType")}
+        hint={business ? <>How we know: {business.basis.join(" ")}</> : "Chooses the calls to action: shop and order, ask for a quote, or book a visit."}
+      >
+        <option value="">{business ? `As the account shows: ${BUSINESS_TYPE_LABEL[business.type]}` : "Read it from what I type"}</option>
+        {BUSINESS_TYPES.map((t) => (
+          <option key={t} value={t}>
+            {BUSINESS_TYPE_LABEL[t]}
+          </option>
+        ))}
+      </Field>
 
       {connected ? (
         <>
@@ -153,7 +177,7 @@ export function BriefForm({
             hint={
               <>
                 Offers, prices, shipping, guarantees (at most {MAX_FACTS}, {FACT_MAX_CHARS} characters each). Any number, price, offer or superlative in the ad
-                must come from here or from the ad group&apos;s existing ads.
+                must come from here, from an old offer you tick below, or from the product and audience above.
               </>
             }
             rows={4}
@@ -161,6 +185,7 @@ export function BriefForm({
             onChange={update("facts")}
             placeholder={"Free shipping over $50\n60-day returns"}
           />
+          {pastOffers.length > 0 ? <PastOffers offers={pastOffers} confirmed={values.offers} error={errors.offer} /> : null}
           <Field
             id="finalUrl"
             label="Final URL"
@@ -173,13 +198,7 @@ export function BriefForm({
         </>
       ) : null}
 
-      <button
-        type="submit"
-        disabled={hydrated && (generating || incomplete)}
-        className="w-full rounded-lg bg-blue-600 px-4 py-2.5 font-semibold text-white shadow-sm hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-50"
-      >
-        {generating ? "Generating..." : "Generate Ad Copy"}
-      </button>
+      <GenerateButton hydrated={hydrated} generating={generating} missing={missing} error={generateError} />
       {connected && !hydrated ? (
         // After Generate in the document, so Enter in a field still generates (the first submit button is the default).
         <button
@@ -192,5 +211,35 @@ export function BriefForm({
         </button>
       ) : null}
     </Form>
+  );
+}
+
+/**
+ * The ad group's offers and prices, each ticked only by the person: an old ad's "Up to 30% Off"
+ * may have ended, so none is stated again unless confirmed as true today.
+ */
+function PastOffers({ offers, confirmed, error }: { offers: string[]; confirmed: string[]; error?: string }) {
+  return (
+    <fieldset aria-describedby={`offers-hint${error ? " offers-error" : ""}`}>
+      <legend className="block text-sm font-medium text-gray-700">Offers and prices in this ad group&apos;s ads</legend>
+      <p id="offers-hint" className="mt-1 text-xs text-gray-500">
+        Used only if you tick them: tick the ones that are still true today.
+      </p>
+      <ul className="mt-1 space-y-1">
+        {offers.map((offer, i) => (
+          <li key={offer}>
+            <label className="flex items-start gap-2 text-sm text-gray-800">
+              <input type="checkbox" name="offer" value={offer} defaultChecked={confirmed.includes(offer)} className="mt-0.5 h-4 w-4" id={`offer-${i}`} />
+              {offer}
+            </label>
+          </li>
+        ))}
+      </ul>
+      {error ? (
+        <p id="offers-error" role="alert" className="mt-1 text-xs font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
   );
 }

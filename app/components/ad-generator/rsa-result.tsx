@@ -3,6 +3,8 @@ import toast from "react-hot-toast";
 import { Form, Link, useNavigation } from "react-router";
 import { FieldError, FormError } from "~/components/change-forms";
 import { adTextWidth, estimateStrength, lintRsa, type LintIssue } from "~/lib/ad-lint";
+import type { GeneratorErrorAt } from "~/lib/ad-generator-form";
+import { BUSINESS_TYPE_NOUN, type BusinessType } from "~/lib/business-type";
 import { DESCRIPTION_MAX, DESCRIPTION_PINS, HEADLINE_MAX, HEADLINE_PINS, PATH_MAX, RSA_DESCRIPTIONS_MAX, RSA_HEADLINES_MAX } from "~/lib/ad-limits";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { AdGroupOption, BriefValues } from "./brief-form";
@@ -20,6 +22,7 @@ export interface RsaResultData {
   source: "model" | "templates";
   notices: string[];
   claimSources: string[];
+  business: { type: BusinessType; chosen: boolean; basis: string[] };
 }
 
 type Kind = "headline" | "description";
@@ -72,6 +75,7 @@ export function RsaResult({
   values,
   errors,
   formError,
+  errorAt,
   adGroups,
   connected,
 }: {
@@ -79,6 +83,8 @@ export function RsaResult({
   values: BriefValues;
   errors: Record<string, string>;
   formError?: string;
+  /** Which button's post formError answers: it shows next to that button. */
+  errorAt?: GeneratorErrorAt;
   adGroups: AdGroupOption[];
   connected: boolean;
 }) {
@@ -89,6 +95,7 @@ export function RsaResult({
   const [path1, setPath1] = useState(result.path1);
   const [path2, setPath2] = useState(result.path2);
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const errorFor = (at: GeneratorErrorAt) => (formError && errorAt === at ? formError : null);
   const pending = busy ? navigation.formData?.get("regenerate") : null;
 
   // The gate on what is on screen now: filled lines only (an empty optional slot is not an asset).
@@ -145,6 +152,7 @@ export function RsaResult({
         />
         <Issues issues={issues} id={`${id}-issues`} />
         <FieldError id={`${id}-error`} message={serverError} />
+        <FieldError id={`${id}-regenerate-error`} message={errorFor(`regenerate:${kind}.${slot}`)} />
         <div className="mt-1 flex flex-wrap items-center gap-3 text-xs">
           <select
             name={`${kind}Pin`}
@@ -218,8 +226,11 @@ export function RsaResult({
           Check lines
         </button>
       )}
-      {(["product", "targetAudience", "tone", "adType", "adGroupId", "keywords", "facts"] as const).map((k) => (
+      {(["product", "targetAudience", "tone", "businessType", "adGroupId", "keywords", "facts"] as const).map((k) => (
         <input key={k} type="hidden" name={k} value={values[k]} />
+      ))}
+      {values.offers.map((offer) => (
+        <input key={offer} type="hidden" name="offer" value={offer} />
       ))}
       <input type="hidden" name="source" value={result.source} />
 
@@ -227,13 +238,18 @@ export function RsaResult({
         <p className="font-medium text-gray-900">
           {result.source === "model" ? "Written by the AI model, checked line by line." : "Written from templates, checked line by line."}
         </p>
+        <p className="mt-1 text-gray-700">
+          Written for {BUSINESS_TYPE_NOUN[result.business.type]}
+          {result.business.chosen ? ", as you chose." : `: ${result.business.basis.join(" ")}`}
+        </p>
         {result.notices.map((n) => (
           <p key={n} className="mt-1 text-gray-700">
             {n}
           </p>
         ))}
       </div>
-      <FormError message={formError ?? null} />
+      {/* Check lines sits at the top of the form, and so does its answer (or one no button owns). */}
+      <FormError message={formError && (errorAt === "check" || !errorAt) ? formError : null} />
 
       <section aria-label="Estimated strength" className="rounded-lg border border-gray-200 p-3">
         <p className="text-sm font-semibold text-gray-900">
@@ -326,6 +342,7 @@ export function RsaResult({
             >
               Use in campaign
             </button>
+            <FieldError id="use-error" message={errorFor("use")} />
           </>
         ) : (
           <p className="text-sm text-gray-700">

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { Form, Link } from "react-router";
 import {
-  AD_TYPES,
   AdFormSchema,
   DESCRIPTION_MAX,
   GENERATION_DELAY_MS,
@@ -14,6 +13,7 @@ import {
 } from "~/lib/ad-templates";
 import { useHydrated } from "~/lib/use-hydrated";
 import { Field, fieldClass, serverField } from "~/components/forms";
+import { GenerateButton, missingFields, RequiredMark, RequiredNote } from "./generate-button";
 
 /**
  * The seed's generator (no Google Ads account, no AI model): three template cards after about
@@ -27,7 +27,10 @@ export function SeedGenerator({ initialForm, initialAds, errors }: { initialForm
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const incomplete = form.product.trim() === "" || form.targetAudience.trim() === "";
+  const missing = missingFields([
+    ["Product/Service", form.product],
+    ["Target Audience", form.targetAudience],
+  ]);
 
   function generate(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -51,9 +54,15 @@ export function SeedGenerator({ initialForm, initialAds, errors }: { initialForm
             Ad Details
           </h2>
           <Form method="post" onSubmit={generate} className="mt-4 space-y-4" noValidate={hydrated}>
+            <RequiredNote />
             <Field
               id="product"
-              label="Product/Service"
+              label={
+                <>
+                  Product/Service
+                  <RequiredMark />
+                </>
+              }
               field={serverField("product", errors.product)}
               value={form.product}
               onChange={update("product")}
@@ -63,7 +72,12 @@ export function SeedGenerator({ initialForm, initialAds, errors }: { initialForm
             />
             <Field
               id="targetAudience"
-              label="Target Audience"
+              label={
+                <>
+                  Target Audience
+                  <RequiredMark />
+                </>
+              }
               field={serverField("targetAudience", errors.targetAudience)}
               value={form.targetAudience}
               onChange={update("targetAudience")}
@@ -79,21 +93,8 @@ export function SeedGenerator({ initialForm, initialAds, errors }: { initialForm
                   </option>
                 ))}
               </Field>
-              <Field as="select" id="adType" label="Ad Type" field={serverField("adType", errors.adType)} value={form.adType} onChange={update("adType")}>
-                {AD_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {t[0].toUpperCase() + t.slice(1)}
-                  </option>
-                ))}
-              </Field>
             </div>
-            <button
-              type="submit"
-              disabled={hydrated && (generating || incomplete)}
-              className="w-full rounded-lg bg-blue-600 px-4 py-2.5 font-semibold text-white shadow-sm hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-50"
-            >
-              {generating ? "Generating..." : "Generate Ad Copy"}
-            </button>
+            <GenerateButton hydrated={hydrated} generating={generating} missing={missing} />
           </Form>
         </section>
 

@@ -1,14 +1,13 @@
-import { getSyncState } from "~/server/ads/sync.server";
 import { InvalidError } from "~/server/domain-errors.server";
 import { apiRoute } from "~/server/http/api-route.server";
 import { requireAccountOf } from "~/server/account-access.server";
-import { startSync, syncView } from "~/server/sync-status.server";
+import { startSync, syncViewOf } from "~/server/sync-status.server";
 import type { Route } from "./+types/account-sync";
 
 /** GET: the account's sync state. */
 export const loader = apiRoute({}, async ({ params }: Route.LoaderArgs, { user }) => {
   const account = await requireAccountOf(user.id, params.customerId);
-  return syncView(await getSyncState(account.customerId));
+  return syncViewOf(account.customerId);
 });
 
 /** POST: start a sync now; answers at once (202) with the state, poll GET for progress. */

@@ -13,7 +13,7 @@ import {
 import { completeGoogleSignIn } from "~/server/auth/google-connection.server";
 import { signInByCode } from "~/server/auth/token-handoff.server";
 import { currentSession } from "~/server/request-context.server";
-import { syncOnConnect } from "~/server/sync-status.server";
+import { startFirstSync } from "~/server/sync-status.server";
 import { toastHeader } from "~/server/toast.server";
 import type { Route } from "./+types/auth-google-callback";
 import { log } from "~/server/log.server";
@@ -64,7 +64,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The account list is fetched now so the user lands on real data; if the Ads
   // API can't be reached the user is still signed in and told why.
   const accounts = await refreshAccounts(userId);
-  if (accounts.ok) await syncOnConnect(userId);
+  if (accounts.ok) await startFirstSync(userId);
   if (!accounts.ok) {
     headers.append(
       "Set-Cookie",

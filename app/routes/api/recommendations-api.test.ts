@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_RICH_CUSTOMER_ID } from "../../../emulator/ads";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { drainJobs } from "../../../tests/support/jobs";
 import { connectDemoUser } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "~/server/ads/sync.server";
 import { createSession } from "~/server/auth/session.server";
@@ -64,6 +65,8 @@ beforeAll(async () => {
   t = await setupTestEnvironment(emu.env);
   const userId = await connectDemoUser(emu.baseUrl);
   await syncAccount(userId, RICH);
+  // The engine runs as the job the sync queued.
+  await drainJobs(t.db, ["engine-run"]);
   demo = (await createSession(userId, new Request("http://localhost:3000/login"))).accessToken;
   const strangerId = randomUUID();
   const now = new Date().toISOString();

@@ -5,15 +5,25 @@ import { getConfig } from "../env.server";
 import { getConnection, getGoogleAccessToken, ReconnectNeededError } from "../auth/google-connection.server";
 import { AdsClientError, createAdsClient, Int64, parseRows, type AdsClient, type AdsClientOptions } from "./client.server";
 import { errorMessage, log } from "../log.server";
+import { ledgerMeter, type LedgerOptions } from "./quota.server";
 
-/** An Ads API client acting as this connection's Google user. */
-export function adsClientFor(connection: GoogleConnection, opts: { db?: DB; fetch?: AdsClientOptions["fetch"] } = {}): AdsClient {
+export interface ClientOptions extends Partial<LedgerOptions> {
+  db?: DB;
+  fetch?: AdsClientOptions["fetch"];
+}
+
+/**
+ * An Ads API client acting as this connection's Google user. Every request goes through the install's
+ * operations ledger, as what a person does unless `purpose` says a scheduled refresh.
+ */
+export function adsClientFor(connection: GoogleConnection, opts: ClientOptions = {}): AdsClient {
   const { google } = getConfig();
   return createAdsClient({
     baseUrl: google.adsApiUrl,
     version: google.adsApiVersion,
     developerToken: google.developerToken,
     getAccessToken: (tokenOpts) => getGoogleAccessToken(connection, tokenOpts, opts.db),
+    meter: ledgerMeter({ purpose: opts.purpose ?? "interactive", clock: opts.clock, onRecorded: opts.onRecorded }),
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
 }

@@ -31,6 +31,15 @@ export interface BatchDecoder {
   onDecoded(rows: unknown[]): void | Promise<void>;
 }
 
+/**
+ * Sees every request before it is sent (retries included) and every call's final failure: the
+ * install's operations ledger (quota.server.ts). `before` may refuse by throwing.
+ */
+export interface RequestMeter {
+  before(request: { method: string; operations: number; customerId?: string }): Promise<void>;
+  failed(error: AdsClientError): Promise<void>;
+}
+
 export interface AdsClientOptions {
   /** e.g. "https://googleads.googleapis.com" (config google.adsApiUrl). */
   baseUrl: string;
@@ -50,6 +59,8 @@ export interface AdsClientOptions {
   timeoutMs?: number;
   /** Called before each backoff wait, e.g. to log the request id. */
   onRetry?: (event: AdsRetryEvent) => void;
+  /** Counts (and may refuse) each request, as Google counts operations. */
+  meter?: RequestMeter;
 }
 
 export interface AdsRetryEvent {
@@ -144,6 +155,8 @@ interface Call {
   write: boolean;
   /** Reads a 2xx body as a stream instead of as text (searchStreamEach). */
   consume?: (body: ReadableStream<Uint8Array>, requestId: string | undefined) => Promise<void>;
+  /** Operations Google counts for the request: one, or a mutate's operations. */
+  operations?: number;
 }
 
 interface Received {
@@ -261,12 +274,25 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
   }
 
   async function execute<T>(call: Call, interpret: (body: unknown, requestId: string | undefined) => T, beforeRetry?: () => void | Promise<void>): Promise<T> {
+    try {
+      return await attempt(call, interpret, beforeRetry);
+    } catch (error) {
+      // What Google's final answer means for the install (its daily cap, rate limiting that outlasted the retries).
+      if (error instanceof AdsClientError) await options.meter?.failed(error);
+      throw error;
+    }
+  }
+
+  async function attempt<T>(call: Call, interpret: (body: unknown, requestId: string | undefined) => T, beforeRetry?: () => void | Promise<void>): Promise<T> {
     let retries = 0;
     let refreshed = false;
     let forceRefresh = false;
+    const customerId = /^customers\/(\d+)/.exec(call.path)?.[1];
     for (;;) {
       const token = await options.getAccessToken({ forceRefresh });
       forceRefresh = false;
+      // Every attempt is a request Google counts; the ledger may hold it back (nothing is sent then).
+      await options.meter?.before({ method: call.operation, operations: call.operations ?? 1, customerId });
       let error: AdsClientError;
       try {
         const res = await sendOnce(call, token);
@@ -458,6 +484,7 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
           body: payload,
           loginCustomerId,
           write: !validateOnly,
+          operations: operationCount(payload),
         },
         (raw, requestId) => {
           if (raw === undefined) return {} as T;
@@ -471,6 +498,12 @@ export function createAdsClient(options: AdsClientOptions): AdsClient {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Google counts each operation of a mutate (validate-only too); any other body is one. */
+function operationCount(body: Record<string, unknown>): number {
+  const list = body.operations ?? body.mutateOperations;
+  return Array.isArray(list) && list.length > 0 ? list.length : 1;
+}
 
 function rowsOf(value: unknown, requestId: string | undefined): GoogleAdsRow[] {
   // Google omits `results` when nothing matched.

@@ -2,7 +2,7 @@ import { getConnection } from "../auth/google-connection.server";
 import { getDb, type DB } from "../db/db.server";
 import type { AdsAccount } from "../db/schema";
 import { ConflictError, NotFoundError } from "../domain-errors.server";
-import { adsClientFor } from "./accounts.server";
+import { adsClientFor, type ClientOptions } from "./accounts.server";
 import type { AdsClient, AdsClientOptions } from "./client.server";
 
 // The one door to Google for an account (Shopify's authenticate.admin
@@ -46,7 +46,7 @@ export interface AdsContext {
   loginCustomerId: string | undefined;
 }
 
-export interface AdsContextOptions {
+export interface AdsContextOptions extends Pick<ClientOptions, "purpose" | "clock" | "onRecorded"> {
   db?: DB;
   /** Wraps the client's HTTP calls (e.g. to read response headers). */
   fetch?: AdsClientOptions["fetch"];
@@ -61,6 +61,8 @@ export async function requireAdsContext(userId: string, customerId: string, opts
   const connection = await getConnection(userId, db);
   // Accounts go with their connection (foreign key), so this is a guard for a disconnect racing the call.
   if (!connection) throw new ConflictError("Connect a Google Ads account first");
-  const client = opts.client ?? adsClientFor(connection, { db, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
+  const client =
+    opts.client ??
+    adsClientFor(connection, { db, purpose: opts.purpose, clock: opts.clock, onRecorded: opts.onRecorded, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
   return { account, client, loginCustomerId: account.login_customer_id ?? undefined };
 }

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { ExistingAsset, PerformanceLabel } from "~/lib/rsa-templates";
+import { claimsIn } from "~/lib/ad-claims";
 import { duplicateKey } from "~/lib/ad-lint";
 import { getDb } from "../db/db.server";
 
@@ -20,6 +21,11 @@ export interface AdGroupContext {
   keywords: string[];
   finalUrl: string;
   existing: ExistingAsset[];
+  /**
+   * The existing lines that state an offer, a price, a number or a superlative ("Up to 30% Off
+   * Tents"): used only once the person confirms them as still true (they become facts).
+   */
+  offers: string[];
 }
 
 export const TOP_KEYWORDS = 10;
@@ -104,7 +110,8 @@ export async function adGroupContext(customerId: string, adGroupId: string): Pro
   }
   const existing = [...byText.values()].sort((a, b) => LABEL_RANK[a.label] - LABEL_RANK[b.label]);
 
-  return { adGroup, keywords: keywords.slice(0, TOP_KEYWORDS), finalUrl, existing };
+  const offers = [...new Map(existing.filter((a) => claimsIn(a.text).length > 0).map((a) => [duplicateKey(a.text), a.text])).values()];
+  return { adGroup, keywords: keywords.slice(0, TOP_KEYWORDS), finalUrl, existing, offers };
 }
 
 /** The caller's account that holds the ad group (the given one, or any of theirs); null when none does. */

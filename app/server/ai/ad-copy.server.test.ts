@@ -96,7 +96,7 @@ describe("generateAdCopy with a model", () => {
     expect(result.source).toBe("model");
 
     // Only valid lines come out: the whole ad passes the gate, grounding included.
-    const lint = lintRsa(result, { claimSources: claimSourcesOf(brief, grounding) });
+    const lint = lintRsa(result, { claimSources: claimSourcesOf(brief) });
     expect(lint.ok).toBe(true);
     expect([...lint.headlines, ...lint.descriptions].flat().filter(blocksGeneratedLine)).toEqual([]);
     expect(result.headlines).toHaveLength(15);
@@ -183,7 +183,7 @@ describe("generateAdCopy with a model", () => {
     const result = await generateAdCopy(brief, grounding, { model });
     expect(result.source).toBe("templates");
     expect(result.notices[0]).toMatch(/could not be reached.*ECONNREFUSED/);
-    expect(result.headlines).toHaveLength(15);
+    expect(result.headlines.length).toBeGreaterThanOrEqual(9);
     expect(lintRsa(result).ok).toBe(true);
   });
 });
@@ -192,13 +192,17 @@ describe("generateAdCopy without a model", () => {
   it("builds a valid RSA from templates and says no model is configured", async () => {
     const result = await generateAdCopy(brief, grounding, { model: null });
     expect(result.source).toBe("templates");
-    expect(result.notices).toEqual([NO_MODEL_NOTICE]);
-    expect(result.headlines).toHaveLength(15);
+    // Templates write as many headlines as they have something specific for, and say so when it is fewer than a full ad's.
+    expect(result.headlines.length).toBeGreaterThanOrEqual(9);
+    expect(result.notices).toEqual([
+      NO_MODEL_NOTICE,
+      `${result.headlines.length} headlines say something specific without repeating each other; add facts (what sets it apart, delivery, guarantees) or more keywords for more.`,
+    ]);
     expect(result.descriptions).toHaveLength(4);
     expect(result.headlines[0].text).toBe("Boots Built for Wet Trails"); // the BEST asset first
     expect(result.headlines.some((h) => /cheap boots/i.test(h.text))).toBe(false); // never the LOW one
     expect(result.headlines.filter((h) => /hiking boots|waterproof boots/i.test(h.text)).length).toBeGreaterThanOrEqual(2);
-    expect(lintRsa(result, { claimSources: claimSourcesOf(brief, grounding) }).ok).toBe(true);
+    expect(lintRsa(result, { claimSources: claimSourcesOf(brief) }).ok).toBe(true);
     expect(result.strength.reasons.join(" ")).not.toMatch(/Google's rating/);
   });
 });

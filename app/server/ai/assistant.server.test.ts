@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { drainJobs } from "../../../tests/support/jobs";
 import { syncAccount } from "../ads/sync.server";
 import { connectDemoUser } from "../../../tests/support/emulator-harness";
 import { CUSTOMER, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
@@ -26,14 +27,17 @@ let campaignId: string;
 let account: Awaited<ReturnType<typeof requireAccountOf>>;
 const now = new Date();
 
+// A sync and its engine job: slow on a busy machine.
 beforeAll(async () => {
   emu = await startWritableEmulator();
   ctx = await setupTestEnvironment({ ...emu.env, AI_DAILY_MESSAGE_LIMIT: "7" });
   userId = await connectDemoUser(emu.baseUrl);
   await syncAccount(userId, CUSTOMER);
+  // The engine runs as the job the sync queued.
+  await drainJobs(ctx.db, ["engine-run"]);
   account = await requireAccountOf(userId, CUSTOMER);
   campaignId = (await ctx.db.selectFrom("ads_campaigns").select("id").where("customer_id", "=", CUSTOMER).orderBy("id").executeTakeFirstOrThrow()).id;
-});
+}, 120_000);
 afterAll(async () => {
   setLanguageModelForTests(undefined);
   await ctx.cleanup();

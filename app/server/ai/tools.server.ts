@@ -508,14 +508,18 @@ export function toolRunners(ctx: ToolContext) {
       const mismatch = await titleMismatch(cid, parsed.title, parsed.actions);
       if (mismatch) throw new ToolRefusal(mismatch);
       const { actions, paused } = pauseUnlessRemovalAsked(parsed.actions, ctx.personsWords);
-      const sourceDetail = "chatId" in ctx ? `chat:${ctx.chatId}` : `MCP, access token “${untrusted(ctx.agentToken, 60)}”`;
+      // Where it was proposed: the chat (the review page links to it), or the agent's access token (named there).
+      const origin =
+        "chatId" in ctx
+          ? { sourceDetail: `chat:${ctx.chatId}`, chatId: ctx.chatId }
+          : { sourceDetail: `access token “${untrusted(ctx.agentToken, 60)}”`, origin: "mcp" as const };
       let id: string;
       try {
         id = await proposeBulk(
           ctx.userId,
           { customerId: cid, actions },
           // A title that says "Remove" over a pause would mislead the review: the changes then name it.
-          { source: "assistant", sourceDetail, title: paused ? undefined : untrusted(parsed.title, 200) },
+          { source: "assistant", ...origin, title: paused ? undefined : untrusted(parsed.title, 200) },
         );
       } catch (error) {
         // Domain errors (not found, invalid with field errors): the model is told why, nothing was stored.

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ActionInput, ApplyOptionsBody, ProposeChangeSetBody } from "~/lib/change-actions";
+import { CHANGE_SET_ORIGINS } from "~/lib/change-origins";
 import type { ChangeSetView } from "../changes/review.server";
 import { CustomerIdParams, defineArea, errorResponse, NOT_JSON, NullableTimestamp, ok, Timestamp, type Assert, type SameFields } from "./registry.server";
 
@@ -49,6 +50,13 @@ export const ChangeSet = z.object({
   source: z.enum(["user", "rule", "assistant"]),
   sourceDetail: z.string().nullable(),
   proposedBy: z.string().describe("The proposer's email, or Recommendation (a recommendation's Apply), Rule or Assistant"),
+  origin: z
+    .enum(CHANGE_SET_ORIGINS)
+    .describe(
+      "Where it was proposed: chat (the assistant), ad_generator, recommendation (its Apply), campaign (the campaign screens' forms, ticked rows included), api, revert",
+    ),
+  chat: z.object({ id: z.uuid(), title: z.string() }).nullable().describe("The chat whose assistant proposed it"),
+  approvedBy: z.string().nullable().describe("Who pressed Apply (email), once someone did"),
   atomic: z.boolean().describe("Every change applies or none does"),
   needsConfirmation: z.boolean().describe("A budget or bid moves by more than confirmPercent: apply needs confirmLargeMoves"),
   confirmPercent: z.int(),

@@ -3,6 +3,7 @@ import adCopy from "./ad-copy.server";
 import auth from "./auth.server";
 import changeSets from "./change-sets.server";
 import chat from "./chat.server";
+import drafts from "./drafts.server";
 import recommendations from "./recommendations.server";
 import history from "./history.server";
 import meta from "./meta.server";
@@ -15,7 +16,7 @@ import reports from "./reports.server";
 // 2020-12 as OpenAPI 3.1 uses). How to add an endpoint: registry.server.ts.
 
 /** Every area of the API, in the document's order. A new area is one more module here. */
-export const AREAS: ApiArea[] = [auth, reports, changeSets, recommendations, adCopy, history, chat, meta];
+export const AREAS: ApiArea[] = [auth, reports, changeSets, drafts, recommendations, adCopy, history, chat, meta];
 
 type JsonSchema = Record<string, unknown>;
 type Side = "input" | "output";

@@ -10,7 +10,11 @@ export const HistoryItem = z.object({
   at: Timestamp,
   customerId: z.string(),
   source: z.enum(["user", "rule", "assistant", "external"]),
-  who: z.string(),
+  who: z
+    .string()
+    .describe(
+      "The person's email; for a recommendation's, a rule's or the assistant's change, e.g. \"Recommendation, applied by ana@example.com\"; Google's user for outside changes",
+    ),
   originLabel: z.string(),
   resourceKind: z.string(),
   resourceName: z.string().nullable(),

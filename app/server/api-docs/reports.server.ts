@@ -60,6 +60,10 @@ export const SyncState = z.object({
       progressTotal: z.int(),
     })
     .describe("Keyword, ad and search-term performance. Until status is ok, those reports lack rows: missing, not zero"),
+  googlePausedUntil: NullableTimestamp.describe(
+    "Google Ads calls are paused for the whole install until then (its daily operations budget is spent, or Google asked for a pause): no refresh runs meanwhile",
+  ),
+  googlePauseReason: z.string().nullable(),
 });
 
 export type CampaignFieldsMatch = Assert<SameFields<CampaignRow, z.output<typeof Campaign>>>;
@@ -112,7 +116,7 @@ export default defineArea({
         responses: { 200: ok("Sync state", SyncState), 404: NOT_FOUND_ACCOUNT },
       },
       post: {
-        summary: "Start a sync now (returns at once; poll GET for progress)",
+        summary: "Start a sync now (returns at once; poll GET for progress). Accounts are also refreshed on a schedule",
         tokenScope: "read",
         path: CustomerIdParams,
         responses: {
@@ -120,6 +124,8 @@ export default defineArea({
           400: errorResponse("A manager account: it has nothing of its own to sync"),
           404: NOT_FOUND_ACCOUNT,
           405: errorResponse("Method not allowed"),
+          429: errorResponse("Sync now was used 6 times in the last hour for this account; Retry-After says when it is available again"),
+          503: errorResponse("Google Ads calls are paused (the install's daily budget is spent); Retry-After says for how long"),
         },
       },
     },

@@ -68,7 +68,7 @@ export async function register(input: AuthInput, clientIp: string): Promise<{ em
     const { email, password } = parsed.data;
     try {
       const user = await registerUser(email, password);
-      void sendConfirmation(user);
+      await sendConfirmation(user);
     } catch (error) {
       if (!(error instanceof AuthError) || error.status !== 409) throw error;
       const existing = await getDb()
@@ -77,8 +77,8 @@ export async function register(input: AuthInput, clientIp: string): Promise<{ em
         .where("email", "=", email)
         .executeTakeFirst();
       // A fresh link only helps whoever knows that account's password: confirming asks for it.
-      if (existing?.password_hash && !existing.email_verified_at) void sendConfirmation(existing);
-      else void sendAlreadyRegistered(email);
+      if (existing?.password_hash && !existing.email_verified_at) await sendConfirmation(existing);
+      else await sendAlreadyRegistered(email);
     }
     return { email };
   });

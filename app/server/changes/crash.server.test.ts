@@ -128,6 +128,12 @@ it("never loses or doubles a change when the applying process is killed", async 
     outcomes.push(await runChild(Math.floor(rand() * 2)));
     // settleMs counts from the approval; a set's last request can start later, so let the emulator drain too.
     await new Promise((resolve) => setTimeout(resolve, 100));
+    // The dead child's lease runs out (LEASE_MS after its last renewal, on a real restart): the test lets that time pass.
+    await ctx.db
+      .updateTable("change_sets")
+      .set({ lease_expires_at: new Date(0).toISOString() })
+      .where("status", "=", "applying")
+      .execute();
     // Longer than any mutate the emulator still holds for the dead child.
     const r = await reconcileInFlight({ settleMs: 200 });
     expect(r.errors).toEqual([]);

@@ -6,11 +6,11 @@ import { getDb } from "../db/db.server";
 import type { ChangeResourceKind } from "../db/schema";
 import { fieldName } from "~/lib/change-fields";
 import { gaqlString } from "../ads/gaql.server";
-import { DomainError, invalidInput, NotFoundError } from "../domain-errors.server";
+import { invalidInput, NotFoundError } from "../domain-errors.server";
 import { isRevertable } from "./pipeline.server";
 import { requireAdsContext } from "../ads/context.server";
 import { nameFromFields, nameResources } from "./history-names.server";
-import { log } from "../log.server";
+import { appliedChangeWho } from "./origin.server";
 
 export const HISTORY_PAGE_SIZE = 50;
 /** change_event reports our own writes too, a little later than we record them. */
@@ -51,7 +51,7 @@ export interface HistoryItem {
   at: string;
   customerId: string;
   source: HistorySource;
-  /** Email of the person, or "Rule"/"Assistant", or Google's user for outside changes. */
+  /** Email of the person; a rule's, a recommendation's or the assistant's change adds "applied by <email>"; Google's user for outside changes. */
   who: string;
   /** "Ads AI Manager", "Google Ads (web)", "Google Ads script", ... */
   originLabel: string;
@@ -149,29 +149,8 @@ export async function importChangeEvents(userId: string, customerId: string, now
   return { read: values.length, inserted };
 }
 
-/** How often a page view may ask Google for change_event rows (one query each time). */
+/** How often an account's outside changes are imported (one Google query each time), at most; see history-import.server.ts. */
 export const IMPORT_EVERY_MS = 2 * 60_000;
-const lastImport = new Map<string, number>();
-
-/**
- * Imports outside changes when the last import is older than IMPORT_EVERY_MS.
- * Returns a message when Google could not be asked; the history then shows
- * what was imported before.
- */
-export async function importRecentChanges(userId: string, customerId: string, now: number = Date.now()): Promise<string | null> {
-  const last = lastImport.get(customerId);
-  if (last !== undefined && now - last < IMPORT_EVERY_MS) return null;
-  lastImport.set(customerId, now);
-  try {
-    await importChangeEvents(userId, customerId, new Date(now));
-    return null;
-  } catch (error) {
-    lastImport.delete(customerId);
-    const message = error instanceof DomainError ? error.message : error instanceof Error ? error.message : String(error);
-    log.warn(`Importing change history of ${customerId}: ${message}`);
-    return "Changes made outside Ads AI Manager could not be loaded from Google just now; showing what was imported before.";
-  }
-}
 
 /**
  * Google's resource (as change_event returns it) in the fields the product's
@@ -316,8 +295,8 @@ export async function listHistory(
       at,
       customerId: r.customer_id,
       source: r.source,
-      // A recommendation's Apply is source "rule" with its id: history names where it came from.
-      who: r.source === "user" ? personWho(r.user_id, r.email, userId) : r.source === "rule" ? (r.recommendation_id ? "Recommendation" : "Rule") : "Assistant",
+      // A recommendation's Apply is source "rule" with its id: history names where it came from, and who applied it.
+      who: appliedChangeWho(r, personWho(r.user_id, r.email, userId)),
       originLabel: "Ads AI Manager",
       resourceKind: r.resource_kind,
       resourceName: rn,

@@ -2,9 +2,9 @@ import { getDb, type DB } from "../db/db.server";
 import type { Change, ChangeSet, ChangeStatus } from "../db/schema";
 import { getConfig } from "../env.server";
 import { isUniqueViolation } from "../db/unique-violation.server";
-import { kickSettling } from "./settler.server";
 import { requireAdsContext } from "../ads/context.server";
 import { AdsOutcomeUnknownError, GoogleAdsApiError, type AdsClient } from "../ads/client.server";
+import { assertGoogleAvailable } from "../ads/quota.server";
 import { ConflictError, NotFoundError } from "../domain-errors.server";
 import { COLLECTION, readChildren, readLive, type Fields, type LiveResource } from "./kinds.server";
 import { storeChangeSet, type DraftChange } from "./propose.server";
@@ -15,6 +15,8 @@ import { markApplied } from "../optimizer/store.server";
 import { trackWork } from "../lifecycle/drain.server";
 import { consumeApproval, type ApprovalCapability } from "./approval.server";
 import { errorMessage, log } from "../log.server";
+import { asHolder, keepLease, LEASE_MS, leaseUntil, newLease, releaseLease, takeLease, type Lease } from "./lease.server";
+import { enqueueSettling } from "./settle-jobs.server";
 
 export interface ChangeSetDetail {
   set: ChangeSet;
@@ -118,8 +120,15 @@ function apiFailures(error: GoogleAdsApiError): Map<number, OpError> {
   return out;
 }
 
-async function setChange(db: DB, id: string, patch: Partial<Omit<Change, "id" | "change_set_id">>) {
+type ChangePatch = Partial<Omit<Change, "id" | "change_set_id">>;
+
+async function setChange(db: DB, id: string, patch: ChangePatch) {
   await db.updateTable("changes").set(patch).where("id", "=", id).execute();
+}
+
+/** An outcome of a change in flight: written only while it is still "applying" (call inside asHolder). */
+async function settleChange(trx: DB, id: string, patch: ChangePatch & { status: "applied" | "failed" }) {
+  await trx.updateTable("changes").set(patch).where("id", "=", id).where("status", "=", "applying").execute();
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
@@ -223,7 +232,7 @@ export async function validateChangeSet(userId: string, id: string): Promise<Cha
  * is sent; the set goes back to "proposed" so validating it
  * again shows the current values, and the caller gets a 409 naming the change.
  */
-async function refuseIfChangedSinceReview(db: DB, g: Google, set: ChangeSet, changes: Change[]) {
+async function refuseIfChangedSinceReview(db: DB, g: Google, set: ChangeSet, changes: Change[], lease: Lease) {
   const existing = changes.filter((c) => c.status === "applying" && c.operation !== "create" && c.resource_name);
   if (existing.length === 0) return;
   const live = await readLive(
@@ -247,10 +256,10 @@ async function refuseIfChangedSinceReview(db: DB, g: Google, set: ChangeSet, cha
       .map((c) => `"${c.label}"`)
       .join(", ") + (stale.length > 3 ? ` and ${stale.length - 3} more` : "");
   const message = `Not applied: ${names} changed at Google since this was reviewed. Nothing was sent; validate again to review the change against the current values.`;
-  await db.transaction().execute(async (trx) => {
+  await asHolder(db, lease, async (trx) => {
     await trx
       .updateTable("change_sets")
-      .set({ status: "proposed", approved_at: null, error: message })
+      .set({ status: "proposed", approved_at: null, error: message, lease_holder: null, lease_expires_at: null })
       .where("id", "=", set.id)
       .where("status", "=", "applying")
       .execute();
@@ -259,29 +268,34 @@ async function refuseIfChangedSinceReview(db: DB, g: Google, set: ChangeSet, cha
   throw new ConflictError(message);
 }
 
-async function finishSet(db: DB, id: string) {
-  const changes = await db.selectFrom("changes").select(["status", "error_message"]).where("change_set_id", "=", id).execute();
-  if (changes.some((c) => c.status === "applying")) return;
-  const applied = changes.filter((c) => c.status === "applied").length;
-  const status = applied === changes.length ? "applied" : applied === 0 ? "failed" : "partially_applied";
-  const firstError = changes.find((c) => c.status === "failed")?.error_message ?? null;
-  await db
-    .updateTable("change_sets")
-    .set({ status, applied_at: new Date().toISOString(), error: status === "applied" ? null : firstError })
-    .where("id", "=", id)
-    .where("status", "=", "applying")
-    .execute();
-  // A recommendation's change set applied: the recommendation reads as applied from now on, in every list and count.
-  if (status !== "failed") {
-    const set = await db.selectFrom("change_sets").select(["customer_id", "recommendation_id"]).where("id", "=", id).executeTakeFirst();
-    if (set?.recommendation_id) await markApplied(db, set.customer_id);
-  }
+/** The set's outcome once none of its changes is in flight, written by the lease's holder, which lets the lease go. */
+async function finishSet(db: DB, lease: Lease) {
+  await asHolder(db, lease, async (trx) => {
+    const changes = await trx.selectFrom("changes").select(["status", "error_message"]).where("change_set_id", "=", lease.setId).execute();
+    if (changes.some((c) => c.status === "applying")) return;
+    const applied = changes.filter((c) => c.status === "applied").length;
+    const status = applied === changes.length ? "applied" : applied === 0 ? "failed" : "partially_applied";
+    const firstError = changes.find((c) => c.status === "failed")?.error_message ?? null;
+    await trx
+      .updateTable("change_sets")
+      .set({ status, applied_at: new Date().toISOString(), error: status === "applied" ? null : firstError, lease_holder: null, lease_expires_at: null })
+      .where("id", "=", lease.setId)
+      .where("status", "=", "applying")
+      .execute();
+    // A recommendation's change set applied: the recommendation reads as applied from now on, in every list and count.
+    if (status !== "failed") {
+      const set = await trx.selectFrom("change_sets").select(["customer_id", "recommendation_id"]).where("id", "=", lease.setId).executeTakeFirst();
+      if (set?.recommendation_id) await markApplied(trx, set.customer_id);
+    }
+  });
 }
 
 /**
  * The person's approval: sends the validated changes, one request per Google
- * service. The intent is committed first, so a crash at any point leaves
- * "applying" rows for reconcileInFlight rather than a lost or doubled write.
+ * service. The intent is committed first, with this worker's lease and a
+ * settle job for later, so a crash at any point leaves "applying" rows that
+ * another worker settles once the lease runs out, rather than a lost or
+ * doubled write.
  */
 export function applyChangeSet(userId: string, id: string, opts: ApplyOptions): Promise<ChangeSetDetail> {
   // First, before any read: no approval, no apply (whoever the caller is).
@@ -297,6 +311,8 @@ export function applyChangeSet(userId: string, id: string, opts: ApplyOptions): 
 async function applyNow(userId: string, id: string, opts: ApplyOptions): Promise<ChangeSetDetail> {
   const db = getDb();
   let { set, changes: proposed } = await loadSet(db, userId, id);
+  // While Google Ads calls are paused (the install's budget is spent) a clear 503 now, nothing marked as applying.
+  await assertGoogleAvailable(db);
   if (set.status === "proposed") ({ set, changes: proposed } = await validateChangeSet(userId, id));
   if (set.status === "invalid") throw new ConflictError("Google refused some of these changes; fix them and propose again");
   if (set.status !== "validated") throw new ConflictError(`This change set is already ${set.status.replace("_", " ")}`);
@@ -307,31 +323,49 @@ async function applyNow(userId: string, id: string, opts: ApplyOptions): Promise
   refuseUnconfirmedRemovals(proposed, opts.confirmRemovals);
   const g = await googleFor(db, userId, set.customer_id);
 
-  const now = new Date().toISOString();
+  const nowMs = Date.now();
+  const lease = newLease(id, "apply");
   const claimed = await db.transaction().execute(async (trx) => {
     const r = await trx
       .updateTable("change_sets")
-      .set({ status: "applying", approved_at: now })
+      .set({ status: "applying", approved_at: new Date(nowMs).toISOString(), lease_holder: lease.holder, lease_expires_at: leaseUntil(nowMs) })
       .where("id", "=", id)
       .where("status", "=", "validated")
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) return false;
     await trx.updateTable("changes").set({ status: "applying" }).where("change_set_id", "=", id).where("status", "=", "valid").execute();
+    // If this worker dies mid-apply, the set is settled by whichever instance runs this job once the lease has run out.
+    await enqueueSettling(trx, id, new Date(nowMs + Math.max(LEASE_MS, RECONCILE_SETTLE_MS) + 1_000));
     return true;
   });
   if (!claimed) throw new ConflictError("This change set is already being applied");
+  const beat = keepLease(db, lease);
+  try {
+    return await sendClaimed(db, g, userId, set, lease);
+  } finally {
+    beat.stop();
+  }
+}
 
+/** The claimed set's changes, sent group by group while this worker holds its lease. */
+async function sendClaimed(db: DB, g: Google, userId: string, set: ChangeSet, lease: Lease): Promise<ChangeSetDetail> {
+  const id = set.id;
   const { changes } = await loadSet(db, userId, id);
   // After the claim, so a second Apply cannot slip in between the check and the send.
-  await refuseIfChangedSinceReview(db, g, set, changes);
+  await refuseIfChangedSinceReview(db, g, set, changes, lease);
   const atomic = set.atomic === 1;
   let stopReason: string | null = null;
   let unknown = false;
   for (const group of groups(changes.filter((c) => c.status === "applying"))) {
     if (stopReason) {
-      for (const c of group.changes) await setChange(db, c.id, { status: "failed", error_code: "NOT_SENT", error_message: stopReason });
+      const reason = stopReason;
+      await asHolder(db, lease, async (trx) => {
+        for (const c of group.changes) await settleChange(trx, c.id, { status: "failed", error_code: "NOT_SENT", error_message: reason });
+      });
       continue;
     }
+    // Nothing is sent unless the lease is still this worker's (and now renewed for the request's time).
+    await asHolder(db, lease, async () => {});
     try {
       const res = await g.client.mutate<{ results?: Array<{ resourceName?: string }>; partialFailureError?: unknown }>(
         set.customer_id,
@@ -341,12 +375,12 @@ async function applyNow(userId: string, id: string, opts: ApplyOptions): Promise
       );
       const { byIndex, requestId } = partialFailures(res.partialFailureError);
       const at = new Date().toISOString();
-      await db.transaction().execute(async (trx) => {
+      await asHolder(db, lease, async (trx) => {
         for (const [i, c] of group.changes.entries()) {
           const failure = byIndex.get(i);
           const rn = res.results?.[i]?.resourceName;
           if (failure || !rn) {
-            await setChange(trx, c.id, {
+            await settleChange(trx, c.id, {
               status: "failed",
               error_code: failure?.code ?? "UNKNOWN",
               error_message: failure?.message ?? "Google did not apply this change",
@@ -354,7 +388,7 @@ async function applyNow(userId: string, id: string, opts: ApplyOptions): Promise
               request_id: requestId ?? g.lastRequestId() ?? null,
             });
           } else {
-            await setChange(trx, c.id, { status: "applied", result_resource_name: rn, request_id: g.lastRequestId() ?? null, applied_at: at });
+            await settleChange(trx, c.id, { status: "applied", result_resource_name: rn, request_id: g.lastRequestId() ?? null, applied_at: at });
           }
         }
       });
@@ -368,30 +402,34 @@ async function applyNow(userId: string, id: string, opts: ApplyOptions): Promise
       const byIndex = error instanceof GoogleAdsApiError ? apiFailures(error) : new Map<number, OpError>();
       const message = error instanceof GoogleAdsApiError ? error.userMessage : error instanceof Error ? error.message : String(error);
       const requestId = error instanceof GoogleAdsApiError ? (error.requestId ?? null) : null;
-      for (const [i, c] of group.changes.entries()) {
-        const own = byIndex.get(i);
-        await setChange(db, c.id, {
-          status: "failed",
-          error_code: own?.code ?? (error instanceof GoogleAdsApiError ? (error.errors[0]?.code ?? "FAILED") : "FAILED"),
-          error_message: own?.message ?? (byIndex.size > 0 ? "Not applied: another change in the same request was refused" : message),
-          field_path: own?.fieldPath ?? null,
-          request_id: requestId,
-        });
-      }
+      await asHolder(db, lease, async (trx) => {
+        for (const [i, c] of group.changes.entries()) {
+          const own = byIndex.get(i);
+          await settleChange(trx, c.id, {
+            status: "failed",
+            error_code: own?.code ?? (error instanceof GoogleAdsApiError ? (error.errors[0]?.code ?? "FAILED") : "FAILED"),
+            error_message: own?.message ?? (byIndex.size > 0 ? "Not applied: another change in the same request was refused" : message),
+            field_path: own?.fieldPath ?? null,
+            request_id: requestId,
+          });
+        }
+      });
       if (atomic) stopReason = `Not sent: an earlier part of this change set failed (${message})`;
     }
   }
   if (unknown) {
     try {
-      await reconcileSet(db, id);
+      await reconcileSet(db, lease);
     } catch (error) {
       // Google is not answering even reads: the set stays "applying" ("Settling with
-      // Google…" on its page) and the background settler keeps trying.
+      // Google…" on its page); its settle job (queued with the claim) takes it from here.
       log.warn(`Settling change set ${id} right after apply failed, retrying in the background: ${errorMessage(error)}`);
-      kickSettling();
+      await releaseLease(db, lease);
+      await enqueueSettling(db, id, new Date(Date.now() + RECONCILE_SETTLE_MS));
     }
+  } else {
+    await finishSet(db, lease);
   }
-  await finishSet(db, id);
   const detail = await loadSet(db, userId, id);
   await applyToReadModel(db, set.customer_id, detail.changes);
   return detail;
@@ -414,12 +452,12 @@ function matchesCreate(c: Change, r: LiveResource): boolean {
   );
 }
 
-/** Settles one set's "applying" changes from Google's live state; never sends a write. */
-async function reconcileSet(db: DB, id: string): Promise<{ applied: number; failed: number }> {
-  const { set, changes } = await loadSet(db, null, id);
+/** Settles one set's "applying" changes from Google's live state, as the holder of its lease; never sends a write. */
+async function reconcileSet(db: DB, lease: Lease): Promise<{ applied: number; failed: number }> {
+  const { set, changes } = await loadSet(db, null, lease.setId);
   const inFlight = changes.filter((c) => c.status === "applying");
   if (inFlight.length === 0) {
-    await finishSet(db, id);
+    await finishSet(db, lease);
     return { applied: 0, failed: 0 };
   }
   const g = await googleFor(db, set.user_id, set.customer_id);
@@ -453,6 +491,7 @@ async function reconcileSet(db: DB, id: string): Promise<{ applied: number; fail
   let applied = 0;
   let failed = 0;
   const at = new Date().toISOString();
+  const verdicts: Array<{ id: string; patch: ChangePatch & { status: "applied" | "failed" } }> = [];
   for (const c of inFlight) {
     let result: string | null = null;
     if (c.operation === "create") {
@@ -470,13 +509,16 @@ async function reconcileSet(db: DB, id: string): Promise<{ applied: number; fail
     }
     if (result) {
       applied += 1;
-      await setChange(db, c.id, { status: "applied", result_resource_name: result, applied_at: at, error_code: null, error_message: null });
+      verdicts.push({ id: c.id, patch: { status: "applied", result_resource_name: result, applied_at: at, error_code: null, error_message: null } });
     } else {
       failed += 1;
-      await setChange(db, c.id, { status: "failed", error_code: "NOT_APPLIED", error_message: NOT_APPLIED });
+      verdicts.push({ id: c.id, patch: { status: "failed", error_code: "NOT_APPLIED", error_message: NOT_APPLIED } });
     }
   }
-  await finishSet(db, id);
+  await asHolder(db, lease, async (trx) => {
+    for (const v of verdicts) await settleChange(trx, v.id, v.patch);
+  });
+  await finishSet(db, lease);
   return { applied, failed };
 }
 
@@ -494,26 +536,68 @@ export interface ReconcileOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** What settling one set came to: done (or nothing to do), or not yet (its holder's lease, or the settle delay, lasts until `at`). */
+export type SettleResult = { settled: true; applied: number; failed: number } | { settled: false; at: Date };
+
 /**
- * At server start: every change left "applying" by a crash or an unknown
- * outcome is settled against Google's live state (applied or failed, never re-sent).
+ * Settles one change set left "applying" (a crash, an unknown outcome)
+ * against Google's live state: applied or failed, never re-sent. Only once
+ * nobody holds its lease and `settleMs` have passed since its approval (a
+ * request the last holder sent may still be landing at Google); until then it
+ * says when to come back. Throws when Google cannot be read (the set stays
+ * "applying" and its lease is let go, for the next try).
+ */
+export async function settleInFlightSet(id: string, opts: Omit<ReconcileOptions, "sleep"> = {}): Promise<SettleResult> {
+  const db = opts.db ?? getDb();
+  const now = (opts.now ?? Date.now)();
+  const row = await db.selectFrom("change_sets").select(["status", "approved_at", "lease_expires_at"]).where("id", "=", id).executeTakeFirst();
+  if (!row || row.status !== "applying") return { settled: true, applied: 0, failed: 0 };
+  const notBefore = Math.max(
+    (row.approved_at ? Date.parse(row.approved_at) : 0) + (opts.settleMs ?? RECONCILE_SETTLE_MS),
+    row.lease_expires_at ? Date.parse(row.lease_expires_at) : 0,
+  );
+  const lease = newLease(id, "settle");
+  if (notBefore > now || !(await takeLease(db, lease, now))) {
+    const again = await db.selectFrom("change_sets").select(["status", "lease_expires_at"]).where("id", "=", id).executeTakeFirst();
+    if (!again || again.status !== "applying") return { settled: true, applied: 0, failed: 0 };
+    return { settled: false, at: new Date(Math.max(notBefore, again.lease_expires_at ? Date.parse(again.lease_expires_at) : 0, now) + 1_000) };
+  }
+  const beat = keepLease(db, lease);
+  try {
+    return { settled: true, ...(await reconcileSet(db, lease)) };
+  } catch (error) {
+    await releaseLease(db, lease).catch(() => undefined);
+    throw error;
+  } finally {
+    beat.stop();
+  }
+}
+
+/**
+ * Every change set left "applying" whose holder is gone, settled now, one
+ * after the other (waiting for each one's settle delay and lease). What a
+ * restarted single instance does; the settle jobs do the same per set.
  */
 export async function reconcileInFlight(opts: ReconcileOptions = {}): Promise<{ sets: number; applied: number; failed: number; errors: string[] }> {
   const db = opts.db ?? getDb();
-  const settleMs = opts.settleMs ?? RECONCILE_SETTLE_MS;
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const sets = await db.selectFrom("change_sets").select(["id", "approved_at"]).where("status", "=", "applying").orderBy("approved_at").execute();
+  const sets = await db.selectFrom("change_sets").select("id").where("status", "=", "applying").orderBy("approved_at").execute();
   const total = { sets: sets.length, applied: 0, failed: 0, errors: [] as string[] };
-  for (const { id, approved_at } of sets) {
-    const wait = (approved_at ? Date.parse(approved_at) : 0) + settleMs - now();
-    if (wait > 0) await sleep(wait);
+  for (const { id } of sets) {
     try {
-      const r = await reconcileSet(db, id);
-      total.applied += r.applied;
-      total.failed += r.failed;
+      let r = await settleInFlightSet(id, { ...opts, db, now });
+      // A live holder (another instance's apply) is waited for once; it settles the set itself.
+      if (!r.settled) {
+        await sleep(Math.max(0, r.at.getTime() - now()));
+        r = await settleInFlightSet(id, { ...opts, db, now });
+      }
+      if (r.settled) {
+        total.applied += r.applied;
+        total.failed += r.failed;
+      }
     } catch (error) {
-      // One account's outage must not block the others; the set stays "applying" for the next start.
+      // One account's outage must not block the others; the set stays "applying" for the next try.
       total.errors.push(`${id}: ${errorMessage(error)}`);
     }
   }

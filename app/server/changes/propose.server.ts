@@ -17,7 +17,7 @@ import {
 } from "~/lib/change-actions";
 import { requireOwnAccount } from "../ads/context.server";
 import { getDb, type DB } from "../db/db.server";
-import type { ChangeOperation, ChangeResourceKind, ChangeSetSource } from "../db/schema";
+import type { ChangeOperation, ChangeResourceKind, ChangeSetOrigin, ChangeSetSource } from "../db/schema";
 import { InvalidError, NotFoundError, parseInput } from "../domain-errors.server";
 import { resourceName, type Fields } from "./kinds.server";
 import { largeMoves } from "./large-moves.server";
@@ -40,6 +40,10 @@ export interface DraftChange {
 export interface ProposeMeta {
   source?: ChangeSetSource;
   sourceDetail?: string;
+  /** Where it was proposed; by default read from the source (see originOf). */
+  origin?: ChangeSetOrigin;
+  /** The chat whose assistant proposed it. */
+  chatId?: string;
   /** The recommendation this change set comes from (with source "rule"); see ChangeSetsTable.recommendation_id. */
   recommendationId?: string;
   title?: string;
@@ -437,6 +441,15 @@ async function draftsFor(db: DB, customerId: string, action: z.output<typeof Act
   }
 }
 
+/** Where a proposal comes from when its caller doesn't say: a revert, the assistant's chat, a recommendation's Apply, else a campaign screen's form. */
+function originOf(meta: ProposeMeta & { revertOf?: string }): ChangeSetOrigin {
+  if (meta.origin) return meta.origin;
+  if (meta.revertOf) return "revert";
+  if (meta.source === "assistant") return "chat";
+  if (meta.source === "rule") return "recommendation";
+  return "campaign";
+}
+
 /** Stores a proposed change set; nothing is sent to Google yet. Returns its id. */
 export async function storeChangeSet(
   db: DB,
@@ -464,6 +477,8 @@ export async function storeChangeSet(
         needs_confirmation: large ? 1 : 0,
         revert_of: meta.revertOf ?? null,
         recommendation_id: meta.recommendationId ?? null,
+        origin: originOf(meta),
+        chat_id: meta.chatId ?? null,
         created_at: now,
         validated_at: null,
         approved_at: null,

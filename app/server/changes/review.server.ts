@@ -1,7 +1,8 @@
 import { diffFields, fieldName, type FieldDiff } from "~/lib/change-fields";
 import { formatMoney } from "~/lib/format";
 import { getDb } from "../db/db.server";
-import { OPEN_CHANGE_SET_STATUSES, type ChangeSetStatus } from "../db/schema";
+import { OPEN_CHANGE_SET_STATUSES, type ChangeSetOrigin, type ChangeSetStatus } from "../db/schema";
+import { proposerOf } from "./origin.server";
 import { getConfig } from "../env.server";
 import { ConflictError, DomainError, NotFoundError } from "../domain-errors.server";
 import { syncAccount } from "../ads/sync.server";
@@ -18,8 +19,14 @@ export interface ChangeSetView {
   status: ChangeSetStatus;
   source: string;
   sourceDetail: string | null;
-  /** The person who proposed it (or "Rule"/"Assistant"). */
+  /** The person who proposed it (or "Recommendation"/"Rule"/"Assistant"). */
   proposedBy: string;
+  /** Where it was proposed. */
+  origin: ChangeSetOrigin;
+  /** The chat whose assistant proposed it (its title as the chat list shows it), else null. */
+  chat: { id: string; title: string } | null;
+  /** The person who pressed Apply (email), once someone did. */
+  approvedBy: string | null;
   atomic: boolean;
   needsConfirmation: boolean;
   confirmPercent: number;
@@ -67,7 +74,7 @@ const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s))
 export async function changeSetView(detail: ChangeSetDetail, currency: string): Promise<ChangeSetView> {
   const db = getDb();
   const { set, changes } = detail;
-  const [user, revertedBy] = await Promise.all([
+  const [user, revertedBy, chat] = await Promise.all([
     db.selectFrom("users").select("email").where("id", "=", set.user_id).executeTakeFirst(),
     db
       .selectFrom("change_sets")
@@ -75,6 +82,9 @@ export async function changeSetView(detail: ChangeSetDetail, currency: string): 
       .where("revert_of", "=", set.id)
       .where("status", "in", ["applied", "partially_applied", "applying"])
       .executeTakeFirst(),
+    set.chat_id
+      ? db.selectFrom("chats").select(["id", "title"]).where("id", "=", set.chat_id).where("user_id", "=", set.user_id).executeTakeFirst()
+      : Promise.resolve(undefined),
   ]);
   const count = (s: string) => changes.filter((c) => c.status === s).length;
   const moves = changes.map(moveOf);
@@ -86,8 +96,12 @@ export async function changeSetView(detail: ChangeSetDetail, currency: string): 
     status: set.status,
     source: set.source,
     sourceDetail: set.source_detail,
-    proposedBy:
-      set.source === "user" ? (user?.email ?? "Deleted user") : set.source === "rule" ? (set.recommendation_id ? "Recommendation" : "Rule") : "Assistant",
+    proposedBy: proposerOf(set, user?.email ?? null),
+    origin: set.origin,
+    // A chat deleted since still says where the proposal came from.
+    chat: set.chat_id ? { id: set.chat_id, title: chat?.title ?? "a deleted chat" } : null,
+    // Only the person a change set is for can apply it (approval.server.ts): the approver is its owner.
+    approvedBy: set.approved_at ? (user?.email ?? "Deleted user") : null,
     atomic: set.atomic === 1,
     needsConfirmation: set.needs_confirmation === 1,
     confirmPercent: getConfig().CHANGE_CONFIRM_PERCENT,

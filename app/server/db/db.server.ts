@@ -1,10 +1,11 @@
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type Driver } from "kysely";
+import { CompiledQuery, Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type Driver } from "kysely";
 import pg from "pg";
 import { ensurePrivateDir, ensurePrivateFile } from "../data-dir.server";
 import { getConfig } from "../env.server";
 import { migrations } from "./migrations";
+import { installQueues, newPgBoss } from "../jobs/pg-boss-store.server";
 import type { Database } from "./schema";
 import { log } from "../log.server";
 
@@ -133,6 +134,8 @@ export async function migrateToLatest(db: DB) {
   if (error || failed) {
     throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ""}: ${String(error)}`);
   }
+  // PostgreSQL's job queue lives in pg-boss's own schema, which pg-boss installs and upgrades (ADR 022).
+  if (db.getExecutor().adapter instanceof PostgresAdapter) await installQueues(newPgBoss(db, { work: false }));
 }
 
 let instance: DbHandle | undefined;

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ChangeSetOrigin } from "~/lib/change-origins";
 
 // Timestamps are ISO-8601 UTC strings: they sort and compare the same way in
 // SQLite and PostgreSQL, and read clearly in either shell.
@@ -240,6 +241,32 @@ export interface AdsSyncStateTable {
   detail_done: Generated<number>;
   /** Why the detail import failed, naming the step. */
   detail_error: string | null;
+  /** Where the next refresh reads change_status from: when the last successful sync started (0120). */
+  changes_since: string | null;
+  /** When every entity table was last read whole (0120). */
+  structure_read_at: string | null;
+  /** What the last successful sync was (0120). */
+  refresh_kind: "full" | "incremental" | null;
+  /** Google Ads API operations the last sync spent (0120). */
+  refresh_operations: number | null;
+}
+
+/** One request sent to Google Ads and the operations it counts for (0121). */
+export interface GoogleAdsOperationsTable {
+  id: string;
+  at: string;
+  operations: number;
+  method: string;
+  customer_id: string | null;
+  purpose: "background" | "interactive";
+}
+
+/** Google calls held back until `until` (0121): "daily" and "retry" hold back every call, "temporary" scheduled ones. */
+export interface GoogleAdsPauseTable {
+  kind: "daily" | "retry" | "temporary";
+  until: string;
+  reason: string;
+  set_at: string;
 }
 
 /** One entity's metric totals over the engine's four windows (0035_window_totals). */
@@ -279,6 +306,8 @@ export interface AdsWindowTotalsTable {
 // ---- Change sets (0004_change_sets)
 
 export type ChangeSetSource = "user" | "rule" | "assistant";
+/** Where a change set was proposed (0160_change_set_origin). */
+export type { ChangeSetOrigin } from "~/lib/change-origins";
 export type ChangeSetStatus = "proposed" | "validated" | "invalid" | "applying" | "applied" | "partially_applied" | "failed" | "discarded";
 /** Proposals still waiting for a person's review: they may be validated, applied or discarded. */
 export const OPEN_CHANGE_SET_STATUSES: readonly ChangeSetStatus[] = ["proposed", "validated", "invalid"];
@@ -312,6 +341,14 @@ export interface ChangeSetsTable {
    * recommendation's Apply, "assistant" for the assistant's proposals.
    */
   recommendation_id: string | null;
+  /** Where it was proposed (0160); the database fills in "campaign" when an insert leaves it out. */
+  origin: Generated<ChangeSetOrigin>;
+  /** The chat (chats.id) whose assistant proposed it, else null. */
+  chat_id: string | null;
+  /** Who is applying or settling it now (changes/lease.server.ts); null when nobody is. */
+  lease_holder: string | null;
+  /** Until when the holder's lease lasts unless renewed; after that another worker may settle the set. */
+  lease_expires_at: string | null;
 }
 
 export interface ChangesTable {
@@ -523,6 +560,28 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+/** Outgoing mail (0132), sent by "send-mail" jobs (email/outbox.server.ts). */
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  /** Cleared once sent or failed for good (it may hold a confirmation link). */
+  body: string;
+  status: "pending" | "sent" | "failed";
+  /** Why it could not be sent (the last attempt's reason). */
+  error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** Per account (0133): the outside-changes import's schedule and last failure (changes/history-import.server.ts). */
+export interface HistoryImportStateTable {
+  customer_id: string;
+  requested_at: string;
+  imported_at: string | null;
+  error: string | null;
+}
+
 /** A personal access token for the API and MCP (migration 0180; auth/access-tokens.server.ts): shown once, stored hashed. */
 export interface AccessTokensTable {
   id: string;
@@ -554,6 +613,8 @@ export interface Database {
   ads_ad_assets: AdsAdAssetsTable;
   ads_search_term_daily: AdsSearchTermDailyTable;
   ads_sync_state: AdsSyncStateTable;
+  google_ads_operations: GoogleAdsOperationsTable;
+  google_ads_pause: GoogleAdsPauseTable;
   ads_window_totals: AdsWindowTotalsTable;
   change_sets: ChangeSetsTable;
   changes: ChangesTable;
@@ -572,6 +633,8 @@ export interface Database {
   ai_leases: AiLeasesTable;
   rate_limits: RateLimitsTable;
   auth_codes: AuthCodesTable;
+  mail_outbox: MailOutboxTable;
+  history_import_state: HistoryImportStateTable;
   access_tokens: AccessTokensTable;
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSmtpServer } from "../../../tests/setup/smtp-server";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { register } from "../auth/credentials.server";
+import { startJobs, stopJobs } from "../jobs/jobs.server";
 import { resetMailerForTests } from "./mailer.server";
 
 // Issue 9 point 1: the confirmation link goes out through the SMTP server in SMTP_URL.
@@ -11,8 +12,11 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   t = await setupTestEnvironment({ SMTP_URL: smtp.url, MAIL_FROM: "Ads AI Manager <ads@example.org>" });
   resetMailerForTests();
+  // Mail goes out through the outbox's jobs.
+  await startJobs({ pollMs: 100 });
 });
 afterAll(async () => {
+  await stopJobs();
   resetMailerForTests();
   await t.cleanup();
   await smtp.close();

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { z } from "zod";
 import { AdsClientError } from "../ads/errors.server";
 import { ReconnectNeededError } from "../auth/google-connection.server";
-import { DomainError, fieldErrorsOf, invalidInput, LimitReachedError, UnavailableError, type FieldErrors } from "../domain-errors.server";
+import { DomainError, fieldErrorsOf, invalidInput, LimitReachedError, PausedError, UnavailableError, type FieldErrors } from "../domain-errors.server";
 
 export { fieldErrorsOf };
 
@@ -19,7 +19,7 @@ export class HttpError extends Error {
   }
 }
 
-const STATUS_OF: Record<DomainError["kind"], number> = { not_found: 404, conflict: 409, invalid: 400, limited: 429, unavailable: 502 };
+const STATUS_OF: Record<DomainError["kind"], number> = { not_found: 404, conflict: 409, invalid: 400, limited: 429, unavailable: 502, paused: 503 };
 
 /** An HttpError, or a domain error as one; undefined for anything else (Google's failures included). */
 export function userFacingError(error: unknown): HttpError | undefined {
@@ -27,6 +27,10 @@ export function userFacingError(error: unknown): HttpError | undefined {
   if (error instanceof UnavailableError && error.chatId) return new HttpError(502, error.message, undefined, { "X-Chat-Id": error.chatId });
   if (error instanceof LimitReachedError && error.retryAfterSeconds !== undefined) {
     return new HttpError(429, error.message, error.fieldErrors, { "Retry-After": String(error.retryAfterSeconds) });
+  }
+  if (error instanceof PausedError) {
+    const seconds = Math.max(1, Math.ceil((Date.parse(error.resumesAt) - Date.now()) / 1000));
+    return new HttpError(503, error.message, undefined, { "Retry-After": String(seconds) });
   }
   if (error instanceof DomainError) return new HttpError(STATUS_OF[error.kind], error.message, error.fieldErrors);
   return undefined;

@@ -17,8 +17,13 @@ export interface JobContext {
 export interface JobDefinition<T> {
   schema: z.ZodType<T>;
   handler: (data: T, ctx: JobContext) => Promise<void>;
-  /** At most one job per key queued or running, across every instance (an account's sync, a change set's settling). */
+  /** One running job per key across every instance (an account's sync, a change set's settling), and one queued. */
   singletonKey?: (data: T) => string;
+  /**
+   * While a job of the key runs: "skip" (default) queues nothing more (the running one does the
+   * work); "queue" queues one to run after it (new data the running one did not see).
+   */
+  whileRunning?: "skip" | "queue";
   /** Failed for good (retries used up): record the reason where people see it. Must not throw for a missing row. */
   onFailed?: (data: T, reason: string) => Promise<void>;
 }

@@ -71,6 +71,40 @@ describe("jobs", () => {
     expect(await enqueue("engine-run", { customerId: "222" })).not.toBeNull();
   });
 
+  it("a kind that queues while running gets one more run after the running one, never beside it", async () => {
+    let release!: () => void;
+    let gate = new Promise<void>((resolve) => (release = resolve));
+    let running = 0;
+    let most = 0;
+    const seen: string[] = [];
+    defineJob("engine-run", {
+      schema: z.object({ customerId: z.string(), n: z.number() }),
+      singletonKey: (d) => d.customerId,
+      whileRunning: "queue",
+      handler: async (d) => {
+        running += 1;
+        most = Math.max(most, running);
+        seen.push(`${d.customerId}#${d.n}`);
+        await gate;
+        running -= 1;
+      },
+    });
+    await startJobs({ pollMs: 100 });
+    await enqueue("engine-run", { customerId: "q", n: 1 });
+    await waitFor(() => expect(seen).toEqual(["q#1"]));
+    // Running: one more is queued (new data the running one did not see); a third is not.
+    const second = await enqueue("engine-run", { customerId: "q", n: 2 });
+    expect(second).not.toBeNull();
+    expect(await enqueue("engine-run", { customerId: "q", n: 3 })).toBeNull();
+    const first = release;
+    gate = new Promise<void>((resolve) => (release = resolve));
+    first();
+    await waitFor(() => expect(seen).toEqual(["q#1", "q#2"]));
+    release();
+    await waitFor(async () => expect((await storedJob(t.db, second!))?.state).toBe("completed"));
+    expect(most).toBe(1);
+  });
+
   it("retries a failing job, then fails it for good with the last reason and tells its kind", async () => {
     const failedWith: Array<[unknown, string]> = [];
     let attempts = 0;

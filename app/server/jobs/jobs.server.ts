@@ -8,7 +8,7 @@ import type { Database } from "../db/schema";
 import { errorMessage, log } from "../log.server";
 import type { CheckResult } from "../lifecycle/readiness.server";
 import { definedQueues, jobDefinition } from "./definitions.server";
-import { installQueues, newPgBoss, pgEnqueue, PgBossStore } from "./pg-boss-store.server";
+import { newPgBoss, pgEnqueue, PgBossStore } from "./pg-boss-store.server";
 import { QUEUES, type QueueName, type QueueSettings } from "./queues.server";
 import { SqliteStore, sqliteEnqueue } from "./sqlite-store.server";
 import { failedForGood, WorkerPool, type Outcome } from "./worker-pool.server";
@@ -41,17 +41,26 @@ const isPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof
 
 /**
  * Queues a job. Returns its id, or null when a job with the same singleton key
- * is already queued or running (that one does the work). The data must match
- * the kind's schema (a ZodError otherwise, and nothing is queued).
+ * is already queued, or running and the kind says "skip" while running (that
+ * one does the work). The data must match the kind's schema (a ZodError
+ * otherwise, and nothing is queued).
  */
 export async function enqueue<T>(name: QueueName, data: T, opts: EnqueueOptions = {}): Promise<string | null> {
   const definition = jobDefinition(name);
   const parsed = definition.schema.parse(data);
   const key = opts.singletonKey ?? definition.singletonKey?.(parsed) ?? null;
   const db = opts.db ?? getDb();
-  const id = isPostgres(db) ? await pgEnqueue(getDb(), db, name, parsed, key, opts.startAfter) : await sqliteEnqueue(db, name, parsed, key, opts.startAfter);
+  const skipWhileRunning = (definition.whileRunning ?? "skip") === "skip";
+  const id = isPostgres(db)
+    ? await pgEnqueue(db, name, parsed, key, skipWhileRunning, opts.startAfter)
+    : await sqliteEnqueue(db, name, parsed, key, skipWhileRunning, opts.startAfter);
   if (id) engine?.pool.notify(name);
   return id;
+}
+
+/** Jobs were queued from another thread (the sync's worker): this process's workers look now, not at their next poll. */
+export function wakeJobs(name: QueueName) {
+  engine?.pool.notify(name);
 }
 
 export interface StartOptions {
@@ -105,7 +114,7 @@ type Hooks = ConstructorParameters<typeof WorkerPool>[2];
 async function startPostgres(db: DB, pollMs: number, leaseSeconds: number, beatMs: number, hooks: Hooks): Promise<Engine> {
   const boss = newPgBoss(db, { work: true });
   boss.on("error", (error: Error) => log.warn(`pg-boss: ${error.message}`));
-  await installQueues(boss);
+  await boss.start();
   await applySchedules(boss);
   const holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const store = new PgBossStore(db, boss, holder);

@@ -19,8 +19,8 @@ import type { FetchedJob, Outcome, QueueStore } from "./worker-pool.server";
  * - fenced completion: an attempt's outcome is written only while its lease
  *   is still its own, in the same transaction as pg-boss's complete/fail.
  * Queues use pg-boss's "short" policy (one queued job per key); enqueue also
- * refuses a key whose job waits for a retry or runs, so there is at most one
- * queued or running job per key, as on SQLite.
+ * refuses a key whose job waits for a retry (and one that runs, for kinds that
+ * skip while running), as on SQLite.
  */
 export const PG_BOSS_SCHEMA = "pgboss";
 
@@ -58,41 +58,41 @@ export function newPgBoss(db: DB, opts: { work: boolean }): PgBoss {
   });
 }
 
-/** Installs (or upgrades) pg-boss's schema and creates every queue: idempotent, safe from several instances at once. */
+/**
+ * Installs (or upgrades) pg-boss's schema and creates every queue: idempotent, safe from several
+ * instances at once. Part of migrating the database (db.server.ts's migrateToLatest).
+ */
 export async function installQueues(boss: PgBoss): Promise<void> {
   await boss.start();
+  const existing = new Map((await boss.getQueues()).map((q) => [q.name, q]));
   for (const name of QUEUE_NAMES) {
-    await boss.createQueue(name, queueOptions(name));
+    const wanted = queueOptions(name);
+    const found = existing.get(name);
+    if (!found) await boss.createQueue(name, wanted);
     // A queue created by an older build keeps its old settings otherwise.
-    await boss.updateQueue(name, queueOptions(name));
+    else if ((["policy", "retryLimit", "retryDelay", "retryBackoff", "expireInSeconds"] as const).some((k) => found[k] !== wanted[k]))
+      await boss.updateQueue(name, wanted);
   }
 }
 
-const senders = new WeakMap<DB, Promise<PgBoss>>();
-
-/** A pg-boss that only sends, installed once per database handle (enqueue works before, and without, startJobs). */
-function sender(root: DB): Promise<PgBoss> {
-  let boss = senders.get(root);
-  if (!boss) {
-    const created = newPgBoss(root, { work: false });
-    boss = installQueues(created).then(() => created);
-    boss.catch(() => senders.delete(root));
-    senders.set(root, boss);
-  }
-  return boss;
-}
-
-export async function pgEnqueue(root: DB, db: Kysely<Database>, queue: QueueName, data: unknown, singletonKey: string | null, startAfter?: Date) {
-  const boss = await sender(root);
+export async function pgEnqueue(
+  db: Kysely<Database>,
+  queue: QueueName,
+  data: unknown,
+  singletonKey: string | null,
+  skipWhileRunning: boolean,
+  startAfter?: Date,
+) {
   if (singletonKey !== null) {
-    // "short" refuses a second queued job; a job waiting for its retry or running counts too.
-    const busy =
-      await sql`SELECT 1 FROM ${sql.table(`${PG_BOSS_SCHEMA}.job`)} WHERE name = ${queue} AND singleton_key = ${singletonKey} AND state IN ('retry', 'active') LIMIT 1`.execute(
-        db,
-      );
+    // "short" refuses a second job in state created; one waiting for its retry is queued too, and a running one may count.
+    const states = skipWhileRunning ? ["retry", "active"] : ["retry"];
+    const busy = await sql`SELECT 1 FROM ${sql.table(`${PG_BOSS_SCHEMA}.job`)}
+      WHERE name = ${queue} AND singleton_key = ${singletonKey} AND state::text = ANY(${states}) LIMIT 1`.execute(db);
     if (busy.rows.length > 0) return null;
   }
-  return boss.send(queue, data as object, { singletonKey: singletonKey ?? undefined, startAfter, db: executorOf(db) });
+  // Sending needs no started pg-boss: its schema and queues are installed with the migrations (db.server.ts).
+  const boss = new PgBoss({ db: executorOf(db), schema: PG_BOSS_SCHEMA });
+  return boss.send(queue, data as object, { singletonKey: singletonKey ?? undefined, startAfter });
 }
 
 export class PgBossStore implements QueueStore {
@@ -119,12 +119,15 @@ export class PgBossStore implements QueueStore {
         .execute();
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      // Queued in the instant the key's previous job started: that run does the work.
-      await this.boss.complete(queue, job.id, { skipped: `another ${queue} job for ${job.singletonKey} was running` });
       return false;
     }
     this.held.set(job.id, { queue, job });
     return true;
+  }
+
+  /** A job fetched but not run (its key was busy): completed with why. */
+  async release(queue: QueueName, job: FetchedJob, output: Record<string, string>): Promise<void> {
+    await this.boss.complete(queue, job.id, output);
   }
 
   async finish(queue: QueueName, job: FetchedJob, outcome: Outcome): Promise<{ recorded: boolean; final: boolean }> {

@@ -6,15 +6,33 @@ import type { FetchedJob, Outcome, QueueStore } from "./worker-pool.server";
 /**
  * The SQLite back end's queue: the `jobs` table (0130), run in this process
  * (SQLite serves one instance: boot refuses a second process on the same
- * file). The same semantics as the pg-boss back end: one queued or running job
- * per singleton key (a unique index), retries with pg-boss's backoff, a final
+ * file). The same semantics as the pg-boss back end: one queued job per
+ * singleton key (a unique index) and one running (in memory: one process),
+ * retries with pg-boss's backoff, a final
  * state with its reason. A job left "active" by a process that died is failed
  * with that reason at the next start, and retried if it has retries left.
  */
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export async function sqliteEnqueue(db: DB, queue: QueueName, data: unknown, singletonKey: string | null, startAfter?: Date): Promise<string | null> {
+export async function sqliteEnqueue(
+  db: DB,
+  queue: QueueName,
+  data: unknown,
+  singletonKey: string | null,
+  skipWhileRunning: boolean,
+  startAfter?: Date,
+): Promise<string | null> {
   const settings = QUEUES[queue];
+  if (singletonKey !== null && skipWhileRunning) {
+    const running = await db
+      .selectFrom("jobs")
+      .select("id")
+      .where("queue", "=", queue)
+      .where("singleton_key", "=", singletonKey)
+      .where("state", "=", "active")
+      .executeTakeFirst();
+    if (running) return null;
+  }
   const id = randomUUID();
   const now = Date.now();
   const r = await db
@@ -35,7 +53,7 @@ export async function sqliteEnqueue(db: DB, queue: QueueName, data: unknown, sin
       completed_at: null,
       output: null,
     })
-    // One queued or running job per key (jobs_one_per_key): a second is not queued.
+    // One queued job per key (jobs_one_queued_per_key): a second is not queued.
     .onConflict((oc) => oc.doNothing())
     .executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0) === 1 ? id : null;
@@ -78,12 +96,28 @@ export class SqliteStore implements QueueStore {
     return { id: row.id, data: JSON.parse(row.data) as unknown, retryCount, retryLimit: row.retry_limit, singletonKey: row.singleton_key };
   }
 
-  /** One process: the unique index already keeps one running job per key. */
-  async claim(): Promise<boolean> {
+  /** Keys running in this process (the only one on this database): one running job per key. */
+  private readonly running = new Set<string>();
+
+  async claim(queue: QueueName, job: FetchedJob): Promise<boolean> {
+    if (job.singletonKey === null) return true;
+    const key = `${queue}\u0000${job.singletonKey}`;
+    if (this.running.has(key)) return false;
+    this.running.add(key);
     return true;
   }
 
-  async finish(_queue: QueueName, job: FetchedJob, outcome: Outcome): Promise<{ recorded: boolean; final: boolean }> {
+  async release(_queue: QueueName, job: FetchedJob, output: Record<string, string>): Promise<void> {
+    await this.db
+      .updateTable("jobs")
+      .set({ state: "completed", completed_at: iso(Date.now()), output: JSON.stringify(output) })
+      .where("id", "=", job.id)
+      .where("state", "=", "active")
+      .execute();
+  }
+
+  async finish(queue: QueueName, job: FetchedJob, outcome: Outcome): Promise<{ recorded: boolean; final: boolean }> {
+    if (job.singletonKey !== null) this.running.delete(`${queue}\u0000${job.singletonKey}`);
     const now = Date.now();
     if (outcome.state !== "failed") {
       const output = outcome.state === "retry-later" ? JSON.stringify({ retryLater: outcome.reason }) : null;

@@ -21,8 +21,10 @@ export type Outcome = { state: "completed" } | { state: "retry-later"; reason: s
 
 export interface QueueStore {
   fetch(queue: QueueName): Promise<FetchedJob | null>;
-  /** Takes the job's lease before it runs; false (the job already finished as skipped) when another run holds its key. */
+  /** Takes the job's lease before it runs; false when another run holds its key. */
   claim(queue: QueueName, job: FetchedJob): Promise<boolean>;
+  /** Completes a job that was fetched but not run, with why. */
+  release(queue: QueueName, job: FetchedJob, output: Record<string, string>): Promise<void>;
   /** Records the outcome unless the lease was lost meanwhile (then `recorded` is false and nothing is written). */
   finish(queue: QueueName, job: FetchedJob, outcome: Outcome): Promise<{ recorded: boolean; final: boolean }>;
 }
@@ -42,6 +44,8 @@ interface Running {
 }
 
 const SHUTDOWN_REASON = "the server shut down while it ran";
+/** A job whose key is busy and that must still run comes back this much later. */
+const KEY_BUSY_RETRY_MS = 5_000;
 
 export class WorkerPool {
   private stopped = true;
@@ -158,7 +162,13 @@ export class WorkerPool {
   private async runOne(queue: QueueName, job: FetchedJob, abort: AbortController) {
     const started = performance.now();
     try {
-      if (!(await this.store.claim(queue, job))) return;
+      if (!(await this.store.claim(queue, job))) {
+        // Queued in the instant the key's previous job started (or, for "queue" kinds, while it ran).
+        const queueAfter = jobDefinition(queue).whileRunning === "queue";
+        await this.store.release(queue, job, { skipped: `another ${queue} job for ${job.singletonKey} was running` });
+        if (queueAfter) await this.hooks.requeue(queue, job.data, job.singletonKey, new Date(Date.now() + KEY_BUSY_RETRY_MS));
+        return;
+      }
       const outcome = await runAttempt(queue, job, abort);
       const { recorded, final } = await this.store.finish(queue, job, outcome);
       this.hooks.observed?.(queue, outcome.state, (performance.now() - started) / 1000);

@@ -157,7 +157,8 @@ describe("each tool on the demo account", () => {
       customer_id: CUSTOMER,
       status: "validated",
       source: "assistant",
-      source_detail: "MCP, access token “Claude Desktop”",
+      origin: "mcp",
+      source_detail: "access token “Claude Desktop”",
     });
 
     // The person applies it (their own request mints the approval); only now does Google get a write.

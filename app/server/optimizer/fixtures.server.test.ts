@@ -12,6 +12,7 @@ import {
   type PlantedRule,
 } from "../../../emulator/fixtures/engine";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { drainJobs } from "../../../tests/support/jobs";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
 import { buildContext } from "./context.server";
@@ -68,6 +69,8 @@ beforeAll(async () => {
   for (const c of customers) {
     const id = String(c.id);
     const state = await syncAccount(userId, id, { now: () => NOW });
+    // The engine runs as the job the sync queued.
+    await drainJobs(ctx.db, ["engine-run"]);
     expect(state.status, c.name).toBe("ok");
     recs.set(id, (await listRecommendations(ctx.db, id, { now: NOW })).recommendations);
   }

@@ -5,6 +5,8 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_SMALL_CUSTOMER_ID } from "../../../emulator/ads";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { drainJobs } from "../../../tests/support/jobs";
+import { startJobs, stopJobs } from "../jobs/jobs.server";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
 import { getSyncState, syncAccount } from "../ads/sync.server";
 import { recommendationsForApi } from "../recommendations-api.server";
@@ -119,6 +121,7 @@ describe("engine runs", () => {
     fs.writeFileSync(hold, "");
     let released = false;
     try {
+      await startJobs({ pollMs: 50 });
       const sync = syncAccount(userId, SMALL);
       await until("the sync's data switched in", async () => (await getSyncState(SMALL)).status === "ok");
       // The new data is in, the engine has not stored anything yet: "running", never "no analysis".
@@ -129,10 +132,11 @@ describe("engine runs", () => {
       const api = await recommendationsForApi(userId, SMALL, new URL("http://localhost/api/v1/accounts/x/recommendations"));
       expect(api).toMatchObject({ ranAt: null, score: { value: null }, analysis: { status: "running", startedAt: state.startedAt } });
 
+      expect((await sync).status).toBe("ok");
       fs.rmSync(hold);
       released = true;
-      expect((await sync).status).toBe("ok");
-      // The sync resolves once the engine's results are stored, and the record is gone with them.
+      // The engine's job stores its results, and the record is gone with them.
+      await drainJobs(ctx.db, ["engine-run"]);
       expect(await storedRun(SMALL)).toBeDefined();
       expect(await getAnalysisState(ctx.db, SMALL)).toEqual({ status: "idle", startedAt: null });
       expect(await inFlightRows()).toEqual([]);
@@ -141,6 +145,7 @@ describe("engine runs", () => {
       expect(after.ranAt).not.toBeNull();
     } finally {
       if (!released) fs.rmSync(hold, { force: true });
+      await stopJobs();
     }
   }, 180_000);
 

@@ -3,11 +3,12 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { DEMO_RICH_CUSTOMER_ID } from "../../../emulator/ads";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
+import { drainJobs } from "../../../tests/support/jobs";
 import { syncAccount } from "../ads/sync.server";
 import { runOptimizerOffThread } from "./run.server";
 
 // The engine never runs on the request thread (ADR 013, amendment): after a
-// sync it runs inside the sync job in the background worker thread, and "Run
+// sync its job (ADR 022) posts it to the background worker thread, and "Run
 // analysis" / new targets post it there too. The engine module is wrapped in
 // this thread: any call here would be counted; the worker loads its own copy.
 
@@ -54,9 +55,10 @@ const openCount = async () =>
     ).n,
   );
 
-it("a sync stores the recommendations before it resolves, and the engine ran in the worker, not here", async () => {
+it("a sync queues the engine's job; the job stores the recommendations, and the engine ran in the worker, not here", async () => {
   const state = await syncAccount(userId, RICH, { now: () => NOW });
   expect(state.status).toBe("ok");
+  await drainJobs(ctx.db, ["engine-run"]);
   expect(await storedRun()).toBeDefined();
   expect(await openCount()).toBeGreaterThan(0);
   expect(engineCalls.count).toBe(0);

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_RICH_CUSTOMER_ID, DEMO_SMALL_CUSTOMER_ID } from "../../../emulator/ads";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
+import { drainJobs } from "../../../tests/support/jobs";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../tests/support/emulator-harness";
 import { syncAccount } from "../ads/sync.server";
 import { runOptimizer } from "./run.server";
@@ -30,6 +31,8 @@ beforeAll(async () => {
   ctx = await setupTestEnvironment(emu.env);
   const userId = await connectDemoUser(emu.baseUrl);
   const state = await syncAccount(userId, RICH, { now: () => NOW });
+  // The engine runs as the job the sync queued.
+  await drainJobs(ctx.db, ["engine-run"]);
   expect(state.status).toBe("ok");
   recs = (await listRecommendations(ctx.db, RICH, { now: NOW })).recommendations;
 }, 300_000);

@@ -5,9 +5,10 @@ import { runEngine } from "./engine.server";
 import { analysisBeat, beginAnalysis, endAnalysis, holdForTests } from "./in-flight.server";
 import { saveRun } from "./store.server";
 import { log } from "../log.server";
+import { observeEngine } from "../metrics/metrics.server";
 
-// Running the engine for one account: after every successful sync (inside the
-// sync job, in the background worker thread) and on demand (the AI Optimizer's
+// Running the engine for one account: after every successful sync (the
+// engine-run job, in the background worker thread) and on demand (the AI Optimizer's
 // "Run analysis", new targets in /settings: runOptimizerOffThread, same
 // thread). Reads local tables only. Never on the request thread: over a big
 // account it aggregates a million rows and runs the rules for seconds.
@@ -76,15 +77,14 @@ async function analyse(db: DB, customerId: string, now: Date, beat: () => Promis
 }
 
 /** On demand from a request: the run happens in the background worker thread; the request only waits for it. */
-export function runOptimizerOffThread(customerId: string, opts: { now?: Date } = {}): Promise<RunSummary> {
-  return optimizeInWorker({ customerId, nowMs: opts.now?.getTime() ?? null });
-}
-
-/** After a sync: a failing engine must never fail the sync that succeeded. */
-export async function runOptimizerAfterSync(customerId: string, db: DB, now: Date | undefined, inFlightId: string): Promise<void> {
+export async function runOptimizerOffThread(customerId: string, opts: { now?: Date; inFlightId?: string } = {}): Promise<RunSummary> {
+  const started = performance.now();
   try {
-    await runOptimizer(customerId, { db, now, inFlightId });
+    const summary = await optimizeInWorker({ customerId, nowMs: opts.now?.getTime() ?? null, inFlightId: opts.inFlightId ?? null });
+    observeEngine("ok", summary.durationMs / 1000, summary.recommendations);
+    return summary;
   } catch (error) {
-    log.warn(`Optimizer after the sync of ${customerId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    observeEngine("failed", (performance.now() - started) / 1000, 0);
+    throw error;
   }
 }

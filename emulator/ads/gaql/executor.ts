@@ -275,6 +275,8 @@ export function executeQuery(store: AdsStore, customerId: string, gaql: string):
       "The caller does not have permission",
     );
   }
+  // Days that passed since the account's history was generated get their metrics first.
+  store.catchUp(customerId);
   const ctx = new AccountContext(store, acct);
   const from = query.from.name;
   if (!(VIEW_RESOURCES as readonly string[]).includes(from)) {
@@ -284,21 +286,40 @@ export function executeQuery(store: AdsStore, customerId: string, gaql: string):
     throw queryError("BAD_RESOURCE_TYPE_IN_FROM_CLAUSE", `Error in FROM clause: invalid resource name '${from}'.`, from);
   }
   const view = viewFor(ctx, from) as ViewDef;
-  if (from === "change_event") validateChangeEventQuery(query, store.todayFor(customerId));
+  const changeRule = CHANGE_HISTORY_RULES[from];
+  if (changeRule) validateChangeHistoryQuery(query, store.todayFor(customerId), changeRule);
   return new Execution(store, ctx, view, query).run();
 }
 
-function validateChangeEventQuery(q: Query, today: number): void {
+/** Google's rules for the two change-history resources: a finite time range within their look-back, and a LIMIT ≤ 10,000. */
+interface ChangeHistoryRule {
+  resource: string;
+  field: string;
+  category: string;
+  maxDays: number;
+}
+
+const CHANGE_HISTORY_RULES: Record<string, ChangeHistoryRule> = {
+  change_event: { resource: "change_event", field: "change_event.change_date_time", category: "changeEventError", maxDays: 30 },
+  // Commonly cited as 90 days (research/google-ads-operations.md); the app reads it back a day or two at most.
+  change_status: { resource: "change_status", field: "change_status.last_change_date_time", category: "changeStatusError", maxDays: 90 },
+};
+
+/** Fields whose date-only bounds cover whole days, as on the change-history resources. */
+const CHANGE_TIME_FIELDS = new Set(Object.values(CHANGE_HISTORY_RULES).map((r) => r.field));
+
+function validateChangeHistoryQuery(q: Query, today: number, rule: ChangeHistoryRule): void {
+  const { resource, category } = rule;
   if (q.limit === undefined) {
-    throw categoryError("changeEventError", "LIMIT_NOT_SPECIFIED", "A LIMIT clause is required when querying change_event.");
+    throw categoryError(category, "LIMIT_NOT_SPECIFIED", `A LIMIT clause is required when querying ${resource}.`);
   }
   if (q.limit > 10_000) {
-    throw categoryError("changeEventError", "INVALID_LIMIT_CLAUSE", "The LIMIT for change_event queries must not exceed 10000.", String(q.limit));
+    throw categoryError(category, "INVALID_LIMIT_CLAUSE", `The LIMIT for ${resource} queries must not exceed 10000.`, String(q.limit));
   }
   let lo: number | undefined;
   let hi: number | undefined;
   for (const c of q.where) {
-    if (c.field.name !== "change_event.change_date_time") continue;
+    if (c.field.name !== rule.field) continue;
     const b = boundsOf({ ...c, values: c.values.map((v) => (v.kind === "string" ? { ...v, value: v.value.slice(0, 10) } : v)) }, today, (lit, t) =>
       duringRange(lit as DuringLiteral, t),
     );
@@ -306,11 +327,11 @@ function validateChangeEventQuery(q: Query, today: number): void {
     if (b.hi !== undefined) hi = hi === undefined ? b.hi : Math.min(hi, b.hi);
   }
   if (lo === undefined || hi === undefined) {
-    throw categoryError("changeEventError", "CHANGE_DATE_RANGE_INFINITE", "change_event queries must filter change_event.change_date_time to a finite range.");
+    throw categoryError(category, "CHANGE_DATE_RANGE_INFINITE", `${resource} queries must filter ${rule.field} to a finite range.`);
   }
-  if (lo > hi) throw categoryError("changeEventError", "CHANGE_DATE_RANGE_NEGATIVE", "The change_event date range ends before it starts.");
-  if (lo < today - 30) {
-    throw categoryError("changeEventError", "START_DATE_TOO_OLD", "change_event data is only available for the past 30 days.", formatDay(lo));
+  if (lo > hi) throw categoryError(category, "CHANGE_DATE_RANGE_NEGATIVE", `The ${resource} date range ends before it starts.`);
+  if (lo < today - rule.maxDays) {
+    throw categoryError(category, "START_DATE_TOO_OLD", `${resource} data is only available for the past ${rule.maxDays} days.`, formatDay(lo));
   }
 }
 
@@ -440,7 +461,7 @@ class Execution {
       const use = where[k];
       const f = use.f;
       let pred = compileCondition(f, cond);
-      if (f.name === "change_event.change_date_time") pred = changeDateTimePredicate(cond, pred, today, (lit, t) => duringRange(lit as DuringLiteral, t));
+      if (CHANGE_TIME_FIELDS.has(f.name)) pred = changeDateTimePredicate(cond, pred, today, (lit, t) => duringRange(lit as DuringLiteral, t));
       if (use.category === "attribute") {
         const acc = this.ctx.accessor(f.resource);
         const join = view.joins[f.resource];

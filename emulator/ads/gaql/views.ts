@@ -21,6 +21,8 @@
 //   campaign_criterion  → campaign, customer                      (no metrics)
 //   change_event        → ad_group, campaign, customer            (no metrics; Google also
 //                          attributes asset and feed, which the emulator's events don't carry)
+//   change_status       → ad_group, campaign, customer            (no metrics; one row per changed
+//                          resource: its latest change_event, see changeStatusRows)
 
 import type { Account, AdsStore } from "../store/store";
 import { MATCH_TYPE_VALUES, SEARCH_TERM_MATCH_VALUES, SEARCH_TERM_STATUS_VALUES, STATUS_VALUES, QUALITY_BUCKET_VALUES } from "../store/columns";
@@ -64,6 +66,61 @@ export interface CustomerClientRow {
   data: Record<string, unknown>;
 }
 
+/** One change_status row: the latest change of one resource, from the account's change_event journal. */
+export interface ChangeStatusRow {
+  data: Record<string, unknown>;
+  campaignIdx: number;
+  adGroupIdx: number;
+}
+
+/** ChangeEvent.changeResourceType → the ChangeStatus field that names the resource. */
+const CHANGE_STATUS_FIELD: Record<string, string> = {
+  CAMPAIGN: "campaign",
+  CAMPAIGN_BUDGET: "campaignBudget",
+  AD_GROUP: "adGroup",
+  AD_GROUP_AD: "adGroupAd",
+  AD_GROUP_CRITERION: "adGroupCriterion",
+  CAMPAIGN_CRITERION: "campaignCriterion",
+  ASSET: "asset",
+};
+
+/**
+ * change_status as Google describes it: the most recent change per resource, with
+ * resource_status ADDED (created within the journal), REMOVED (its latest change
+ * removed it) or CHANGED. Built from the same journal change_event reads, so the
+ * two always agree.
+ */
+export function changeStatusRows(acct: Account): ChangeStatusRow[] {
+  const latest = new Map<string, { last: number; created: boolean }>();
+  const events = acct.changeEvents;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i].data;
+    const seen = latest.get(e.changeResourceName);
+    const created = (seen?.created ?? false) || e.resourceChangeOperation === "CREATE";
+    // Events are appended in time order; equal times keep the later one.
+    if (!seen || events[i].timestampMicros >= events[seen.last].timestampMicros) latest.set(e.changeResourceName, { last: i, created });
+    else seen.created = created;
+  }
+  const rows: ChangeStatusRow[] = [];
+  for (const [name, { last, created }] of latest) {
+    const ev = events[last];
+    const e = ev.data;
+    const field = CHANGE_STATUS_FIELD[e.changeResourceType];
+    const status = e.resourceChangeOperation === "REMOVE" ? "REMOVED" : created ? "ADDED" : "CHANGED";
+    const data: Record<string, unknown> = {
+      resourceName: `customers/${acct.customerId}/changeStatus/${ev.timestampMicros}~${rows.length}`,
+      lastChangeDateTime: e.changeDateTime,
+      resourceType: field ? e.changeResourceType : "UNKNOWN",
+      resourceStatus: status,
+      ...(e.campaign ? { campaign: e.campaign } : {}),
+      ...(e.adGroup ? { adGroup: e.adGroup } : {}),
+    };
+    if (field) data[field] = name;
+    rows.push({ data, campaignIdx: ev.campaignIdx, adGroupIdx: ev.adGroupIdx });
+  }
+  return rows;
+}
+
 export interface CampaignTermGroup {
   campaignIdx: number;
   text: string;
@@ -75,6 +132,7 @@ export class AccountContext {
   private accessors = new Map<string, ResourceAccessor>();
   private clientRows?: CustomerClientRow[];
   private termGroups?: CampaignTermGroup[];
+  private statusRows?: ChangeStatusRow[];
 
   constructor(
     readonly store: AdsStore,
@@ -130,6 +188,10 @@ export class AccountContext {
     return out;
   }
 
+  changeStatus(): ChangeStatusRow[] {
+    return (this.statusRows ??= changeStatusRows(this.acct));
+  }
+
   /** Ad-group-level search terms only (Performance Max terms have no ad group). */
   adGroupTermIndices(): Int32Array {
     const st = this.acct.searchTerms;
@@ -173,6 +235,8 @@ export class AccountContext {
         return objectAccessor(acct.campaignCriteria);
       case "change_event":
         return objectAccessor(acct.changeEvents);
+      case "change_status":
+        return objectAccessor(this.changeStatus());
       case "ad_group_criterion": {
         const kw = acct.keywords;
         const ag = acct.adGroups;
@@ -348,6 +412,7 @@ export const VIEW_RESOURCES = [
   "campaign_search_term_view",
   "campaign_criterion",
   "change_event",
+  "change_status",
 ] as const;
 
 const id = (i: number) => i;
@@ -553,6 +618,15 @@ export function viewFor(ctx: AccountContext, resource: string): ViewDef | undefi
         metrics: null,
         segments: set([]),
       };
+    case "change_status": {
+      const rows = ctx.changeStatus();
+      return {
+        resource,
+        joins: { change_status: id, campaign: (i) => rows[i].campaignIdx, ad_group: (i) => rows[i].adGroupIdx, customer: zero },
+        metrics: null,
+        segments: set([]),
+      };
+    }
     default:
       return undefined;
   }

@@ -919,7 +919,8 @@ function locationText(e: GoogleAdsErrorEntry): string {
 const lastMicros = new WeakMap<AdsStore, number>();
 
 export function createMutateHandler(store: AdsStore, options: MutateHandlerOptions = {}) {
-  const now = options.now ?? (() => new Date());
+  // The store's clock by default, so change history moves with it (advanceClock).
+  const now = options.now ?? (() => store.now());
 
   return function mutate(call: MutateCall): Record<string, unknown> {
     const acct = store.account(call.customerId);

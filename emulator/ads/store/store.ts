@@ -28,6 +28,7 @@ import type {
 } from "./types";
 import { todayIn } from "../util/dates";
 import { hashUnit } from "../util/prng";
+import { extendHistory } from "./history";
 
 export interface AccountFacts {
   /** Per keyword (ad_group_criterion index). */
@@ -232,10 +233,15 @@ export class Account {
 export type DeepPartial<T> = T extends (infer U)[] ? U[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
 export interface StoreOptions {
-  /** Fixed "today" (YYYY-MM-DD) for every account; when absent the clock and each account's time zone decide. */
+  /**
+   * Fixed "today" (YYYY-MM-DD) for every account; when absent the clock and each account's time zone decide.
+   * A pinned today is a clock stopped at that day's noon (UTC) that only advanceClock moves, never real time.
+   */
   today?: string;
   now?: () => Date;
 }
+
+const MS_PER_DAY = 86_400_000;
 
 /** Parsed `customers/{cid}/{collection}/{id}` resource name. */
 export interface ResourceRef {
@@ -262,14 +268,18 @@ export class AdsStore {
   readonly userAccess = new Map<string, Set<string>>();
   private nextIdValue: number;
   private readonly fixedToday?: number;
-  private readonly now: () => Date;
+  private readonly baseNow: () => Date;
+  /** How far advanceClock has moved this store's clock ahead of its base clock. */
+  private clockOffsetMs = 0;
 
   constructor(opts: StoreOptions & { firstId?: number } = {}) {
-    this.now = opts.now ?? (() => new Date());
     if (opts.today) {
       const [y, m, d] = opts.today.split("-").map(Number);
-      this.fixedToday = Math.floor(Date.UTC(y, m - 1, d) / 86_400_000);
+      this.fixedToday = Math.floor(Date.UTC(y, m - 1, d) / MS_PER_DAY);
     }
+    // A pinned today is a clock stopped at its noon (UTC): changes are stamped on that day, and only advanceClock moves it.
+    const pinnedNoon = this.fixedToday !== undefined ? new Date(this.fixedToday * MS_PER_DAY + MS_PER_DAY / 2) : undefined;
+    this.baseNow = opts.now ?? (pinnedNoon ? () => pinnedNoon : () => new Date());
     this.nextIdValue = opts.firstId ?? 900_000_000_000;
   }
 
@@ -363,11 +373,42 @@ export class AdsStore {
     return this.descendants(loginCustomerId).some((d) => d.customerId === customerId);
   }
 
-  /** "Today" for an account, in its own time zone (or the fixed date the store was built with). */
+  /** The emulator's clock: the base clock plus what advanceClock added. Change events are stamped with it. */
+  now(): Date {
+    return new Date(this.baseNow().getTime() + this.clockOffsetMs);
+  }
+
+  /**
+   * Moves the clock forward (tests run a week of refreshes in seconds). New days of metrics appear
+   * as "today" moves past the last day with data (history.ts). Never backwards: Google's past is fixed.
+   */
+  advanceClock(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError("the emulator's clock only moves forward");
+    this.clockOffsetMs += ms;
+    this.touch();
+  }
+
+  /** The store's clock as the emulator's HTTP layer takes it (EmulatorOptions.clock). */
+  get clock(): { now(): Date; advance(ms: number): void } {
+    return { now: () => this.now(), advance: (ms) => this.advanceClock(ms) };
+  }
+
+  /** "Today" for an account, in its own time zone (or the fixed date the store was built with, moved by advanceClock). */
   todayFor(customerId: string): number {
-    if (this.fixedToday !== undefined) return this.fixedToday;
+    // From its noon: advancing by 12 hours reaches the next day, as the stopped clock does.
+    if (this.fixedToday !== undefined) return this.fixedToday + Math.floor((this.clockOffsetMs + MS_PER_DAY / 2) / MS_PER_DAY);
     const acct = this.accounts.get(customerId);
     return todayIn(acct?.customer.timeZone ?? "UTC", this.now());
+  }
+
+  /**
+   * The account's history reaches yesterday: days that passed since it was generated (the clock
+   * moved) get their metrics now. Called before every query; cheap when nothing is missing.
+   */
+  catchUp(customerId: string): void {
+    const acct = this.accounts.get(customerId);
+    if (!acct || acct.customer.manager) return;
+    if (extendHistory(acct, this.todayFor(customerId) - 1)) this.touch();
   }
 
   /** Marks a write: invalidates cached query results and lazily rebuilt indexes. */

@@ -15,7 +15,7 @@ import type { Dialect, Stager } from "./staging.server";
  * inserts a batch while this thread parses the next.
  */
 
-export type { Dialect, Stager } from "./staging.server";
+export type { Dialect, ReplaceScope, ReplaceScopes, Stager } from "./staging.server";
 
 export async function createStager(conn: Kysely<Database>, dialect: Dialect, tables: readonly string[]): Promise<Stager> {
   return dialect === "sqlite" ? createSqliteStager(conn, tables) : createPostgresStager(conn, tables);

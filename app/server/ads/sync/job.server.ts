@@ -8,12 +8,14 @@ import type { Database } from "../../db/schema";
 import { getConfig } from "../../env.server";
 import { makePeriod, type Period } from "../../optimizer/data.server";
 import { analysisBeat, beginAnalysis, endAnalysis } from "../../optimizer/in-flight.server";
-import { runOptimizerAfterSync } from "../../optimizer/run.server";
+import { queueEngineRun } from "../../optimizer/engine-job.server";
 import { totalsMarker, WindowTotalsSum, writeSummedTotals, writeWindowTotals } from "../../optimizer/window-totals.server";
 import { requireAdsContext } from "../context.server";
 import { AdsClientError, AdsResponseError, type AdsClient } from "../client.server";
 import { withStager, type Dialect, type Stager } from "./bulk-insert.server";
 import { iso, SyncAccessError, syncRange } from "./state.server";
+import type { QuotaPurpose } from "../quota.server";
+import { canRefresh, planRefresh, type LastSync, type ReadTask, type RefreshPlan } from "./refresh.server";
 import { NOT_FAST } from "./row-readers.server";
 import { INTERN_MAX_LENGTH, readRow } from "./row-plan.server";
 import { decodeBatch } from "./batch-decoder.server";
@@ -24,6 +26,7 @@ import {
   OVERVIEW_STEP_COUNT,
   OVERVIEW_STEPS,
   OVERVIEW_TABLES,
+  CHANGES_LABEL,
   SAVE_LABEL,
   STEPS,
   SYNC_STEP_COUNT,
@@ -58,13 +61,17 @@ export interface SyncJob {
   onStep?: () => Promise<void>;
   /** Tests: after the switch-over that makes the data current, before its window totals are written. */
   beforeTotals?: () => Promise<void>;
+  /** Read everything, not only what can have changed (tests, the bench; otherwise the job decides). */
+  full?: boolean;
+  /** Whose budget the requests come out of (quota.server.ts): a scheduled refresh's, or a person's. */
+  purpose?: QuotaPurpose;
 }
 
 /**
  * Runs the job on a connection of its own; resolves once the outcome (ok or
  * failed, of both stages for a first sync) is stored and, after a success
- * with every table in, the recommendations engine has run
- * over the new data (in this same thread: never the request thread's work).
+ * with every table in, the recommendations engine's job is queued
+ * (optimizer/engine-job.server.ts).
  */
 export async function runSyncJob(job: SyncJob): Promise<void> {
   const config = getConfig();
@@ -72,14 +79,25 @@ export async function runSyncJob(job: SyncJob): Promise<void> {
   try {
     // One connection for the whole job: TEMP tables belong to the connection that made them.
     const analysisId = await db.connection().execute((conn) => runOn(conn, dialect, job));
-    // Recommendations follow the data: the engine reads the tables this run just wrote.
-    if (analysisId) await runOptimizerAfterSync(job.customerId, db, job.clock(), analysisId);
+    // Recommendations follow the data: the engine job (one per account) reads the tables this run just wrote.
+    if (analysisId) await queueEngineRun(db, job.customerId, analysisId, job.clock());
   } finally {
     await db.destroy();
   }
 }
 
 class SupersededError extends Error {}
+
+/**
+ * The failure could not be written (the database failing too: "disk I/O error"): the run must not stay
+ * "running", so the failure goes up to the runner, which records it (and retries) with this message.
+ */
+export class SyncOutcomeNotStoredError extends Error {
+  name = "SyncOutcomeNotStoredError";
+}
+const outcomeNotStored = (message: string) => (writeError: unknown) => {
+  throw new SyncOutcomeNotStoredError(`${message} (${errorMessage(writeError)} while recording it)`);
+};
 
 /** Columns of ads_sync_state to set, values or SQL (data_version + 1). */
 type StateUpdate = UpdateObject<Database, "ads_sync_state">;
@@ -99,29 +117,36 @@ type Update = (values: StateUpdate) => Promise<boolean>;
  */
 async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Promise<string | null> {
   const { customerId, runId, clock } = job;
+  // Changes made after this instant may be missing from what this run reads: the next refresh asks for them.
+  const startedAt = iso(clock());
+  // The step under way, for the failure message ("Loading keywords failed: …").
+  const at = { label: STEPS[0].label as string };
+  // Google Ads API operations this run spent, for the scheduler's estimate of the next.
+  let spent = 0;
   const update: Update = async (values) => {
     const now = iso(clock());
     const done = await conn
       .updateTable("ads_sync_state")
-      .set({ ...values, heartbeat_at: now, updated_at: now })
+      .set({ ...values, refresh_operations: spent, heartbeat_at: now, updated_at: now })
       .where("customer_id", "=", customerId)
       .where("run_id", "=", runId)
       .executeTakeFirst();
     return Number(done.numUpdatedRows) === 1;
   };
-
-  // The step under way, for the failure message ("Loading keywords failed: …").
-  const at = { label: STEPS[0].label as string };
   try {
-    const { account, client, loginCustomerId } = await requireAdsContext(job.userId, customerId, { db: conn, client: job.client }).catch((error: unknown) => {
+    const { account, client, loginCustomerId } = await requireAdsContext(job.userId, customerId, {
+      db: conn,
+      client: job.client,
+      purpose: job.purpose ?? "interactive",
+      clock,
+      onRecorded: (operations) => (spent += operations),
+    }).catch((error: unknown) => {
       throw error instanceof NotFoundError ? new SyncAccessError(error.message) : error;
     });
     const range = syncRange(account.time_zone, clock());
-    // SQLite: the engine's window totals summed as the rows are staged, not aggregated in the switch-over.
-    const sums = dialect === "sqlite" ? new WindowTotalsSum(makePeriod(range.from, range.to, null)) : undefined;
-    const read = (steps: readonly AnyStep[], stager: Stager, afterStep: (i: number) => Promise<void>) =>
-      readSteps(client, customerId, loginCustomerId, range, steps, sums ? summing(stager, sums) : stager, (label) => (at.label = label), afterStep);
-    const writeTotals: WriteTotals = async (period) => {
+    const read: Read = (tasks, stager, afterStep, sums) =>
+      readTasks(client, customerId, loginCustomerId, tasks, sums ? summing(stager, sums) : stager, (label) => (at.label = label), afterStep);
+    const writeTotals: WriteTotals = async (period, sums) => {
       await job.beforeTotals?.();
       try {
         await conn.transaction().execute(async (trx) => {
@@ -135,56 +160,160 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
         if (!(error instanceof SupersededError)) log.warn(`Sync of ${customerId}: the engine's window totals were not stored: ${errorMessage(error)}`);
       }
     };
+    // SQLite: a run that reads every daily row sums the engine's window totals as they are staged (ADR 013).
+    const newSums = () => (dialect === "sqlite" ? new WindowTotalsSum(makePeriod(range.from, range.to, null)) : undefined);
+    const run: Run = { conn, dialect, job, range, read, writeTotals, newSums, update, at, startedAt };
 
     const previous = await conn
       .selectFrom("ads_sync_state")
-      .select("last_success_at")
+      .select(["last_success_at", "detail_status", "data_from", "data_to", "changes_since", "structure_read_at"])
       .where("customer_id", "=", customerId)
       .where("run_id", "=", runId)
       .executeTakeFirst();
     if (!previous) throw new SupersededError();
-    if (previous.last_success_at === null) {
-      return await stagedFirstSync(conn, dialect, job, range, read, writeTotals, update, at);
-    }
-
-    const analysisId = await withStager<string | null>(conn, dialect, SYNCED_TABLES, async (stager) => {
-      await read(SYNC_STEPS, stager, async (i) => {
-        await update({ progress_done: i + 1, current_step: STEPS[i + 1]?.label ?? SAVE_LABEL });
-        await job.onStep?.();
-      });
-
-      at.label = SAVE_LABEL;
-      const finishedAt = iso(clock());
-      const period = makePeriod(range.from, range.to, finishedAt);
-      let inFlight: string | null = null;
-      const switched = await stager.switchOver(
+    if (previous.last_success_at === null) return await stagedFirstSync(run);
+    const last: LastSync = {
+      dataFrom: previous.data_from,
+      dataTo: previous.data_to,
+      changesSince: previous.changes_since,
+      structureReadAt: previous.structure_read_at,
+    };
+    // A first sync's detail import that failed, died or is being superseded left tables incomplete: only a full read fills them.
+    const complete = previous.detail_status === null || previous.detail_status === "ok";
+    if (!job.full && complete && canRefresh(last)) {
+      at.label = CHANGES_LABEL;
+      const plan = await planRefresh({
+        client,
         customerId,
-        (trx) =>
-          claimAndSet(trx, customerId, runId, {
-            ...succeeded(finishedAt, range, SYNC_STEP_COUNT, stager.counts()),
-            // The totals of the previous data no longer fit: none until writeTotals, just after.
-            window_totals_for: null,
-            ...DETAIL_COMPLETE,
-          }),
-        async (trx) => {
-          // The engine run that follows, recorded in flight in the same commit as status "ok": no reader
-          // sees the new data without it and says "No analysis yet" (the wall clock: readers compare with theirs).
-          inFlight = await beginAnalysis(trx, customerId, "sync");
-        },
-      );
-      if (!switched) throw new SupersededError();
-      // The engine's window totals, from the rows just switched in (ADR 010 and 013, amendments).
-      await writeTotals(period);
-      return inFlight;
-    });
-    await refreshPlannerStatistics(conn, dialect, SYNCED_TABLES);
-    return analysisId;
+        loginCustomerId,
+        timeZone: account.time_zone,
+        now: clock(),
+        range,
+        last,
+        lookbackDays: getConfig().SYNC_LOOKBACK_DAYS,
+      });
+      return await incrementalSync(run, plan);
+    }
+    return await fullSync(run);
   } catch (error) {
     if (error instanceof SupersededError) return null;
     const message = failureMessage(customerId, at.label, error);
-    await update({ status: "failed", finished_at: iso(clock()), last_error: message, current_step: null }).catch(() => undefined);
+    await update({ status: "failed", finished_at: iso(clock()), last_error: message, current_step: null }).catch(outcomeNotStored(message));
     return null;
   }
+}
+
+/** Reads `tasks` into the stager; `sums`: also counted into the engine's window totals. */
+type Read = (tasks: readonly ReadTask[], stager: Stager, afterStep: (i: number) => Promise<void>, sums?: WindowTotalsSum) => Promise<void>;
+
+/** What a run's ways of syncing share. */
+interface Run {
+  conn: Kysely<Database>;
+  dialect: Dialect;
+  job: SyncJob;
+  /** The 90-day window this run leaves in the tables. */
+  range: DateRange;
+  read: Read;
+  writeTotals: WriteTotals;
+  newSums: () => WindowTotalsSum | undefined;
+  update: Update;
+  at: { label: string };
+  startedAt: string;
+}
+
+/** Every step over the whole window, tasks as readTasks takes them. */
+const wholeWindow = (steps: readonly AnyStep[], range: DateRange): ReadTask[] => steps.map((step) => ({ step, range }));
+
+/** What a sync that read every entity table whole leaves for the next refresh (0120). */
+const readEverything = (startedAt: string): StateUpdate => ({ changes_since: startedAt, structure_read_at: startedAt, refresh_kind: "full" });
+
+/** Every stream over the whole window, switched over at once (a later sync that cannot be incremental). */
+async function fullSync(run: Run): Promise<string | null> {
+  const { conn, dialect, job, range, update, at } = run;
+  const { customerId, runId, clock } = job;
+  const sums = run.newSums();
+  const analysisId = await withStager<string | null>(conn, dialect, SYNCED_TABLES, async (stager) => {
+    await run.read(
+      wholeWindow(SYNC_STEPS, range),
+      stager,
+      async (i) => {
+        await update({ progress_done: i + 1, current_step: STEPS[i + 1]?.label ?? SAVE_LABEL });
+        await job.onStep?.();
+      },
+      sums,
+    );
+
+    at.label = SAVE_LABEL;
+    const finishedAt = iso(clock());
+    const period = makePeriod(range.from, range.to, finishedAt);
+    let inFlight: string | null = null;
+    const switched = await stager.switchOver(
+      customerId,
+      (trx) =>
+        claimAndSet(trx, customerId, runId, {
+          ...succeeded(finishedAt, range, SYNC_STEP_COUNT, stager.counts()),
+          ...readEverything(run.startedAt),
+          // The totals of the previous data no longer fit: none until writeTotals, just after.
+          window_totals_for: null,
+          ...DETAIL_COMPLETE,
+        }),
+      async (trx) => {
+        // The engine run that follows, recorded in flight in the same commit as status "ok": no reader
+        // sees the new data without it and says "No analysis yet" (the wall clock: readers compare with theirs).
+        inFlight = await beginAnalysis(trx, customerId, "sync");
+      },
+    );
+    if (!switched) throw new SupersededError();
+    // The engine's window totals, from the rows just switched in (ADR 010 and 013, amendments).
+    await run.writeTotals(period, sums);
+    return inFlight;
+  });
+  await refreshPlannerStatistics(conn, dialect, SYNCED_TABLES);
+  return analysisId;
+}
+
+/**
+ * A refresh (refresh.server.ts): the days still moving and the entities that changed, merged into the
+ * stored data in one switch-over; the window totals are aggregated from the tables afterwards.
+ */
+async function incrementalSync(run: Run, plan: RefreshPlan): Promise<string | null> {
+  const { conn, dialect, job, range, update, at } = run;
+  const { customerId, runId, clock } = job;
+  // Checking for changes was the first step; then each stream, then saving.
+  const total = plan.tasks.length + 2;
+  await update({ progress_done: 1, progress_total: total, current_step: plan.tasks[0]?.step.label ?? SAVE_LABEL });
+  await job.onStep?.();
+  const analysisId = await withStager<string | null>(conn, dialect, plan.tables, async (stager) => {
+    await run.read(plan.tasks, stager, async (i) => {
+      await update({ progress_done: i + 2, current_step: plan.tasks[i + 1]?.step.label ?? SAVE_LABEL });
+      await job.onStep?.();
+    });
+    at.label = SAVE_LABEL;
+    const finishedAt = iso(clock());
+    const period = makePeriod(range.from, range.to, finishedAt);
+    let inFlight: string | null = null;
+    const switched = await stager.switchOver(
+      customerId,
+      (trx) =>
+        claimAndSet(trx, customerId, runId, {
+          ...succeeded(finishedAt, range, total, stager.counts()),
+          changes_since: run.startedAt,
+          ...(plan.structural ? { structure_read_at: run.startedAt } : {}),
+          refresh_kind: "incremental",
+          window_totals_for: null,
+        }),
+      async (trx) => {
+        inFlight = await beginAnalysis(trx, customerId, "sync");
+      },
+      plan.scopes,
+    );
+    if (!switched) throw new SupersededError();
+    // Only part of the daily rows was read: the totals come from the tables.
+    await run.writeTotals(period);
+    return inFlight;
+  });
+  await refreshPlannerStatistics(conn, dialect, plan.tables);
+  return analysisId;
 }
 
 /**
@@ -192,7 +321,7 @@ async function runOn(conn: Kysely<Database>, dialect: Dialect, job: SyncJob): Pr
  * own, right after the switch-over that made the data they sum current, with the marker that
  * vouches for them (ADR 013, amendment "totals after the switch-over").
  */
-type WriteTotals = (period: Period) => Promise<void>;
+type WriteTotals = (period: Period, sums?: WindowTotalsSum) => Promise<void>;
 
 /** The stager, with every staged (or dropped) batch also counted into the window totals. */
 function summing(stager: Stager, sums: WindowTotalsSum): Stager {
@@ -206,31 +335,30 @@ function summing(stager: Stager, sums: WindowTotalsSum): Stager {
       return stager.reset(table);
     },
     counts: () => stager.counts(),
-    switchOver: (customerId, claim, derive) => stager.switchOver(customerId, claim, derive),
+    switchOver: (customerId, claim, derive, scopes) => stager.switchOver(customerId, claim, derive, scopes),
     dispose: () => stager.dispose(),
   };
 }
 
-/** Reads `steps` into the stager, one stream after the other; `afterStep(i)` once step i is staged. */
-async function readSteps(
+/** Reads `tasks` into the stager, one stream after the other; `afterStep(i)` once task i is staged. */
+async function readTasks(
   client: AdsClient,
   customerId: string,
   loginCustomerId: string | undefined,
-  range: DateRange,
-  steps: readonly AnyStep[],
+  tasks: readonly ReadTask[],
   stager: Stager,
   onLabel: (label: string) => void,
   afterStep: (i: number) => Promise<void>,
 ): Promise<void> {
-  for (let i = 0; i < steps.length; i++) {
-    const s = steps[i];
+  for (let i = 0; i < tasks.length; i++) {
+    const { step: s, range, filter } = tasks[i];
     onLabel(s.label);
     let columns: readonly string[] | undefined;
     let rowIndex = 0;
     const plan = s.compiled;
     await client.searchStreamEach(
       customerId,
-      s.query(range),
+      s.query(range, filter),
       async (batch) => {
         const rows = stageBatch(s, batch, rowIndex, customerId, (names) => (columns ??= names));
         rowIndex += batch.length;
@@ -288,24 +416,22 @@ async function claimAndSet(trx: Kysely<Database>, customerId: string, runId: str
   return Number(done.numUpdatedRows) === 1;
 }
 
-async function stagedFirstSync(
-  conn: Kysely<Database>,
-  dialect: Dialect,
-  job: SyncJob,
-  range: DateRange,
-  read: (steps: readonly AnyStep[], stager: Stager, afterStep: (i: number) => Promise<void>) => Promise<void>,
-  writeTotals: WriteTotals,
-  update: Update,
-  at: { label: string },
-): Promise<string | null> {
+async function stagedFirstSync(run: Run): Promise<string | null> {
+  const { conn, dialect, job, range, read, writeTotals, update, at } = run;
   const { customerId, runId, clock } = job;
+  const sums = run.newSums();
 
   // Stage 1: everything but the detail tables, switched in like a full sync (status "ok").
   const { overviewCounts, period, analysisId } = await withStager(conn, dialect, OVERVIEW_TABLES, async (overview) => {
-    await read(OVERVIEW_STEPS, overview, async (i) => {
-      await update({ progress_done: i + 1, current_step: OVERVIEW_STEPS[i + 1]?.label ?? SAVE_LABEL });
-      await job.onStep?.();
-    });
+    await read(
+      wholeWindow(OVERVIEW_STEPS, range),
+      overview,
+      async (i) => {
+        await update({ progress_done: i + 1, current_step: OVERVIEW_STEPS[i + 1]?.label ?? SAVE_LABEL });
+        await job.onStep?.();
+      },
+      sums,
+    );
     at.label = SAVE_LABEL;
     const finishedAt = iso(clock());
     const period = makePeriod(range.from, range.to, finishedAt);
@@ -316,6 +442,7 @@ async function stagedFirstSync(
       (trx) =>
         claimAndSet(trx, customerId, runId, {
           ...succeeded(finishedAt, range, OVERVIEW_STEP_COUNT, overviewCounts),
+          ...readEverything(run.startedAt),
           // No window totals until the detail rows they sum are in.
           window_totals_for: null,
           detail_status: "running",
@@ -349,12 +476,17 @@ async function stagedFirstSync(
     await job.onStep?.();
     await holdWhileFlagged("TEST_HOLD_DETAIL_DIR", customerId, beat);
     await withStager(conn, dialect, DETAIL_TABLES, async (detail) => {
-      await read(DETAIL_STEPS, detail, async (i) => {
-        // The claim checked at every step: a superseded import stops here rather than at its switch-over.
-        if (!(await update({ detail_done: i + 1, detail_step: DETAIL_STEPS[i + 1]?.label ?? SAVE_LABEL }))) throw new SupersededError();
-        await analysisBeat(conn, inFlightId);
-        await job.onStep?.();
-      });
+      await read(
+        wholeWindow(DETAIL_STEPS, range),
+        detail,
+        async (i) => {
+          // The claim checked at every step: a superseded import stops here rather than at its switch-over.
+          if (!(await update({ detail_done: i + 1, detail_step: DETAIL_STEPS[i + 1]?.label ?? SAVE_LABEL }))) throw new SupersededError();
+          await analysisBeat(conn, inFlightId);
+          await job.onStep?.();
+        },
+        sums,
+      );
       at.label = SAVE_LABEL;
       const doneAt = iso(clock());
       const done = await detail.switchOver(customerId, (trx) =>
@@ -370,7 +502,7 @@ async function stagedFirstSync(
       );
       if (!done) throw new SupersededError();
       // The engine's window totals, now that every table they sum is in.
-      await writeTotals(period);
+      await writeTotals(period, sums);
     });
     await refreshPlannerStatistics(conn, dialect, DETAIL_TABLES);
     return inFlightId;
@@ -379,7 +511,7 @@ async function stagedFirstSync(
     await endAnalysis(conn, customerId, inFlightId).catch(() => undefined);
     if (error instanceof SupersededError) return null;
     const message = failureMessage(customerId, at.label, error);
-    await update({ detail_status: "failed", detail_step: null, detail_error: message, finished_at: iso(clock()) }).catch(() => undefined);
+    await update({ detail_status: "failed", detail_step: null, detail_error: message, finished_at: iso(clock()) }).catch(outcomeNotStored(message));
     return null;
   }
 }

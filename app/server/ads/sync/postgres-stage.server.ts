@@ -54,9 +54,9 @@ export async function createPostgresStager(conn: Kysely<Database>, tables: reado
       counts[table] = 0;
     },
     counts: () => ({ ...counts }),
-    async switchOver(customerId, claim, derive) {
+    async switchOver(customerId, claim, derive, scopes) {
       await writes.drain();
-      return copyOver(conn, tables, customerId, claim, derive);
+      return copyOver(conn, tables, customerId, claim, derive, scopes);
     },
     async dispose() {
       await writes.drain().catch(() => undefined);

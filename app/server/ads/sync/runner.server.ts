@@ -6,10 +6,13 @@ import { NotFoundError } from "../../domain-errors.server";
 import { requireOwnAccount } from "../context.server";
 import { normalizeCustomerId, type AdsClient } from "../client.server";
 import { runSyncJob } from "./job.server";
-import { FAILURE_COOLDOWN_MS, getSyncState, iso, STALE_RUNNING_MS, SyncAccessError, type SyncState } from "./state.server";
+import { getSyncState, iso, STALE_RUNNING_MS, SyncAccessError, type SyncState } from "./state.server";
 import { OVERVIEW_STEP_COUNT, STEPS, SYNC_STEP_COUNT } from "./streams.server";
 import { errorMessage, log } from "../../log.server";
+import type { QuotaPurpose } from "../quota.server";
 import { stopWorker, syncInWorker } from "./worker-host.server";
+import { wakeJobs } from "../../jobs/jobs.server";
+import { observeSync } from "../../metrics/metrics.server";
 
 /**
  * Starting syncs: one per account per process (callers join a running one),
@@ -29,6 +32,10 @@ export interface SyncOptions {
   onProgress?: (state: SyncState) => void | Promise<void>;
   /** Tests, with an injected client: between the switch-over and the window totals (SyncJob.beforeTotals). */
   beforeTotals?: () => Promise<void>;
+  /** Read everything rather than only what can have changed (tests, the bench). */
+  full?: boolean;
+  /** Whose Google Ads budget the sync spends: "background" for scheduled refreshes; default what a person started. */
+  purpose?: QuotaPurpose;
 }
 
 interface Run {
@@ -77,35 +84,6 @@ async function importingDetail(customerId: string, db: DB, opts: SyncOptions): P
   return state.status === "ok" && (state.detail.status === "running" || state.detail.status === "failed");
 }
 
-/**
- * Starts a background sync when the data is older than FRESH_FOR_MS (or was
- * never synced), and returns the current state at once: a page renders what
- * the database holds and can show progress while the sync runs.
- */
-export async function ensureFresh(userId: string, customerId: string, opts: SyncOptions = {}): Promise<SyncState> {
-  const db = opts.db ?? getDb();
-  const now = opts.now ?? (() => new Date());
-  const cid = normalizeCustomerId(customerId);
-  await requireAccount(userId, cid, db);
-  const running = inflight.get(cid);
-  if (running) {
-    await running.claimed;
-    return getSyncState(cid, db, now());
-  }
-  const state = await getSyncState(cid, db, now());
-  // A first sync's detail import (possibly in another process) is a sync still running.
-  if (state.status === "running" || state.detail.status === "running") return state;
-  // Data that is fresh but lacks its detail (that import failed) is not: a full sync fixes it.
-  if (state.fresh && state.detail.status !== "failed") return state;
-  const failed = state.status === "failed" || state.detail.status === "failed";
-  if (failed && state.finishedAt !== null && now().getTime() - Date.parse(state.finishedAt) < FAILURE_COOLDOWN_MS) {
-    return state;
-  }
-  const run = inflight.get(cid) ?? launch(userId, cid, opts);
-  await run.claimed;
-  return getSyncState(cid, db, now());
-}
-
 function launch(userId: string, customerId: string, opts: SyncOptions): Run {
   let markClaimed!: () => void;
   const claimed = new Promise<void>((resolve) => (markClaimed = resolve));
@@ -114,7 +92,7 @@ function launch(userId: string, customerId: string, opts: SyncOptions): Run {
     // A newer run (superseding a detail import) may have taken the slot.
     if (inflight.get(customerId)?.done === done) inflight.delete(customerId);
   });
-  // A background run (ensureFresh) may have no one awaiting it.
+  // A background run (the scheduler's, Sync now's) may have no one awaiting it.
   done.catch((error: unknown) => log.warn(`Sync of ${customerId} could not run: ${errorMessage(error)}`));
   const run: Run = { claimed, done };
   inflight.set(customerId, run);
@@ -151,6 +129,10 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
       detail_step: null,
       detail_done: 0,
       detail_error: null,
+      changes_since: null,
+      structure_read_at: null,
+      refresh_kind: null,
+      refresh_operations: null,
     })
     .onConflict((oc) => oc.column("customer_id").doNothing())
     .execute();
@@ -173,29 +155,86 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
     .where((eb) => eb.or([eb("status", "!=", "running"), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]))
     .executeTakeFirst();
   markClaimed();
-  if (Number(claim.numUpdatedRows) === 0) return getSyncState(customerId, db, clock());
+  if (Number(claim.numUpdatedRows) === 0) {
+    observeSync("elsewhere", 0, 0);
+    return getSyncState(customerId, db, clock());
+  }
+  const started = performance.now();
 
   const report = async () => {
     if (opts.onProgress) await opts.onProgress(await getSyncState(customerId, db, clock()));
   };
+  let failure: string | undefined;
   try {
     if (opts.client) {
-      await runSyncJob({ userId, customerId, runId, clock, client: opts.client, onStep: report, beforeTotals: opts.beforeTotals });
+      await runSyncJob({
+        userId,
+        customerId,
+        runId,
+        clock,
+        client: opts.client,
+        onStep: report,
+        beforeTotals: opts.beforeTotals,
+        full: opts.full,
+        purpose: opts.purpose,
+      });
     } else {
       // A clock can't cross threads: an injected one (tests) is read once and held.
-      await syncInWorker({ userId, customerId, runId, fixedNowMs: opts.now ? clock().getTime() : null, acks: !!opts.onProgress }, report);
+      await syncInWorker(
+        {
+          userId,
+          customerId,
+          runId,
+          fixedNowMs: opts.now ? clock().getTime() : null,
+          acks: !!opts.onProgress,
+          full: opts.full === true,
+          purpose: opts.purpose ?? "interactive",
+        },
+        report,
+      );
+      // The worker queued the engine's job; this thread's workers run it.
+      wakeJobs("engine-run");
     }
   } catch (error) {
-    // The job stores its own failures; this is the thread itself dying (out of memory, a bug, shutdown).
+    // The job stores its own failures; this is the thread itself dying (out of memory, a bug, shutdown),
+    // or the job's failure that the database refused to store (SyncOutcomeNotStoredError).
     log.warn(`Sync of ${customerId} stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    const reason = stopping
+    failure = stopping
       ? "The sync stopped because the server shut down; the previous data is kept."
-      : "an internal error stopped the sync. It has been logged.";
-    await markFailed(db, customerId, runId, iso(clock()), reason).catch(() => undefined);
+      : (outcomeNotStored(error) ?? "an internal error stopped the sync. It has been logged.");
   }
+  // Every run ends in a final state with its reason: whatever this run still holds as "running" is failed now.
+  await endInFinalState(db, customerId, runId, () => iso(clock()), failure ?? "The sync stopped without recording its outcome.");
   const state = await getSyncState(customerId, db, clock());
+  const rows = Object.values(state.rowCounts ?? {}).reduce((a, b) => a + b, 0);
+  observeSync(state.status === "ok" ? "ok" : "failed", (performance.now() - started) / 1000, rows);
   if (opts.onProgress && state.status !== "running") await opts.onProgress(state);
   return state;
+}
+
+/**
+ * Fails what the run left "running" (nothing when it stored its outcome), retried with backoff while the
+ * database refuses the write; if it never accepts it, the sync's caller (its job) fails and is retried.
+ */
+async function endInFinalState(db: DB, customerId: string, runId: string, at: () => string, reason: string) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await markFailed(db, customerId, runId, at(), reason);
+    } catch (error) {
+      if (attempt >= FINAL_STATE_ATTEMPTS)
+        throw new Error(`The sync of ${customerId} could not record its outcome (${reason}): ${errorMessage(error)}`, { cause: error });
+      log.warn(`Sync of ${customerId}: recording its outcome failed (attempt ${attempt}, will retry): ${errorMessage(error)}`);
+      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+    }
+  }
+}
+const FINAL_STATE_ATTEMPTS = 5;
+
+/** The failure message the job could not store (SyncOutcomeNotStoredError, also as the worker thread reports it: its stack). */
+function outcomeNotStored(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  if (error.name === "SyncOutcomeNotStoredError") return error.message;
+  return /^SyncOutcomeNotStoredError: (.*)$/m.exec(error.message)?.[1];
 }
 
 async function markFailed(db: DB, customerId: string, runId: string, at: string, reason: string) {
@@ -227,7 +266,7 @@ async function markFailed(db: DB, customerId: string, runId: string, at: string,
 
 /**
  * Shutdown: stops running syncs now (a sync can take minutes; the previous data
- * stays, and the next page view starts a new one). Their state says why.
+ * stays, and the next scheduled refresh starts a new one). Their state says why.
  */
 export async function stopSyncs(): Promise<void> {
   stopping = true;

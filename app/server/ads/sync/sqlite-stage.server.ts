@@ -63,7 +63,7 @@ export async function createSqliteStager(conn: Kysely<Database>, tables: readonl
       counts[table] = 0;
     },
     counts: () => ({ ...counts }),
-    switchOver: (customerId, claim, derive) => copyOver(conn, tables, customerId, claim, derive),
+    switchOver: (customerId, claim, derive, scopes) => copyOver(conn, tables, customerId, claim, derive, scopes),
     // TEMP tables go with the connection; the next sync's drops them first anyway.
     dispose: async () => {},
   };

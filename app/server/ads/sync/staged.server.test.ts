@@ -3,22 +3,14 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_SMALL_CUSTOMER_ID } from "../../../../emulator/ads";
 import { setupTestEnvironment, type TestContext } from "../../../../tests/setup/test-db";
+import { drainJobs } from "../../../../tests/support/jobs";
 import { connectDemoUser, startEmulator, type RunningEmulator } from "../../../../tests/support/emulator-harness";
 import { getConnection } from "../../auth/google-connection.server";
 import { getAnalysisState } from "../../optimizer/in-flight.server";
 import { syncView } from "../../sync-status.server";
 import { adsClientFor } from "../accounts.server";
 import type { AdsClient } from "../client.server";
-import {
-  DETAIL_STEP_COUNT,
-  DETAIL_TABLES,
-  FAILURE_COOLDOWN_MS,
-  OVERVIEW_STEP_COUNT,
-  STALE_RUNNING_MS,
-  ensureFresh,
-  getSyncState,
-  syncAccount,
-} from "../sync.server";
+import { DETAIL_STEP_COUNT, DETAIL_TABLES, OVERVIEW_STEP_COUNT, STALE_RUNNING_MS, SYNC_STEP_COUNT, getSyncState, syncAccount } from "../sync.server";
 
 // The staged first sync (ADR 013, amendment): what happens when its second
 // stage (keyword, ad and search-term performance) fails, is superseded by a
@@ -65,8 +57,9 @@ async function rows(table: string): Promise<number> {
   return Number(row.rows[0].n);
 }
 
-/** Engine runs stored for the account. */
+/** Engine runs stored for the account, once the engine jobs the syncs queued have run. */
 async function engineRuns(): Promise<number> {
+  await drainJobs(ctx.db, ["engine-run"]);
   const row = await ctx.db
     .selectFrom("optimizer_runs")
     .select(sql<number>`COUNT(*)`.as("n"))
@@ -116,15 +109,18 @@ describe("a first sync whose detail import fails", () => {
     expect(await engineRuns()).toBe(0);
     expect((await getAnalysisState(ctx.db, SMALL)).status).toBe("idle");
 
-    // ensureFresh does not wait the 5 minutes of freshness: after the failure cooldown it starts a full sync.
-    const finished = Date.parse(state.finishedAt!);
-    expect((await ensureFresh(userId, SMALL, { client: direct, now: () => new Date(finished + FAILURE_COOLDOWN_MS - 1_000) })).status).toBe("ok");
-    const fixing = await ensureFresh(userId, SMALL, { client: direct, now: () => new Date(finished + FAILURE_COOLDOWN_MS + 1_000) });
-    expect(fixing.status).toBe("running");
-    // Until it is done, the detail reads as being imported (by that full sync).
-    expect(fixing.detail.status).toBe("running");
-    const fixed = await syncAccount(userId, SMALL, { client: direct });
+    // The next sync (scheduled, or Sync now) is not a refresh of what changed but a full one.
+    const seen: string[] = [];
+    const fixed = await syncAccount(userId, SMALL, {
+      client: direct,
+      // Until it is done, the detail reads as being imported (by that full sync).
+      onProgress: (s) => void seen.push(`${s.status}/${s.detail.status}/${s.progressTotal}`),
+    });
+    expect(seen[0]).toBe(`running/running/${SYNC_STEP_COUNT}`);
     expect(fixed).toMatchObject({ status: "ok", detail: { status: "ok", lastError: null } });
+    expect((await ctx.db.selectFrom("ads_sync_state").select("refresh_kind").where("customer_id", "=", SMALL).executeTakeFirstOrThrow()).refresh_kind).toBe(
+      "full",
+    );
     for (const table of DETAIL_TABLES) expect(await rows(table), table).toBeGreaterThan(0);
     expect(await engineRuns()).toBe(1);
   }, 60_000);
@@ -175,7 +171,7 @@ describe("a newer sync during the detail import", () => {
 });
 
 describe("a detail import that died", () => {
-  it("reads as failed once its heartbeat is stale, and ensureFresh then starts a full sync", async () => {
+  it("reads as failed once its heartbeat is stale, and the next sync is a full one", async () => {
     let reached!: () => void;
     const atDetail = new Promise<void>((resolve) => (reached = resolve));
     let release!: () => void;
@@ -190,8 +186,6 @@ describe("a detail import that died", () => {
     await atDetail;
     const alive = await getSyncState(SMALL, ctx.db, new Date(NOW.getTime() + STALE_RUNNING_MS - 1_000));
     expect(alive.detail.status).toBe("running");
-    // While it is alive, ensureFresh does not start another (the data is older than 5 minutes by then).
-    expect((await ensureFresh(userId, SMALL, { client: direct, now: () => new Date(NOW.getTime() + STALE_RUNNING_MS - 1_000) })).detail.status).toBe("running");
 
     const dead = new Date(NOW.getTime() + STALE_RUNNING_MS + 1_000);
     const stale = await getSyncState(SMALL, ctx.db, dead);

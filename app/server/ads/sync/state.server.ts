@@ -20,12 +20,8 @@ export function syncRange(timeZone: string, now: Date): DateRange {
   const to = yesterdayIn(timeZone, now);
   return { from: addDays(to, -(SYNC_DAYS - 1)), to };
 }
-/** The seed's cache time: data younger than this is served without a new sync. */
-export const FRESH_FOR_MS = 5 * 60_000;
 /** A "running" claim not refreshed for this long belongs to a sync that died (crash, restart). */
 export const STALE_RUNNING_MS = 15 * 60_000;
-/** After a failure, ensureFresh waits this long before trying again on its own, so page views don't hammer Google. */
-export const FAILURE_COOLDOWN_MS = 60_000;
 
 export type SyncStatus = AdsSyncStateTable["status"];
 
@@ -64,8 +60,6 @@ export interface SyncState {
   dataTo: string | null;
   /** Rows per table written by the last successful sync. */
   rowCounts: Record<string, number> | null;
-  /** The last success is younger than FRESH_FOR_MS. */
-  fresh: boolean;
   /** Raised by every write to the synced tables (0095): what the report cache keys on. */
   dataVersion: number;
   detail: DetailState;
@@ -89,7 +83,6 @@ export function toState(row: Selectable<AdsSyncStateTable> | undefined, customer
       dataFrom: null,
       dataTo: null,
       rowCounts: null,
-      fresh: false,
       dataVersion: 0,
       detail: { status: "never", currentStep: null, lastError: null, progressDone: 0, progressTotal: DETAIL_STEP_COUNT },
     };
@@ -122,7 +115,6 @@ export function toState(row: Selectable<AdsSyncStateTable> | undefined, customer
     dataFrom: row.data_from,
     dataTo: row.data_to,
     rowCounts,
-    fresh: row.last_success_at !== null && now.getTime() - Date.parse(row.last_success_at) < FRESH_FOR_MS,
     dataVersion: row.data_version,
     detail: detailOf(row, status, lastError, now),
   };

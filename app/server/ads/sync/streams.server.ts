@@ -91,7 +91,14 @@ export interface Step<S extends z.ZodType, T extends StagedTable> {
   table: T;
   /** Says what is loading, e.g. "Loading keywords". */
   label: string;
-  query: (range: DateRange) => string;
+  /**
+   * The GAQL, over `range` for the daily streams. `filter`, an entity stream's extra condition (a
+   * refresh re-reading only what changed, e.g. "ad_group_criterion.resource_name IN (…)"), is ANDed
+   * to its own.
+   */
+  query: (range: DateRange, filter?: string) => string;
+  /** One row per entity and day over the range (the rest are entities, read without a range). */
+  daily?: true;
   schema: S;
   toRow: (row: z.output<S>, customerId: string) => Insertable<Tables[T]>;
   /**
@@ -125,6 +132,11 @@ function step<S extends z.ZodType, T extends StagedTable>(s: Step<S, T>): Step<S
   return s.plan && s.columns ? { ...s, compiled: compilePlan(s.plan, s.columns) } : s;
 }
 
+/** A WHERE clause of the conditions given (GAQL has no OR: conditions only narrow). */
+const where = (...conditions: Array<string | undefined>) => {
+  const given = conditions.filter((c): c is string => !!c);
+  return given.length > 0 ? `WHERE ${given.join(" AND ")}` : "";
+};
 const between = (r: DateRange) => `segments.date BETWEEN ${gaqlDate(r.from)} AND ${gaqlDate(r.to)}`;
 // Resource names nobody selected would roughly double the bytes of the large daily streams.
 const LEAN = "PARAMETERS omit_unselected_resource_names = true";
@@ -134,14 +146,14 @@ export const STEPS = [
   step({
     table: "ads_campaigns",
     label: "Loading campaigns",
-    query: () =>
+    query: (_range, f) =>
       `SELECT campaign.id, campaign.name, campaign.status, campaign.serving_status, campaign.primary_status,
         campaign.primary_status_reasons, campaign.advertising_channel_type, campaign.bidding_strategy_type,
         campaign.target_cpa.target_cpa_micros, campaign.maximize_conversions.target_cpa_micros,
         campaign.target_roas.target_roas, campaign.maximize_conversion_value.target_roas,
         campaign.campaign_budget, campaign.start_date_time, campaign.end_date_time,
         campaign_budget.amount_micros, campaign_budget.period, campaign_budget.explicitly_shared
-      FROM campaign ${LEAN}`,
+      FROM campaign ${where(f)} ${LEAN}`,
     schema: z.object({
       campaign: z.object({
         id: Int64String,
@@ -186,6 +198,7 @@ export const STEPS = [
   step({
     table: "ads_campaign_daily",
     label: "Loading campaign performance",
+    daily: true,
     query: (r) =>
       `SELECT campaign.id, segments.date, ${METRICS}, metrics.search_impression_share,
         metrics.search_budget_lost_impression_share, metrics.search_rank_lost_impression_share
@@ -223,10 +236,10 @@ export const STEPS = [
   step({
     table: "ads_ad_groups",
     label: "Loading ad groups",
-    query: () =>
+    query: (_range, f) =>
       `SELECT ad_group.id, ad_group.name, ad_group.status, ad_group.type, ad_group.cpc_bid_micros,
         ad_group.target_cpa_micros, ad_group.target_roas, campaign.id
-      FROM ad_group ${LEAN}`,
+      FROM ad_group ${where(f)} ${LEAN}`,
     schema: z.object({
       adGroup: z.object({
         id: Int64String,
@@ -254,6 +267,7 @@ export const STEPS = [
   step({
     table: "ads_ad_group_daily",
     label: "Loading ad group performance",
+    daily: true,
     query: (r) => `SELECT ad_group.id, campaign.id, segments.date, ${METRICS} FROM ad_group WHERE ${between(r)} ${LEAN}`,
     schema: z.object({ adGroup: IdOnly, campaign: IdOnly, segments: Segments, metrics: MetricsSchema }),
     toRow: ({ adGroup, campaign, segments, metrics }, customerId) => ({
@@ -274,14 +288,14 @@ export const STEPS = [
   step({
     table: "ads_keywords",
     label: "Loading keywords",
-    query: () =>
+    query: (_range, f) =>
       `SELECT ad_group_criterion.criterion_id, ad_group.id, campaign.id, ad_group_criterion.keyword.text,
         ad_group_criterion.keyword.match_type, ad_group_criterion.status, ad_group_criterion.negative,
         ad_group_criterion.cpc_bid_micros, ad_group_criterion.effective_cpc_bid_micros,
         ad_group_criterion.quality_info.quality_score, ad_group_criterion.quality_info.creative_quality_score,
         ad_group_criterion.quality_info.post_click_quality_score, ad_group_criterion.quality_info.search_predicted_ctr,
         ad_group_criterion.system_serving_status, ad_group_criterion.approval_status
-      FROM ad_group_criterion WHERE ad_group_criterion.type = KEYWORD ${LEAN}`,
+      FROM ad_group_criterion ${where("ad_group_criterion.type = KEYWORD", f)} ${LEAN}`,
     schema: z.object({
       adGroupCriterion: z.object({
         criterionId: Int64String,
@@ -364,6 +378,7 @@ export const STEPS = [
   step({
     table: "ads_keyword_daily",
     label: "Loading keyword performance",
+    daily: true,
     query: (r) =>
       `SELECT ad_group_criterion.criterion_id, ad_group.id, campaign.id, segments.date, ${METRICS},
         metrics.search_impression_share, metrics.search_rank_lost_impression_share
@@ -410,11 +425,11 @@ export const STEPS = [
   step({
     table: "ads_campaign_negative_keywords",
     label: "Loading negative keywords",
-    query: () =>
+    query: (_range, f) =>
       `SELECT campaign_criterion.criterion_id, campaign.id, campaign_criterion.keyword.text,
         campaign_criterion.keyword.match_type, campaign_criterion.status
       FROM campaign_criterion
-      WHERE campaign_criterion.type = KEYWORD AND campaign_criterion.negative = TRUE ${LEAN}`,
+      ${where("campaign_criterion.type = KEYWORD", "campaign_criterion.negative = TRUE", f)} ${LEAN}`,
     schema: z.object({
       campaignCriterion: z.object({
         criterionId: Int64String,
@@ -435,13 +450,13 @@ export const STEPS = [
   step({
     table: "ads_ads",
     label: "Loading ads",
-    query: () =>
+    query: (_range, f) =>
       `SELECT ad_group_ad.ad.id, ad_group.id, campaign.id, ad_group_ad.status, ad_group_ad.ad_strength,
         ad_group_ad.policy_summary.approval_status, ad_group_ad.ad.type, ad_group_ad.ad.final_urls,
         ad_group_ad.ad.responsive_search_ad.headlines, ad_group_ad.ad.responsive_search_ad.descriptions,
         ad_group_ad.ad.responsive_search_ad.path1, ad_group_ad.ad.responsive_search_ad.path2,
         ad_group_ad.ad.responsive_display_ad.headlines, ad_group_ad.ad.responsive_display_ad.descriptions
-      FROM ad_group_ad ${LEAN}`,
+      FROM ad_group_ad ${where(f)} ${LEAN}`,
     schema: z.object({
       adGroupAd: z.object({
         status: Enum,
@@ -483,6 +498,7 @@ export const STEPS = [
   step({
     table: "ads_ad_daily",
     label: "Loading ad performance",
+    daily: true,
     query: (r) => `SELECT ad_group_ad.ad.id, ad_group.id, campaign.id, segments.date, ${METRICS} FROM ad_group_ad WHERE ${between(r)} ${LEAN}`,
     schema: z.object({
       adGroupAd: z.object({ ad: IdOnly }),
@@ -511,11 +527,11 @@ export const STEPS = [
   step({
     table: "ads_ad_assets",
     label: "Loading ad asset performance",
-    query: () =>
+    query: (_range, f) =>
       `SELECT ad_group_ad_asset_view.field_type, ad_group_ad_asset_view.performance_label,
         ad_group_ad_asset_view.pinned_field, ad_group_ad_asset_view.enabled, asset.id, asset.text_asset.text,
         ad_group_ad.ad.id, ad_group.id, campaign.id
-      FROM ad_group_ad_asset_view WHERE ad_group_ad_asset_view.field_type IN (HEADLINE, DESCRIPTION) ${LEAN}`,
+      FROM ad_group_ad_asset_view ${where("ad_group_ad_asset_view.field_type IN (HEADLINE, DESCRIPTION)", f)} ${LEAN}`,
     schema: z.object({
       adGroupAdAssetView: z.object({
         fieldType: Enum,
@@ -544,6 +560,7 @@ export const STEPS = [
   step({
     table: "ads_search_term_daily",
     label: "Loading search terms",
+    daily: true,
     query: (r) =>
       `SELECT search_term_view.search_term, search_term_view.status, campaign.id, ad_group.id,
         segments.search_term_match_type, segments.keyword.ad_group_criterion, segments.keyword.info.text,
@@ -609,6 +626,8 @@ export const STEPS = [
 ] as const;
 
 export const SAVE_LABEL = "Saving";
+/** A refresh's first step: asking Google what changed since the last one. */
+export const CHANGES_LABEL = "Checking for changes";
 /** Streams plus the final write. */
 export const SYNC_STEP_COUNT = STEPS.length + 1;
 

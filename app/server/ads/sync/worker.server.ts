@@ -3,12 +3,13 @@ import { createDb } from "../../db/db.server";
 import { adoptConfig, getConfig, type AppConfig } from "../../env.server";
 import { runOptimizer, type RunSummary } from "../../optimizer/run.server";
 import { runSyncJob } from "./job.server";
+import type { QuotaPurpose } from "../quota.server";
 
 /**
  * Entry of the background worker thread (worker-host.server.ts starts it; the
  * build bundles it as build/server/sync-worker.js). Syncs (parsing,
- * validation, database writes, then the recommendations engine) and on-demand
- * engine runs happen here, so the server's thread keeps answering. One thread
+ * validation, database writes) and engine runs (after a sync, as a job, and
+ * on demand) happen here, so the server's thread keeps answering. One thread
  * serves the whole process, started on first use.
  */
 
@@ -21,6 +22,9 @@ export interface JobInput {
   fixedNowMs: number | null;
   /** Wait for the runner's acknowledgement after each step (it reports progress to a caller). */
   acks: boolean;
+  /** Read everything rather than only what can have changed. */
+  full: boolean;
+  purpose: QuotaPurpose;
 }
 
 export interface OptimizeInput {
@@ -28,6 +32,8 @@ export interface OptimizeInput {
   customerId: string;
   /** The engine's "now" (tests and the bench pin it); null: the real clock. */
   nowMs: number | null;
+  /** The in-flight record written for this run beforehand (a sync's); null: one is written for it. */
+  inFlightId: string | null;
 }
 
 export type OptimizeSummary = RunSummary;
@@ -56,11 +62,11 @@ port.on("message", (message: ToWorker) => {
   if (message.type === "ping") return post({ type: "done", jobId });
   adoptConfig(message.input.config);
   if (message.type === "optimize") {
-    const { customerId, nowMs } = message.input;
+    const { customerId, nowMs, inFlightId } = message.input;
     // A connection per run, like a sync's: the configuration (tests: the database) may differ between jobs.
     const config = getConfig();
     const { db } = createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-    runOptimizer(customerId, { db, now: nowMs === null ? undefined : new Date(nowMs) })
+    runOptimizer(customerId, { db, now: nowMs === null ? undefined : new Date(nowMs), inFlightId: inFlightId ?? undefined })
       .finally(() => db.destroy())
       .then((summary) => post({ type: "done", jobId, summary }), failure(jobId));
     return;
@@ -71,6 +77,8 @@ port.on("message", (message: ToWorker) => {
     customerId: input.customerId,
     runId: input.runId,
     clock: () => new Date(input.fixedNowMs ?? Date.now()),
+    full: input.full,
+    purpose: input.purpose,
     onStep: async () => {
       if (!input.acks) return post({ type: "step", jobId });
       await new Promise<void>((resolve) => {

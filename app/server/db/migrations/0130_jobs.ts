@@ -52,13 +52,13 @@ export async function up(db: Kysely<unknown>) {
     /** Why it failed (the last attempt's reason), or what it reported when it completed. */
     .addColumn("output", "text")
     .execute();
-  // One queued or running job per key (pg-boss's "singleton key"); finished ones don't count.
+  // One queued job per key (as pg-boss's "short" policy); the running one is kept single in process.
   await db.schema
-    .createIndex("jobs_one_per_key")
+    .createIndex("jobs_one_queued_per_key")
     .on("jobs")
     .columns(["queue", "singleton_key"])
     .unique()
-    .where(sql<boolean>`singleton_key IS NOT NULL AND state IN ('created', 'retry', 'active')`)
+    .where(sql<boolean>`singleton_key IS NOT NULL AND state IN ('created', 'retry')`)
     .execute();
   await db.schema.createIndex("jobs_next_idx").on("jobs").columns(["queue", "state", "start_after"]).execute();
 }

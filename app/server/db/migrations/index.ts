@@ -17,7 +17,13 @@ import * as m0110 from "./0110_rate_limits";
 import * as m0111 from "./0111_hashed_sessions_and_codes";
 import * as m0112 from "./0112_google_sub";
 import * as m0113 from "./0113_access_checked";
+import * as m0120 from "./0120_incremental_sync";
+import * as m0121 from "./0121_google_ads_operations";
 import * as m0130 from "./0130_jobs";
+import * as m0131 from "./0131_change_set_lease";
+import * as m0132 from "./0132_mail_outbox";
+import * as m0133 from "./0133_history_import_state";
+import * as m0160 from "./0160_change_set_origin";
 import * as m0180 from "./0180_access_tokens";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
@@ -40,6 +46,12 @@ export const migrations: Record<string, Migration> = {
   "0111_hashed_sessions_and_codes": m0111,
   "0112_google_sub": m0112,
   "0113_access_checked": m0113,
+  "0120_incremental_sync": m0120,
+  "0121_google_ads_operations": m0121,
   "0130_jobs": m0130,
+  "0131_change_set_lease": m0131,
+  "0132_mail_outbox": m0132,
+  "0133_history_import_state": m0133,
+  "0160_change_set_origin": m0160,
   "0180_access_tokens": m0180,
 };
