@@ -1,21 +1,11 @@
 import { useState } from "react";
 import { Form } from "react-router";
-import { AccessTokenForm, TOKEN_EXPIRY_DAYS, TOKEN_NAME_MAX, type TokenScope } from "~/lib/access-token-form";
+import { AccessTokenForm, TOKEN_EXPIRY_DAYS, TOKEN_NAME_MAX, type AccessTokenView, type TokenScope } from "~/lib/access-token-form";
 import type { FormResult } from "~/lib/form-result";
 import { formatDateTime } from "~/lib/format";
 import { useHydrated } from "~/lib/use-hydrated";
 import { errorAria, Field, FieldMessage, useSchemaForm } from "./forms";
 import { buttonClass, dangerButtonClass } from "./ui";
-
-export interface AccessTokenView {
-  id: string;
-  name: string;
-  scopes: TokenScope[];
-  createdAt: string;
-  expiresAt: string;
-  lastUsedAt: string | null;
-  expired: boolean;
-}
 
 export interface CreatedTokenView {
   id: string;

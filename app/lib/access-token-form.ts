@@ -14,6 +14,17 @@ export const TOKEN_EXPIRY_DAYS = ["30", "7", "90", "365"] as const;
 
 export const TOKEN_NAME_MAX = 60;
 
+/** A token as /settings lists it (never the token itself). */
+export interface AccessTokenView {
+  id: string;
+  name: string;
+  scopes: TokenScope[];
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt: string | null;
+  expired: boolean;
+}
+
 // A single ticked checkbox arrives as one string, none as nothing.
 const asList = (value: unknown) => (value === undefined || value === "" ? [] : Array.isArray(value) ? value : [value]);
 

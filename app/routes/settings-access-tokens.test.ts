@@ -3,7 +3,7 @@
 // own loader and action (the forms post without JavaScript), on the database
 // the run selects.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { authenticateAccessToken, MAX_ACCESS_TOKENS, type AccessTokenRow } from "~/server/auth/access-tokens.server";
+import { authenticateAccessToken, MAX_ACCESS_TOKENS, type AccessTokenView } from "~/server/auth/access-tokens.server";
 import { commitSessionCookie, createSession } from "~/server/auth/session.server";
 import { registerUser } from "~/server/auth/users.server";
 import { sha256 } from "~/server/auth/crypto-utils.server";
@@ -37,7 +37,7 @@ const post = async (fields: Record<string, string | string[]>, as = cookie) => {
 const create = (fields: Record<string, string | string[]>) => post({ intent: "create-access-token", ...fields });
 const page = async () =>
   (await loader(await signedInArgs(new Request(`${APP}/settings`, { headers: { Cookie: cookie } })))) as {
-    accessTokens: { tokens: AccessTokenRow[]; mcpUrl: string };
+    accessTokens: { tokens: AccessTokenView[]; mcpUrl: string };
   };
 
 describe("/settings access tokens", () => {

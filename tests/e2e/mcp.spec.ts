@@ -101,19 +101,10 @@ test("an agent looks and proposes over MCP; the person applies the proposal on i
   const agent = await mcpClient(baseURL!, token);
   try {
     const { tools } = await agent.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(
-      [
-        "get_account_overview",
-        "get_campaign",
-        "get_change_history",
-        "get_keywords",
-        "get_recommendations",
-        "get_search_terms",
-        "list_accounts",
-        "list_campaigns",
-        "propose_changes",
-      ].sort(),
-    );
+    // The whole listing is held to the contract in app/server/mcp/mcp.server.test.ts; here: the built server offers it.
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["list_accounts", "list_campaigns", "get_change_history", "propose_changes"]));
+    expect(names.filter((n) => /apply|approve|revert|discard/.test(n))).toEqual([]);
     const accounts = JSON.parse((await call(agent, "list_accounts", {})).text) as { accounts: Array<{ customerId: string }> };
     expect(accounts.accounts.map((a) => a.customerId)).toContain(RICH_CUSTOMER_ID);
     const campaigns = JSON.parse((await call(agent, "list_campaigns", { customerId: RICH_CUSTOMER_ID, status: "ENABLED", limit: 1 })).text) as {

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { TOKEN_SCOPES, type AccessTokenInput, type TokenScope } from "~/lib/access-token-form";
+import { TOKEN_SCOPES, type AccessTokenInput, type AccessTokenView, type TokenScope } from "~/lib/access-token-form";
 import { getDb, type DB } from "../db/db.server";
 import type { User } from "../db/schema";
 import { ConflictError, InvalidError } from "../domain-errors.server";
 import { noteRequestUser } from "../log.server";
 import { randomToken, sha256 } from "./crypto-utils.server";
+import { activeGoogleConnection, CALLER_COLUMNS } from "./session.server";
 
 /**
  * Personal access tokens (issue 34, ADR 028): what a person gives their own
@@ -16,7 +17,7 @@ import { randomToken, sha256 } from "./crypto-utils.server";
  * lets a token apply, approve, revert or discard a change set: those stay
  * with the person signed in to the app.
  */
-export type { TokenScope };
+export type { AccessTokenView, TokenScope };
 
 /** Every token starts with this, so a leaked one is recognisable (secret scanners, logs) and never taken for a session's. */
 export const ACCESS_TOKEN_PREFIX = "aam_pat_";
@@ -32,16 +33,6 @@ export interface AccessTokenCaller {
   token: { id: string; name: string; scopes: TokenScope[] };
   /** As in SessionContext: the user's Google connection, for the access re-check. */
   googleAccess: { checkedAt: string | null } | null;
-}
-
-export interface AccessTokenRow {
-  id: string;
-  name: string;
-  scopes: TokenScope[];
-  createdAt: string;
-  expiresAt: string;
-  lastUsedAt: string | null;
-  expired: boolean;
 }
 
 export interface CreatedAccessToken {
@@ -91,7 +82,7 @@ export async function createAccessToken(userId: string, input: AccessTokenInput,
 }
 
 /** The person's tokens, newest first (never the tokens themselves). */
-export async function listAccessTokens(userId: string, now = new Date(), db: DB = getDb()): Promise<AccessTokenRow[]> {
+export async function listAccessTokens(userId: string, now = new Date(), db: DB = getDb()): Promise<AccessTokenView[]> {
   const rows = await db
     .selectFrom("access_tokens")
     .select(["id", "name", "scopes", "created_at", "expires_at", "last_used_at"])
@@ -129,23 +120,14 @@ export async function authenticateAccessToken(token: string, now = new Date(), d
   const row = await db
     .selectFrom("access_tokens")
     .innerJoin("users", "users.id", "access_tokens.user_id")
-    .leftJoin("google_connections", (join) => join.onRef("google_connections.user_id", "=", "users.id").on("google_connections.status", "=", "active"))
+    .leftJoin("google_connections", activeGoogleConnection)
     .select([
+      ...CALLER_COLUMNS,
       "access_tokens.id as token_id",
       "access_tokens.name as token_name",
       "access_tokens.scopes",
       "access_tokens.expires_at",
       "access_tokens.last_used_at",
-      "google_connections.id as connection_id",
-      "google_connections.access_checked_at",
-      "users.id",
-      "users.email",
-      "users.password_hash",
-      "users.email_verified_at",
-      "users.google_sub",
-      "users.active_customer_id",
-      "users.created_at",
-      "users.updated_at",
     ])
     .where("access_tokens.token_hash", "=", sha256(token))
     .executeTakeFirst();

@@ -1,5 +1,6 @@
+import type { JoinBuilder } from "kysely";
 import { getDb, type DB } from "../db/db.server";
-import type { User } from "../db/schema";
+import type { Database, User } from "../db/schema";
 import { getConfig } from "../env.server";
 import { noteRequestUser } from "../log.server";
 import { randomToken, sha256 } from "./crypto-utils.server";
@@ -83,26 +84,34 @@ export interface SessionContext {
   googleAccess: { checkedAt: string | null } | null;
 }
 
+/**
+ * What a credential's lookup reads besides its own row (a session here, a
+ * personal access token in access-tokens.server.ts): the whole user, and their
+ * active Google connection's last access check (left-joined on `users`).
+ */
+export const CALLER_COLUMNS = [
+  "google_connections.id as connection_id",
+  "google_connections.access_checked_at",
+  "users.id",
+  "users.email",
+  "users.password_hash",
+  "users.email_verified_at",
+  "users.google_sub",
+  "users.active_customer_id",
+  "users.created_at",
+  "users.updated_at",
+] as const;
+
+/** The join CALLER_COLUMNS read the connection through. */
+export const activeGoogleConnection = (join: JoinBuilder<Database, "users" | "google_connections">) =>
+  join.onRef("google_connections.user_id", "=", "users.id").on("google_connections.status", "=", "active");
+
 async function findSession(db: DB, column: "id" | "token_hash", value: string): Promise<SessionContext | null> {
   const row = await db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
-    .leftJoin("google_connections", (join) => join.onRef("google_connections.user_id", "=", "users.id").on("google_connections.status", "=", "active"))
-    .select([
-      "google_connections.id as connection_id",
-      "google_connections.access_checked_at",
-      "sessions.id as session_id",
-      "sessions.token_hash",
-      "sessions.expires_at",
-      "users.id",
-      "users.email",
-      "users.password_hash",
-      "users.email_verified_at",
-      "users.google_sub",
-      "users.active_customer_id",
-      "users.created_at",
-      "users.updated_at",
-    ])
+    .leftJoin("google_connections", activeGoogleConnection)
+    .select([...CALLER_COLUMNS, "sessions.id as session_id", "sessions.token_hash", "sessions.expires_at"])
     .where(`sessions.${column}`, "=", value)
     .executeTakeFirst();
   if (!row) return null;
