@@ -84,5 +84,6 @@ describe("the server's log", () => {
     expect(cutEmail("x: a.b+c@mail.example.co.uk")).toBe("x: a…@mail.example.co.uk");
     expect(scrubText("Cookie: a=1; b=2\nnext")).toBe("Cookie: [redacted]\nnext");
     expect(scrubText("/api/v1/auth/google/callback?state=s1&code=c2")).toBe("/api/v1/auth/google/callback?state=[redacted]&code=[redacted]");
+    expect(scrubText("bad name: aam_pat_Ev6SLA6fN1VcSG1rhx-_9q")).toBe("bad name: aam_pat_[redacted]");
   });
 });

@@ -61,11 +61,13 @@ export function censor(value: unknown, path: string[]): unknown {
 
 const SECRET_PARAMS = "token|code|state|access_token|refresh_token|id_token|key|api_key|apikey|sig|signature|password|secret|session";
 
-/** Secrets and addresses in free text: bearer tokens, cookies, secret query parameters, URL credentials, emails. */
+/** Secrets and addresses in free text: bearer and personal access tokens, cookies, secret query parameters, URL credentials, emails. */
 export function scrubText(text: string): string {
   return cutEmail(
     text
       .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`)
+      // A personal access token anywhere (pasted into a field, a URL): its prefix makes it recognisable.
+      .replace(/\baam_pat_[A-Za-z0-9_-]+/g, `aam_pat_${REDACTED}`)
       .replace(/\b((?:set-)?cookie):[^\n]*/gi, `$1: ${REDACTED}`)
       .replace(new RegExp(`([?&#](?:${SECRET_PARAMS})=)[^&\\s#"'<>]+`, "gi"), `$1${REDACTED}`)
       .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, `$1${REDACTED}@`),
