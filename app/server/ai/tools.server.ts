@@ -509,7 +509,7 @@ export function toolRunners(ctx: ToolContext) {
       if (mismatch) throw new ToolRefusal(mismatch);
       const { actions, paused } = pauseUnlessRemovalAsked(parsed.actions, ctx.personsWords);
       // Where it was proposed: the chat (the review page links to it), or the agent's access token (named there).
-      const origin =
+      const whereFrom =
         "chatId" in ctx
           ? { sourceDetail: `chat:${ctx.chatId}`, chatId: ctx.chatId }
           : { sourceDetail: `access token “${untrusted(ctx.agentToken, 60)}”`, origin: "mcp" as const };
@@ -519,7 +519,7 @@ export function toolRunners(ctx: ToolContext) {
           ctx.userId,
           { customerId: cid, actions },
           // A title that says "Remove" over a pause would mislead the review: the changes then name it.
-          { source: "assistant", ...origin, title: paused ? undefined : untrusted(parsed.title, 200) },
+          { source: "assistant", ...whereFrom, title: paused ? undefined : untrusted(parsed.title, 200) },
         );
       } catch (error) {
         // Domain errors (not found, invalid with field errors): the model is told why, nothing was stored.
