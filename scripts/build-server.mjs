@@ -9,6 +9,9 @@ await build({ ...serverBundleOptions, entryPoints: ["emulator/main.ts"], outfile
 // The sync's worker thread (app/server/ads/sync/runner.server.ts loads it beside the server bundle).
 await build({ ...serverBundleOptions, entryPoints: ["app/server/ads/sync/worker.server.ts"], outfile: "build/server/sync-worker.js" });
 
+// The operator's commands (npm run backup / restore / rotate-key), runnable where the server runs.
+await build({ ...serverBundleOptions, entryPoints: ["app/server/ops/cli.ts"], outfile: "build/ops.js" });
+
 // Lets `npm start` (scripts/ensure-build.mjs) know this build is current.
 import fs from "node:fs";
 fs.writeFileSync("build/.stamp", new Date().toISOString());

@@ -1,4 +1,4 @@
-import { startSyncScheduler, stopSyncScheduler, stopSyncs } from "./ads/sync.server";
+import { stopSyncs } from "./ads/sync.server";
 import { CALLBACK_PATH } from "./auth/google-oauth.server";
 import { closeDb, dialectOf, getDb, migrateToLatest, pingDb, sqliteFileOf } from "./db/db.server";
 import { claimSqliteInstance } from "./db/sqlite-instance-lock.server";
@@ -22,12 +22,10 @@ export async function boot() {
   const sqliteFile = dialectOf(config.DATABASE_URL) === "sqlite" ? sqliteFileOf({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }) : null;
   const releaseInstance = sqliteFile && sqliteFile !== ":memory:" ? claimSqliteInstance(sqliteFile) : () => {};
   await migrateToLatest(getDb());
-  // Background work (settling changes left mid-apply, mail, syncs, …) runs as jobs from here on.
+  // Background work runs as jobs from here on: settling changes left mid-apply, mail, scheduled
+  // refreshes (the sync scheduler's tick, every minute across the install), engine runs, …
   await startJobs();
   if (config.METRICS_TOKEN) collectProcessMetrics();
-  // Accounts are refreshed on a schedule, within the Google Ads budget (pages never start a sync).
-  // TEMPORARY driver: the job queue's cron replaces it.
-  startSyncScheduler();
   return {
     port: config.PORT,
     /** Unset: server.ts decides (loopback for `npm run dev`). */
@@ -51,7 +49,6 @@ export async function boot() {
     metricsToken: config.METRICS_TOKEN ?? null,
     metrics: { observeHttp, render: renderMetrics },
     shutdown: async () => {
-      stopSyncScheduler();
       // Drain has already waited for requests: running jobs get a moment, then are handed back (retried).
       await stopJobs(1_000);
       await stopSyncs();

@@ -37,6 +37,10 @@ export interface WritableEmulatorOptions {
   adsDown?: () => boolean;
   /** The accounts served (default: the demo), e.g. a fixture store. */
   store?: AdsStore;
+  /** Hold each searchStream this long before answering (a sync that takes a while). */
+  searchDelayMs?: () => number;
+  /** Apply each mutate at once but hold its answer this long (Google did it; the caller does not know yet). */
+  answerDelayMs?: () => number;
 }
 
 export async function startWritableEmulator(opts: WritableEmulatorOptions = {}): Promise<WritableEmulator> {
@@ -59,8 +63,21 @@ export async function startWritableEmulator(opts: WritableEmulatorOptions = {}):
       res.end(JSON.stringify({ error: { code: 503, message: "The service is currently unavailable.", status: "UNAVAILABLE" } }));
       return;
     }
+    const searchDelay = /:searchStream$/.test(req.url ?? "") ? (opts.searchDelayMs?.() ?? 0) : 0;
+    if (searchDelay > 0) {
+      setTimeout(() => emulator.handler(req, res), searchDelay);
+      return;
+    }
     if (!/:mutate$/.test(req.url ?? "")) return emulator.handler(req, res);
     mutates += 1;
+    const answerDelay = opts.answerDelayMs?.() ?? 0;
+    if (answerDelay > 0) {
+      const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+      res.end = ((...args: unknown[]) => {
+        setTimeout(() => end(...args), answerDelay);
+        return res;
+      }) as typeof res.end;
+    }
     if (opts.cutOffAnswer?.()) {
       const hangUp = () => {
         res.socket?.destroy();

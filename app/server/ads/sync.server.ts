@@ -19,5 +19,5 @@
 export { DETAIL_STEP_COUNT, DETAIL_TABLES, OVERVIEW_STEP_COUNT, SYNCED_TABLES, SYNC_STEP_COUNT } from "./sync/streams.server";
 export { STALE_RUNNING_MS, SYNC_DAYS, SyncAccessError, getSyncState, type DetailState, type SyncState, type SyncStatus } from "./sync/state.server";
 export { stopSyncs, syncAccount, type SyncOptions } from "./sync/runner.server";
-export { runSyncSchedulerTick, startSyncScheduler, stopSyncScheduler, syncAccountJob, type SyncAccountData } from "./sync/scheduler.server";
+export { runSyncSchedulerTick, syncAccountJob, type SyncAccountData } from "./sync/scheduler.server";
 export { warmWorker as prepareForSync, workerReady } from "./sync/worker-host.server";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getDb, type DB } from "../db/db.server";
 import { OPEN_CHANGE_SET_STATUSES, type GoogleConnection } from "../db/schema";
-import { decryptSecret, encryptSecret } from "./crypto.server";
+import { decryptSecret, encryptSecret, needsReencryption } from "./crypto.server";
 import { GoogleSignInError, OAuth2RequestError, refreshGoogleAccessToken, revokeGoogleToken, type GoogleSignIn } from "./google-oauth.server";
 import { endEverySignIn } from "./session.server";
 
@@ -224,4 +224,37 @@ export async function disconnectGoogle(userId: string, db: DB = getDb()) {
     });
   }
   return true;
+}
+
+/**
+ * Key rotation (`npm run rotate-key`, issue 27 point 6): every stored token
+ * not yet under the current ENCRYPTION_KEY_VERSION is decrypted (with the key
+ * ENCRYPTION_OLD_KEYS keeps for its version) and written again under the
+ * current key. Each write is conditional on the value read, so a token the
+ * server refreshed meanwhile (already under the current key) is left as it is.
+ * Idempotent: a second run finds nothing to do. Throws DecryptionError, and
+ * writes nothing more, for a token whose key is not configured.
+ */
+export async function reencryptTokens(db: DB = getDb()): Promise<{ connections: number; rewritten: number }> {
+  const rows = await db.selectFrom("google_connections").select(["id", "refresh_token_enc", "access_token_enc"]).execute();
+  let rewritten = 0;
+  for (const row of rows) {
+    const refresh = needsReencryption(row.refresh_token_enc)
+      ? encryptSecret(decryptSecret(row.refresh_token_enc, refreshContext(row.id)), refreshContext(row.id))
+      : null;
+    const access =
+      row.access_token_enc && needsReencryption(row.access_token_enc)
+        ? encryptSecret(decryptSecret(row.access_token_enc, accessContext(row.id)), accessContext(row.id))
+        : null;
+    if (!refresh && !access) continue;
+    let q = db
+      .updateTable("google_connections")
+      .set({ ...(refresh ? { refresh_token_enc: refresh } : {}), ...(access ? { access_token_enc: access } : {}) })
+      .where("id", "=", row.id)
+      .where("refresh_token_enc", "=", row.refresh_token_enc);
+    q = row.access_token_enc === null ? q.where("access_token_enc", "is", null) : q.where("access_token_enc", "=", row.access_token_enc);
+    const r = await q.executeTakeFirst();
+    rewritten += Number(r.numUpdatedRows);
+  }
+  return { connections: rows.length, rewritten };
 }

@@ -102,7 +102,7 @@ describe("settling change sets as jobs", () => {
     await enqueue("settle-sweep", {});
     const job = (await enqueue("settle-change-set", { changeSetId: id }))!;
     await waitFor(async () => expect((await storedJob(t.db, job))?.state).toBe("completed"));
-    expect((await storedJob(t.db, job))?.output).toEqual({
+    expect((await storedJob(t.db, job))?.output).toMatchObject({
       retryLater: `change set ${id} is still held or settling (until ${new Date(Date.parse(expiresAt) + 1_000).toISOString()})`,
     });
     expect(await setRow(id)).toEqual({ status: "applying", lease_holder: "apply:alive", lease_expires_at: expiresAt });

@@ -118,7 +118,7 @@ async function startPostgres(db: DB, pollMs: number, leaseSeconds: number, beatM
   await applySchedules(boss);
   const holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const store = new PgBossStore(db, boss, holder);
-  const pool = new WorkerPool(store, definedQueues(), hooks, pollMs);
+  const pool = new WorkerPool(store, definedQueues(), hooks, pollMs, "postgres");
   pool.start();
   let beating: Promise<void> | undefined;
   const beat = async () => {
@@ -159,7 +159,7 @@ async function startSqlite(db: DB, pollMs: number, hooks: Hooks): Promise<Engine
   for (const left of await store.recover("the server stopped while it ran")) {
     await failedForGood(left.queue, left.data, "the server stopped while it ran");
   }
-  const pool = new WorkerPool(store, definedQueues(), hooks, pollMs);
+  const pool = new WorkerPool(store, definedQueues(), hooks, pollMs, "sqlite");
   pool.start();
   const timers: NodeJS.Timeout[] = [];
   for (const name of definedQueues()) {

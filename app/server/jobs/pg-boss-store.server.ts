@@ -141,12 +141,13 @@ export class PgBossStore implements QueueStore {
         .executeTakeFirst();
       if (Number(released.numDeletedRows) !== 1) return { recorded: false, final: false };
       const db = executorOf(trx);
+      // Which instance ran it, beside the outcome (an operator's question after a takeover).
       if (outcome.state === "failed") {
-        await this.boss.fail(queue, job.id, { message: outcome.reason }, { db });
+        await this.boss.fail(queue, job.id, { message: outcome.reason, instance: this.holder }, { db });
         return { recorded: true, final: job.retryCount >= job.retryLimit };
       }
       // The output argument is not optional: with three arguments pg-boss would take { db } for the output.
-      await this.boss.complete(queue, job.id, outcome.state === "retry-later" ? { retryLater: outcome.reason } : {}, { db });
+      await this.boss.complete(queue, job.id, { ...(outcome.state === "retry-later" ? { retryLater: outcome.reason } : {}), instance: this.holder }, { db });
       return { recorded: true, final: false };
     });
   }

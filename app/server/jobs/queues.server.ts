@@ -15,8 +15,8 @@ export interface QueueSettings {
   retryDelaySeconds: number;
   retryBackoff: boolean;
   timeoutSeconds: number;
-  /** Jobs of this queue run at the same time in one instance (one per singleton key across all instances). */
-  concurrency: number;
+  /** Jobs of this queue run at the same time in one instance (one per singleton key across all instances), per back end. */
+  concurrency: number | { postgres: number; sqlite: number };
   /** Cron (UTC, minute precision): the job is enqueued on this schedule, once across all instances. */
   cron?: string;
 }
@@ -33,7 +33,8 @@ const queues = {
   /** Changes made outside the product, read from Google's change_event (changes/history-import.server.ts). */
   "history-import": { retryLimit: 0, retryDelaySeconds: 0, retryBackoff: false, timeoutSeconds: 120, concurrency: 2 },
   /** One account's sync (the sync's own module: ads/sync). */
-  "sync-account": { retryLimit: 2, retryDelaySeconds: 60, retryBackoff: true, timeoutSeconds: 2 * 3600, concurrency: 2 },
+  // SQLite has one writer: one sync at a time there.
+  "sync-account": { retryLimit: 2, retryDelaySeconds: 60, retryBackoff: true, timeoutSeconds: 2 * 3600, concurrency: { postgres: 2, sqlite: 1 } },
   /** Plans which accounts are due for a refresh and queues their syncs (the sync's scheduler). */
   "sync-scheduler-tick": { retryLimit: 0, retryDelaySeconds: 0, retryBackoff: false, timeoutSeconds: 120, concurrency: 1, cron: "* * * * *" },
 } satisfies Record<string, QueueSettings>;

@@ -61,6 +61,7 @@ export class WorkerPool {
     private readonly queues: QueueName[],
     private readonly hooks: PoolHooks,
     private readonly pollMs: number,
+    private readonly backend: "postgres" | "sqlite",
   ) {}
 
   start() {
@@ -106,7 +107,8 @@ export class WorkerPool {
   }
 
   private async loop(queue: QueueName) {
-    const { concurrency } = QUEUES[queue];
+    const setting = QUEUES[queue].concurrency;
+    const concurrency = typeof setting === "number" ? setting : setting[this.backend];
     while (!this.stopped) {
       if (this.countRunning(queue) >= concurrency) {
         await this.sleep(queue);

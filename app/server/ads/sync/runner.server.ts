@@ -36,6 +36,12 @@ export interface SyncOptions {
   full?: boolean;
   /** Whose Google Ads budget the sync spends: "background" for scheduled refreshes; default what a person started. */
   purpose?: QuotaPurpose;
+  /**
+   * The claim's id (default: a new one). A job passes its own id: when its instance died mid-sync and
+   * the job is run again elsewhere, the new run takes over the claim its dead attempt still holds,
+   * rather than waiting STALE_RUNNING_MS for it to look abandoned.
+   */
+  runId?: string;
 }
 
 interface Run {
@@ -102,7 +108,7 @@ function launch(userId: string, customerId: string, opts: SyncOptions): Run {
 async function runSync(userId: string, customerId: string, opts: SyncOptions, markClaimed: () => void): Promise<SyncState> {
   const db = opts.db ?? getDb();
   const clock = opts.now ?? (() => new Date());
-  const runId = randomUUID();
+  const runId = opts.runId ?? randomUUID();
   const startedAt = iso(clock());
 
   // Claim the account: a conditional update is atomic on both databases, so two
@@ -152,7 +158,14 @@ async function runSync(userId: string, customerId: string, opts: SyncOptions, ma
       updated_at: startedAt,
     })
     .where("customer_id", "=", customerId)
-    .where((eb) => eb.or([eb("status", "!=", "running"), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]))
+    .where((eb) =>
+      eb.or([
+        eb("status", "!=", "running"),
+        eb("heartbeat_at", "is", null),
+        eb("heartbeat_at", "<", staleBefore),
+        ...(opts.runId ? [eb("run_id", "=", opts.runId)] : []),
+      ]),
+    )
     .executeTakeFirst();
   markClaimed();
   if (Number(claim.numUpdatedRows) === 0) {

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { dialectOf, getDb, type DB } from "../../db/db.server";
+import { getDb, type DB } from "../../db/db.server";
+import { defineJob, enqueue } from "../../jobs/jobs.server";
 import { getConfig } from "../../env.server";
-import { errorMessage, log } from "../../log.server";
+import { log } from "../../log.server";
 import { pruneOperations, quotaUsage } from "../quota.server";
 import { syncAccount } from "./runner.server";
 import { SYNC_STEP_COUNT } from "./streams.server";
@@ -19,14 +20,11 @@ import { STRUCTURE_EVERY_MS } from "./refresh.server";
  *
  * `runSyncSchedulerTick` plans (every minute, on one instance: the job queue's
  * cron) and enqueues one `sync-account` job per account due; `syncAccountJob`
- * runs one. Until the job queue is started at boot, `startSyncScheduler` drives
- * the tick in this process.
+ * runs one.
  */
 
 /** A sync that reads every stream (a first sync, the day's whole re-read): one operation per stream. */
 const FULL_ESTIMATE = SYNC_STEP_COUNT - 1;
-/** Scheduled refreshes run at once across the install: PostgreSQL, two; SQLite (one process, one writer), one. */
-const CONCURRENCY = { postgres: 2, sqlite: 1 } as const;
 
 export const SyncAccountData = z.object({ userId: z.string().min(1), customerId: z.string().regex(/^\d{10}$/) });
 export type SyncAccountData = z.infer<typeof SyncAccountData>;
@@ -124,7 +122,7 @@ const running = (c: Candidate, now: Date) =>
  * at least half an interval ago), most overdue first, as many as fit in what scheduled refreshes
  * may still spend of the 24-hour budget; queues them.
  */
-export async function runSyncSchedulerTick(now: Date = new Date(), deps: SchedulerDeps = processQueue(), db: DB = getDb()): Promise<TickResult> {
+export async function runSyncSchedulerTick(now: Date = new Date(), deps: SchedulerDeps = jobQueue, db: DB = getDb()): Promise<TickResult> {
   const intervalMs = getConfig().SYNC_INTERVAL_MINUTES * 60_000;
   await pruneOperations(db, now);
   const all = await candidates(db, now);
@@ -168,71 +166,26 @@ export async function runSyncSchedulerTick(now: Date = new Date(), deps: Schedul
 }
 
 /** The `sync-account` job: one scheduled refresh. Its outcome (failures included, with why) is the account's sync state. */
-export async function syncAccountJob(data: SyncAccountData, opts: { now?: () => Date } = {}): Promise<void> {
+export async function syncAccountJob(data: SyncAccountData, opts: { now?: () => Date; runId?: string } = {}): Promise<void> {
   const { userId, customerId } = SyncAccountData.parse(data);
-  const state = await syncAccount(userId, customerId, { purpose: "background", now: opts.now });
+  const state = await syncAccount(userId, customerId, { purpose: "background", now: opts.now, runId: opts.runId });
   if (state.status === "failed") log.warn(`Scheduled refresh of ${customerId} failed: ${state.lastError}`);
 }
 
-/**
- * Temporary, until the job queue (app/server/jobs) is started at boot: refreshes queued in this
- * process, one account once, run at most CONCURRENCY at a time. The account's claim in the
- * database still keeps one sync per account across processes.
- */
-export function inProcessQueue(run: (data: SyncAccountData) => Promise<void> = (d) => syncAccountJob(d)): SchedulerDeps & { idle(): Promise<void> } {
-  const limit = CONCURRENCY[dialectOf(getConfig().DATABASE_URL)];
-  const waiting: SyncAccountData[] = [];
-  const queued = new Set<string>();
-  let active = 0;
-  let idleWaiters: Array<() => void> = [];
-  const pump = () => {
-    while (active < limit && waiting.length > 0) {
-      const next = waiting.shift()!;
-      active++;
-      void run(next)
-        .catch((error: unknown) => log.warn(`Scheduled refresh of ${next.customerId} could not run: ${errorMessage(error)}`))
-        .finally(() => {
-          active--;
-          queued.delete(next.customerId);
-          pump();
-        });
-    }
-    if (active === 0 && waiting.length === 0) {
-      for (const resolve of idleWaiters) resolve();
-      idleWaiters = [];
-    }
-  };
-  return {
-    async enqueue(data) {
-      if (queued.has(data.customerId)) return null;
-      queued.add(data.customerId);
-      waiting.push(data);
-      pump();
-      return data.customerId;
-    },
-    idle: () => (active === 0 && waiting.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
-  };
-}
+const jobQueue: SchedulerDeps = { enqueue: (data) => enqueue("sync-account", data) };
 
-let queue: ReturnType<typeof inProcessQueue> | undefined;
-const processQueue = () => (queue ??= inProcessQueue());
-
-let stopTicking: (() => void) | undefined;
-
-/**
- * TEMPORARY (replaced by the job queue's `sync-scheduler-tick` cron once app/server/jobs is in main):
- * runs the scheduler's tick every minute in this process.
- */
-export function startSyncScheduler(): void {
-  if (stopTicking) return;
-  const tick = () => void runSyncSchedulerTick(new Date()).catch((error: unknown) => log.warn(`The sync scheduler's tick failed: ${errorMessage(error)}`));
-  const timer = setInterval(tick, 60_000);
-  timer.unref();
-  tick();
-  stopTicking = () => clearInterval(timer);
-}
-
-export function stopSyncScheduler(): void {
-  stopTicking?.();
-  stopTicking = undefined;
-}
+// The jobs (app/server/jobs): one refresh per account at a time across every instance (its job id is
+// the sync's claim, so a retry after its instance died takes the claim over); the tick once a minute
+// across the install (the queue's cron).
+defineJob("sync-account", {
+  schema: SyncAccountData,
+  singletonKey: (d) => d.customerId,
+  handler: (data, ctx) => syncAccountJob(data, { runId: ctx.jobId }),
+});
+defineJob("sync-scheduler-tick", {
+  schema: z.object({}),
+  handler: async () => {
+    const r = await runSyncSchedulerTick(new Date(), jobQueue);
+    if (r.heldBack) log.info(`Sync scheduler: ${r.enqueued.length} of ${r.due} due refreshes queued; ${r.heldBack}`);
+  },
+});
