@@ -6,7 +6,8 @@ import { chromiumLaunchOptions } from "./tests/support/system-chromium";
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const BASE_URL = `http://localhost:${PORT}`;
 // Each run starts from an empty data directory, so no test depends on leftovers.
-const DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `ads-e2e-${process.pid}`);
+// Exported to the specs through the environment (impact.spec.ts writes the past into the main server's database).
+const DATA_DIR = (process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `ads-e2e-${process.pid}`));
 
 // A second app server whose AI_MODEL points at a fake OpenAI-compatible server
 // (tests/fake-llm) for the assistant's specs; the main server stays model-less,

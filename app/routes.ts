@@ -57,6 +57,7 @@ export default [
     route("change-sets/:changeSetId/revert", "routes/api/change-set-revert.ts"),
     route("drafts", "routes/api/drafts.ts"),
     route("drafts/discard", "routes/api/drafts-discard.ts"),
+    route("change-sets/:changeSetId/impact", "routes/api/change-set-impact.ts"),
     route("ad-copy", "routes/api/ad-copy.ts"),
     route("chat", "routes/api/chat.ts"),
     route("chats", "routes/api/chats.ts"),

@@ -147,6 +147,7 @@ export const CASES: EvalCase[] = [
   },
   { question: () => "What changed in the account recently?", tools: [["get_change_history"]], facts: [] },
   { question: () => "Who made changes to my account this month?", tools: [["get_change_history"]], facts: [] },
+  { question: () => "Did my last changes work?", tools: [["get_change_impact"]], facts: [] },
   {
     question: () => "How is Search | Climbing Gear doing?",
     tools: [["list_campaigns", "get_campaign"]],

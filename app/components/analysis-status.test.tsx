@@ -57,6 +57,8 @@ function renderRoute(Component: React.ComponentType<{ loaderData: never }>, load
 const scoreData = (analysis: AnalysisView, value: number | null) => ({
   connected: true,
   accountName: "Bakery",
+  currencyCode: "EUR",
+  calibration: [],
   analysis,
   value,
   breakdown: value === null ? [] : [{ id: "waste", label: "Wasted spend", weight: 1, score: value, explanation: "Spend without conversions", items: [] }],

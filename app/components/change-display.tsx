@@ -28,7 +28,7 @@ const SET_TONE: Record<string, string> = {
   discarded: "gray",
 };
 
-function Pill({ tone, children }: { tone: string; children: string }) {
+export function Pill({ tone, children }: { tone: string; children: string }) {
   return (
     <span className={`inline-flex items-center whitespace-nowrap rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE[tone] ?? TONE.gray}`}>
       {children}

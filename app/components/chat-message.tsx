@@ -142,6 +142,7 @@ const LOOKING_UP: Record<string, string> = {
   get_search_terms: "Reading search terms…",
   get_recommendations: "Reading recommendations…",
   get_change_history: "Reading the change history…",
+  get_change_impact: "Reading the measured effect of changes…",
   propose_changes: "Drafting a change set…",
 };
 

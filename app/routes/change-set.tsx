@@ -1,6 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { FieldError, FormError, dangerButtonClass, secondaryButtonClass, type ChangeFormErrors, usePostAction } from "~/components/change-forms";
 import { ChangeStatusBadge, FieldDiffList, SetStatusBadge } from "~/components/change-display";
+import { ImpactRecordSection } from "~/components/impact";
 import { PageHeader, buttonClass } from "~/components/ui";
 import type { ReactNode } from "react";
 import { REMOVAL_CONFIRM_WORD } from "~/lib/change-actions";
@@ -94,6 +95,7 @@ export default function ChangeSetPage({ loaderData, actionData }: Route.Componen
         ) : null}
       </section>
       <Verdict cs={cs} />
+      {loaderData.impact ? <ImpactRecordSection record={loaderData.impact} /> : null}
       <section aria-label="Changes" className="relative mb-6 overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
         <table className="min-w-full divide-y divide-gray-200 text-sm">
           <caption className="sr-only">Changes in this change set</caption>

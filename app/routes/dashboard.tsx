@@ -74,7 +74,7 @@ function ConnectedDashboard({ data }: { data: Connected }) {
                 ) : null
               }
             />
-            <AiOptimizationsCard count={data.optimizer.aiOptimizations} />
+            <AiOptimizationsCard money={data.optimizer.aiOptimizations} currencyCode={account.currencyCode} />
             <PerformanceScoreCard score={data.optimizer.score} />
           </div>
           <section className="mt-8 rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="performance-heading">

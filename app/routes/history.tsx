@@ -1,6 +1,7 @@
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import { FilterSelect, FormError, Labeled, dangerButtonClass, inputClass, secondaryButtonClass, usePostAction } from "~/components/change-forms";
 import { ChangeStatusBadge, FieldDiffList, SetStatusBadge } from "~/components/change-display";
+import { ImpactSummary } from "~/components/impact";
 import { Pagination } from "~/components/pagination";
 import { EmptyState, PageHeader, Notice } from "~/components/ui";
 import { CHANGE_STATUS_LABEL, RESOURCE_KIND_LABEL, diffFields } from "~/lib/change-fields";
@@ -63,9 +64,13 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
   const tz = account.timeZone;
   // One Revert per change set (it undoes the whole set), on its newest row.
   const revertRow = new Set<string>();
+  // A change set's measured effect, once, on its newest row here; an outside change's on its own.
+  const impactOf = new Map<string, (typeof data.impact)[string]>();
   const seen = new Set<string>();
   for (const item of data.items) {
     if (item.changeSetId && item.revertable && !seen.has(item.changeSetId)) revertRow.add(item.id);
+    const subject = item.origin === "external" ? `ext:${item.id}` : item.changeSetId && !seen.has(item.changeSetId) ? `cs:${item.changeSetId}` : null;
+    if (subject && data.impact[subject]) impactOf.set(item.id, data.impact[subject]);
     if (item.changeSetId) seen.add(item.changeSetId);
   }
   return (
@@ -136,7 +141,7 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
           <caption className="sr-only">Change history</caption>
           <thead className="bg-gray-50">
             <tr>
-              {["When", "Who", "What", "Before → after", "Status", ""].map((h, i) => (
+              {["When", "Who", "What", "Before → after", "Status", "Measured effect", ""].map((h, i) => (
                 <th
                   key={i}
                   scope="col"
@@ -150,7 +155,7 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
           <tbody className="divide-y divide-gray-100">
             {data.items.length === 0 ? (
               <tr>
-                <td colSpan={6} className="px-3 py-8 text-center text-gray-500">
+                <td colSpan={7} className="px-3 py-8 text-center text-gray-500">
                   No changes match these filters.
                 </td>
               </tr>
@@ -193,6 +198,11 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
                       </Link>
                     ) : null}
                     {item.error ? <p className="mt-1 max-w-xs text-xs text-red-800">{item.error}</p> : null}
+                  </td>
+                  <td className="px-3 py-2">
+                    {impactOf.has(item.id) ? (
+                      <ImpactSummary record={impactOf.get(item.id)!} href={item.origin === "product" ? `/changes/${item.changeSetId}#impact` : null} />
+                    ) : null}
                   </td>
                   <td className="px-3 py-2">
                     {revertRow.has(item.id) && item.changeSetId ? (

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { AnalysisRunning, useLiveAnalysis } from "~/components/analysis-status";
 import { EmptyState, PageHeader } from "~/components/ui";
 import { countOf } from "~/lib/format";
+import { CalibrationTable } from "~/components/impact";
 import { RECOMMENDATION_TYPE_LABELS } from "~/lib/recommendations";
 import { userContext } from "~/server/request-context.server";
 import { scorePage } from "~/server/optimizer/pages.server";
@@ -98,6 +99,7 @@ function Score({ data: loaderData }: { data: Extract<Route.ComponentProps["loade
           </section>
         ))}
       </div>
+      <CalibrationTable rows={loaderData.calibration} currencyCode={loaderData.currencyCode} />
     </>
   );
 }

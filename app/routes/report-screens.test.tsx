@@ -233,11 +233,11 @@ describe("Dashboard screen", () => {
         { date: "2026-11-21", costMicros: 2_000_000, clicks: 3, conversions: 1 },
       ],
       // Not analysed yet: no score; nothing applied from recommendations this month.
-      optimizer: { aiOptimizations: 0, score: null },
+      optimizer: { aiOptimizations: { saved: 0, earned: 0, applied: 0, measured: 0 }, score: null },
     }));
     expect(await screen.findByRole("region", { name: "Active Campaigns" })).toHaveTextContent("Active Campaigns11Enabled campaigns");
     expect(screen.getByRole("region", { name: "Total Spend" })).toHaveTextContent("€1,000.00Last 30 days (Oct 23 – Nov 21, 2026)");
-    expect(screen.getByRole("region", { name: "AI Optimizations" })).toHaveTextContent("0This month");
+    expect(screen.getByRole("region", { name: "AI Optimizations" })).toHaveTextContent("€0This month0 applied this month");
     expect(screen.getByRole("region", { name: "Performance Score" })).toHaveTextContent("-AI analysis");
     expect(screen.getByRole("img", { name: /Spend, clicks and conversions, Oct 23 – Nov 21, 2026/ })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Last 30 days" })).toHaveAttribute("aria-current", "true");

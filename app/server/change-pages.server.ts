@@ -15,6 +15,8 @@ import { parseSubmission, refusal } from "~/lib/form-submission";
 import { activeAccountOf, notFound as notFoundPage, requireAccountOf } from "./account-access.server";
 import { getDb } from "./db/db.server";
 import { redirectWithToast } from "./toast.server";
+import { impactRecordsOrNone } from "./impact/store.server";
+import { historySubjects } from "./impact/service.server";
 
 // The loaders and actions of the change screens: proposing from the campaign
 // screens, the review page, and /history.
@@ -83,7 +85,12 @@ function notFoundResponse(): never {
 export async function changeSetPage(user: User, id: string) {
   try {
     const { view, account } = await loadView(user, id);
-    return { changeSet: view, account: { customerId: account.customerId, name: account.name, currencyCode: account.currencyCode, timeZone: account.timeZone } };
+    const impact = view.appliedAt ? ((await impactRecordsOrNone(account.customerId, [`cs:${id}`])).get(`cs:${id}`) ?? null) : null;
+    return {
+      changeSet: view,
+      impact,
+      account: { customerId: account.customerId, name: account.name, currencyCode: account.currencyCode, timeZone: account.timeZone },
+    };
   } catch (error) {
     if (error instanceof NotFoundError) notFoundResponse();
     throw error;
@@ -177,9 +184,12 @@ export async function historyPage(user: User, url: URL) {
     listHistory(user.id, { ...filters, customerId: account.customerId }),
     listOpenChangeSets(user.id, account.customerId),
   ]);
+  // Each applied change set's verdict (on its first row here) and each outside change's.
+  const impact = Object.fromEntries(await impactRecordsOrNone(account.customerId, historySubjects(items)));
   return {
     connected: true as const,
     account: { customerId: account.customerId, name: account.name, currencyCode: account.currencyCode, timeZone: account.timeZone },
+    impact,
     filters,
     filtered: Object.keys(raw).some((k) => k !== "page"),
     notice: parsed.success ? null : `Ignored an invalid filter in the address (${parsed.error.issues[0].message}); showing all changes.`,

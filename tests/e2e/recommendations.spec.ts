@@ -13,14 +13,15 @@ import { connectDemoAccount, expect, RICH_CUSTOMER_ID, type ConnectedUser } from
 const panel = (page: Page) => page.getByRole("region", { name: "Recommendations" });
 const changesTable = (page: Page) => page.getByRole("table", { name: "Changes in this change set" });
 
-/** The AI Optimizations card's figure on the Dashboard. */
+/** How many AI optimizations the Dashboard's card says were applied this month (its figure is the money measured: impact.spec.ts). */
 async function aiOptimizations(page: Page): Promise<number> {
   await page.goto("/dashboard");
   const card = page.getByRole("region", { name: "AI Optimizations" });
   await expect(card).toBeVisible();
-  const text = (await card.locator("p").first().textContent()) ?? "";
-  expect(text.trim()).toMatch(/^\d+$/);
-  return Number(text.trim());
+  const text = (await card.getByTestId("ai-applied").textContent()) ?? "";
+  const applied = /(\d+) applied this month/.exec(text);
+  expect(applied, text).not.toBeNull();
+  return Number(applied![1]);
 }
 
 /** The recommendations the JSON API lists with one status, by title. */

@@ -207,9 +207,10 @@ test("dashboard, connected: cards and a chart over the chosen range", async ({ p
   await expect(card("Total Spend")).toContainText(/\$[\d,]+\.\d{2}/);
   await expect(card("Total Spend")).toContainText("Last 30 days");
   // Other specs apply recommendations and assistant proposals to the same demo account,
-  // and the engine scores it after each sync: a count and a score (or "-") are shown.
-  await expect(card("AI Optimizations").locator("p").first()).toHaveText(/^\d+$/);
+  // and the engine scores it after each sync: the money measured from them (impact.spec.ts), a count and a score (or "-") are shown.
+  await expect(card("AI Optimizations").locator("p").first()).toHaveText(/^−?\$[\d,]+$/);
   await expect(card("AI Optimizations")).toContainText("This month");
+  await expect(card("AI Optimizations")).toContainText(/\d+ applied this month/);
   await expect(card("Performance Score").locator("p").first()).toHaveText(/^(-|\d{1,3})$/);
   await expect(card("Performance Score")).toContainText("AI analysis");
   await expect(page.getByRole("region", { name: "Getting Started" })).toHaveCount(0);

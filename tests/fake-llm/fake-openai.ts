@@ -59,6 +59,8 @@ function plan(question: string, offered: Set<string>): PlannedCall[] {
     add("get_keywords", () => ({ limit: 10 }));
   } else if (/budget|limited|impression share/.test(q)) {
     add("list_campaigns", () => ({ status: "ENABLED", sort: "cost", limit: 20 }));
+  } else if (/\bwork(ed)?\b|impact|effect/.test(q) && offered.has("get_change_impact")) {
+    add("get_change_impact", () => ({}));
   } else if (/change|history|happened/.test(q)) {
     add("get_change_history", () => ({}));
   } else if (/campaign (\d{5,})/.test(q)) {

@@ -21,6 +21,7 @@ export type Intent =
   | "budgets"
   | "keywords"
   | "history"
+  | "impact"
   | "paused"
   | "campaign"
   | "budget_to"
@@ -67,8 +68,12 @@ const VOCABULARY = [
   "pause",
   "paused",
   "history",
+  "change",
   "changed",
   "changes",
+  "worked",
+  "impact",
+  "effect",
   "headlines",
   "headline",
   "month",
@@ -167,6 +172,11 @@ export function cannotDo(question: string): string | null {
 
 const INTENTS: Array<[Intent, RegExp]> = [
   ["help", /^\s*(hi|hello|hey|hallo|help|thanks|thank you|what can you (do|answer)|who are you)\b[\s!?.]*$/i],
+  // "Did my last changes work?": the measured effect of what was applied, not the list of changes.
+  [
+    "impact",
+    /\b(did|have|has|do|does)\b.*\b(changes?|edits?|optimi[sz]ations?|recommendations?|it|that|they|this)\b.*\b(work|worked|working|help|helped|pay off|paid off|make a difference|made a difference|do anything|have an effect|have any effect)\b|\b(impact|effect|results?|outcome)s? of (my|the|our|those|these) (last |latest |recent |applied )?(changes?|edits?|optimi[sz]ations?|recommendations?)\b|\bwhat did (my|the|our) (last |latest |recent )?(changes?|edits?) do\b|\b(were|was) (my|the|our) (last |latest |recent )?(changes?|edits?) (worth it|effective|successful)\b/i,
+  ],
   ["pause_keyword", /^\W*(please\s+)?((can|could|would) you\s+)?(pause|stop|turn off|switch off|disable)\b.*\bkeyword/i],
   // An instruction ("add … as a negative"); "which … should I add as negatives?" asks what is wasted.
   ["add_negative", /^\W*(please\s+)?((can|could|would) you\s+)?(add|exclude|block)\b.*\b(negative|search term)/i],

@@ -45,7 +45,7 @@ export const NO_MODEL_NOTE =
   "_No AI model is configured, so the built-in analyst answered from your account's data. To chat with a model, set `AI_MODEL` (for example `openai:gpt-4.1-mini`, or `openai-compatible:qwen3:8b` with `AI_BASE_URL` for a local Ollama) and `AI_API_KEY`, then restart; [Settings](/settings) shows the model in use._";
 
 const CAPABILITIES =
-  "I can answer: how the account or a campaign is doing (for a period you name: this month, last month, last week, the last 14 days…), how two periods compare and what moved, what is wasting money, what to do next (the rules engine's recommendations), which search terms and keywords cost the most, which campaigns are limited by budget, what changed recently; and I can draft budget changes, pauses and negative keywords for your review.";
+  "I can answer: how the account or a campaign is doing (for a period you name: this month, last month, last week, the last 14 days…), how two periods compare and what moved, what is wasting money, what to do next (the rules engine's recommendations), which search terms and keywords cost the most, which campaigns are limited by budget, what changed recently and whether your changes worked (their measured effect); and I can draft budget changes, pauses and negative keywords for your review.";
 
 const usableNegative = (t: string) =>
   t.length > 0 && t.length <= KEYWORD_MAX_CHARS && keywordWordCount(t) <= KEYWORD_MAX_WORDS && !KEYWORD_INVALID_CHARS.test(t);
@@ -377,6 +377,51 @@ async function history(w: Writer, parts: string[], range: DateRange | null) {
   );
 }
 
+interface ImpactOutput extends ToolEvidence {
+  changes: Array<{
+    changeSetId: string;
+    title: string;
+    appliedAt: string | null;
+    verdict: string;
+    effect: string;
+    measuredTogetherWith: string[];
+    url: string;
+  }>;
+}
+
+/** "Did my last changes work?": each recent change set's measured effect against untouched peers. */
+async function impact(w: Writer, parts: string[], question: string) {
+  const one = /\b(last|latest|recent) (change|edit)\b(?!s)|\b(did|does|has) (it|that|this)\b/i.test(question);
+  const out = (await w.call("get_change_impact", { limit: one ? 1 : 5 })) as ImpactOutput;
+  if (out.changes.length === 0) {
+    parts.push(
+      "Nothing has been applied to this account yet, so there is no effect to measure. Once a change is applied, its effect is measured against comparable untouched campaigns from 7 days after it.",
+    );
+    return;
+  }
+  const line = (c: ImpactOutput["changes"][number]) => {
+    const when = c.appliedAt ? ` (applied ${formatDateRange({ from: c.appliedAt.slice(0, 10), to: c.appliedAt.slice(0, 10) })})` : "";
+    const together = c.measuredTogetherWith.length ? ` Measured together with ${c.measuredTogetherWith.map((t) => `“${t}”`).join(", ")}.` : "";
+    return `- **${c.title}**${when}: ${c.effect}.${together} [Details](${c.url})`;
+  };
+  const counts = (v: string) => out.changes.filter((c) => c.verdict === v).length;
+  const worked = counts("effect");
+  const none = counts("no_effect");
+  const early = counts("too_early");
+  parts.push(
+    `**Did ${out.changes.length === 1 ? "your last change" : `your last ${out.changes.length} changes`} work?** Each is measured against comparable campaigns, ad groups or keywords of this account that nothing changed, so a season the whole account shares is not credited to it (90 % intervals; “unchanged” means the interval spans zero).`,
+    out.changes.map(line).join("\n"),
+    [
+      worked ? `${count(worked, "change")} moved money or conversions measurably` : null,
+      none ? `${count(none, "change")} had no measurable effect` : null,
+      early ? `${count(early, "change")} ${early === 1 ? "is" : "are"} too recent to tell` : null,
+    ]
+      .filter(Boolean)
+      .join("; ")
+      .replace(/^./, (c) => c.toUpperCase()) + ".",
+  );
+}
+
 /** "mention free", "containing 'rental'": the word to look for in search terms. */
 function containedWord(question: string): string | null {
   const m = /\b(?:mention(?:s|ing)?|contain(?:s|ing)?|with the word|including)\s+["“']?([\p{L}\p{N}][\p{L}\p{N} -]{0,40}?)["”']?\s*\??$/iu.exec(
@@ -659,7 +704,7 @@ async function answer(w: Writer, ctx: ToolContext, question: string, parts: stri
     parts.push(CAPABILITIES);
     return "help";
   }
-  const comparing = aboutChange || (periods?.previous && intent !== "history");
+  const comparing = intent !== "impact" && (aboutChange || (periods?.previous && intent !== "history"));
   if (comparing && !["pause_keyword", "add_negative", "raise_budget", "paused", "next"].includes(intent)) {
     const current = periods?.current ?? { name: "the last 30 days", ...last30(today), partial: false };
     const previous = periods?.previous ?? { name: "the 30 days before", from: addDays(current.from, -30), to: addDays(current.from, -1), partial: false };
@@ -751,6 +796,9 @@ async function answer(w: Writer, ctx: ToolContext, question: string, parts: stri
       break;
     case "history":
       await history(w, parts, range);
+      break;
+    case "impact":
+      await impact(w, parts, question);
       break;
     default:
       await performance(w, parts, range);

@@ -53,6 +53,7 @@ describe("tools", () => {
         "get_account_overview",
         "get_campaign",
         "get_change_history",
+        "get_change_impact",
         "get_keywords",
         "get_recommendations",
         "get_search_terms",

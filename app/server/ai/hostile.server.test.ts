@@ -110,6 +110,7 @@ describe("a hostile model", () => {
         "get_account_overview",
         "get_campaign",
         "get_change_history",
+        "get_change_impact",
         "get_keywords",
         "get_recommendations",
         "get_search_terms",

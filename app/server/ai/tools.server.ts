@@ -28,6 +28,7 @@ import { RECOMMENDATION_TYPES } from "../optimizer/types.server";
 import { untrusted } from "./untrusted.server";
 import { titleMismatch } from "./proposal-check.server";
 import { alreadyInEffect } from "./in-effect.server";
+import { impactRecords } from "../impact/store.server";
 
 /**
  * The tool contract: what the assistant's model and a person's own agent
@@ -111,6 +112,12 @@ export const GetChangeHistoryInput = z
     ...RangeFields,
     source: z.enum(["user", "rule", "assistant", "external", "all"]).default("all"),
     limit: Limit(50, 20),
+  })
+  .strict();
+export const GetChangeImpactInput = z
+  .object({
+    changeSetId: z.uuid("changeSetId is a change set id from get_change_history").optional().describe("One change set; default: the latest applied ones"),
+    limit: Limit(10, 5),
   })
   .strict();
 export const ProposeChangesInput = z
@@ -503,6 +510,60 @@ export function toolRunners(ctx: ToolContext) {
       );
     },
 
+    async get_change_impact(input: z.input<typeof GetChangeImpactInput>) {
+      const parsed = GetChangeImpactInput.parse(input);
+      let q = getDb()
+        .selectFrom("change_sets")
+        .select(["id", "title", "applied_at"])
+        .where("customer_id", "=", cid)
+        .where("status", "in", ["applied", "partially_applied"])
+        .orderBy("applied_at", "desc")
+        .orderBy("id");
+      if (parsed.changeSetId) q = q.where("id", "=", parsed.changeSetId);
+      const sets = await q.limit(parsed.limit).execute();
+      if (parsed.changeSetId && sets.length === 0) {
+        throw new ToolRefusal(`${parsed.changeSetId} is not a change set applied in this account; use a changeSetId from get_change_history`);
+      }
+      const records = await impactRecords(cid, { subjects: sets.map((s) => `cs:${s.id}`), now: ctx.now });
+      const changes = sets.map((s) => {
+        const r = records.get(`cs:${s.id}`);
+        return {
+          changeSetId: s.id,
+          title: untrusted(s.title, 200),
+          appliedAt: s.applied_at,
+          verdict: r?.verdict ?? "not_measurable",
+          effect: r ? untrusted(r.headline, 600) : "Not measured",
+          measuredTogetherWith: (r?.together ?? []).map((t) => untrusted(t.title, 200)),
+          controlGroup: r ? `${r.control.count} untouched ${r.level?.replace("_", " ") ?? "entitie"}s` : null,
+          nextMeasureOn: r?.nextMeasureOn ?? null,
+          url: `/changes/${s.id}#impact`,
+        };
+      });
+      return {
+        changes,
+        method:
+          "Difference-in-differences: the changed campaigns, ad groups or keywords against comparable untouched ones of the same account and channel, 28 days before vs 7/14/30 days after (change day and 3 lag days left out), 90 % bootstrap interval over days. 'Unchanged' means the interval spans zero.",
+        ...evidence(
+          ctx,
+          `the measured effect of ${countOf(changes.length, "applied change set")}`,
+          undefined,
+          [
+            { key: "change", label: "Change set", kind: "text" },
+            { key: "applied", label: "Applied (UTC)", kind: "text" },
+            { key: "verdict", label: "Verdict", kind: "text" },
+            { key: "effect", label: "Measured effect", kind: "text" },
+          ],
+          changes.map((c) => ({
+            change: c.title,
+            applied: c.appliedAt ? c.appliedAt.slice(0, 16).replace("T", " ") : null,
+            verdict: c.verdict.replace(/_/g, " "),
+            effect: c.effect,
+            changeSetId: c.changeSetId,
+          })),
+        ),
+      };
+    },
+
     async propose_changes(input: z.input<typeof ProposeChangesInput>): Promise<ProposalOutput> {
       const parsed = ProposeChangesInput.parse(input);
       const mismatch = await titleMismatch(cid, parsed.title, parsed.actions);
@@ -614,6 +675,12 @@ export const TOOL_CONTRACT = {
   get_change_history: {
     description: "Changes made to the account (by people here, rules, the assistant, or outside the app) in a date range.",
     inputSchema: GetChangeHistoryInput,
+    access: "read",
+  },
+  get_change_impact: {
+    description:
+      "Did it work? The measured effect of applied change sets (the latest, or one by changeSetId): each against comparable untouched campaigns, ad groups or keywords of the account, with its verdict (too early, no measurable effect, or the effect with its 90 % interval).",
+    inputSchema: GetChangeImpactInput,
     access: "read",
   },
   propose_changes: {

@@ -6,6 +6,7 @@ import chat from "./chat.server";
 import drafts from "./drafts.server";
 import recommendations from "./recommendations.server";
 import history from "./history.server";
+import impact from "./impact.server";
 import meta from "./meta.server";
 import { defaultTokenScope } from "../http/api-route.server";
 import { ApiErrorBody, FORBIDDEN_TO_TOKEN, TOKEN_TOO_MANY, UNAUTHORIZED, type ApiArea, type Endpoint, type HttpMethod } from "./registry.server";
@@ -16,7 +17,7 @@ import reports from "./reports.server";
 // 2020-12 as OpenAPI 3.1 uses). How to add an endpoint: registry.server.ts.
 
 /** Every area of the API, in the document's order. A new area is one more module here. */
-export const AREAS: ApiArea[] = [auth, reports, changeSets, drafts, recommendations, adCopy, history, chat, meta];
+export const AREAS: ApiArea[] = [auth, reports, changeSets, impact, drafts, recommendations, adCopy, history, chat, meta];
 
 type JsonSchema = Record<string, unknown>;
 type Side = "input" | "output";

@@ -3,7 +3,7 @@ import { addHours, subHours } from "date-fns";
 import { z } from "zod";
 import { dateIn, zonedToUtc } from "~/lib/dates";
 import { getDb } from "../db/db.server";
-import type { ChangeResourceKind } from "../db/schema";
+import type { ChangeResourceKind, HistoryImport } from "../db/schema";
 import { fieldName } from "~/lib/change-fields";
 import { gaqlString } from "../ads/gaql.server";
 import { invalidInput, NotFoundError } from "../domain-errors.server";
@@ -179,7 +179,39 @@ export function normalizeGoogleFields(resource: Record<string, unknown> | null):
   return out;
 }
 
-const parseJson = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
+export const parseJson = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
+
+/** An outside change's resource as the product's kinds name it (an ad-group negative is a negative_keyword). */
+export function outsideResourceKind(resourceType: string, oldFields: Record<string, unknown> | null, newFields: Record<string, unknown> | null): string {
+  const kind = KIND_OF_TYPE[resourceType] ?? resourceType.toLowerCase();
+  const negative = (newFields?.negative ?? oldFields?.negative) === true;
+  return kind === "keyword" && negative ? "negative_keyword" : kind;
+}
+
+/**
+ * Recognises change_event's echo of a write we recorded ourselves (the API
+ * client, within minutes of our own apply), whatever the filters: such a row
+ * is not an outside change.
+ */
+export async function ownEchoes(customers: string[]): Promise<(row: Pick<HistoryImport, "client_type" | "resource_name" | "changed_at">) => boolean> {
+  const ownTimes = new Map<string, number[]>();
+  const written = await getDb()
+    .selectFrom("changes")
+    .innerJoin("change_sets", "change_sets.id", "changes.change_set_id")
+    .select(["changes.resource_name", "changes.result_resource_name", "changes.applied_at"])
+    .where("change_sets.customer_id", "in", customers)
+    .where("changes.applied_at", "is not", null)
+    .execute();
+  for (const w of written) {
+    const rn = w.result_resource_name ?? w.resource_name;
+    if (rn) ownTimes.set(rn, [...(ownTimes.get(rn) ?? []), Date.parse(w.applied_at!)]);
+  }
+  return (row) => {
+    if (row.client_type !== "GOOGLE_ADS_API") return false;
+    const t = Date.parse(row.changed_at);
+    return (ownTimes.get(row.resource_name) ?? []).some((o) => Math.abs(o - t) <= SELF_ECHO_WINDOW_MS);
+  };
+}
 
 /**
  * Who made a person's change, as the viewer may see it: their own address, or
@@ -268,21 +300,7 @@ export async function listHistory(
     }
   }
 
-  // Every write we recorded, whatever the filters, so its change_event echo can be recognised.
-  const ownTimes = new Map<string, number[]>();
-  if (imports.length > 0) {
-    const written = await db
-      .selectFrom("changes")
-      .innerJoin("change_sets", "change_sets.id", "changes.change_set_id")
-      .select(["changes.resource_name", "changes.result_resource_name", "changes.applied_at"])
-      .where("change_sets.customer_id", "in", customers)
-      .where("changes.applied_at", "is not", null)
-      .execute();
-    for (const w of written) {
-      const rn = w.result_resource_name ?? w.resource_name;
-      if (rn) ownTimes.set(rn, [...(ownTimes.get(rn) ?? []), Date.parse(w.applied_at!)]);
-    }
-  }
+  const isEcho = imports.length > 0 ? await ownEchoes(customers) : () => false;
 
   const items: HistoryItem[] = [];
   for (const r of own) {
@@ -315,16 +333,11 @@ export async function listHistory(
   // Outside changes name only a resource: say which keyword, ad or campaign it was.
   const names = await nameResources(imports.map((r) => r.resource_name));
   for (const r of imports) {
-    const kind = KIND_OF_TYPE[r.resource_type] ?? r.resource_type.toLowerCase();
     const oldFields = normalizeGoogleFields(parseJson(r.old_json) as Record<string, unknown> | null);
     const newFields = normalizeGoogleFields(parseJson(r.new_json) as Record<string, unknown> | null);
-    const negative = (newFields?.negative ?? oldFields?.negative) === true;
-    const resourceKind = kind === "keyword" && negative ? "negative_keyword" : kind;
+    const resourceKind = outsideResourceKind(r.resource_type, oldFields, newFields);
     if (f.resourceKind && resourceKind !== f.resourceKind) continue;
-    if (r.client_type === "GOOGLE_ADS_API") {
-      const t = Date.parse(r.changed_at);
-      if ((ownTimes.get(r.resource_name) ?? []).some((o) => Math.abs(o - t) <= SELF_ECHO_WINDOW_MS)) continue;
-    }
+    if (isEcho(r)) continue;
     items.push({
       id: r.id,
       origin: "external",

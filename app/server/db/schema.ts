@@ -596,6 +596,21 @@ export interface AccessTokensTable {
   last_used_at: string | null;
 }
 
+/** The measured effect of one applied change (0170_impact_records; impact/, ADR 027). */
+export interface ImpactRecordsTable {
+  /** "cs:<change set id>" or "ext:<history_imports id>". */
+  subject: string;
+  customer_id: string;
+  kind: "change_set" | "outside";
+  change_set_id: string | null;
+  /** What it was computed for: data version, changes known, method version. A different key is a stale record. */
+  stamp: string;
+  verdict: "too_early" | "no_effect" | "effect" | "not_measurable";
+  /** JSON of the ImpactRecord (~/lib/impact.ts). */
+  record_json: string;
+  computed_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -636,6 +651,7 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   history_import_state: HistoryImportStateTable;
   access_tokens: AccessTokensTable;
+  impact_records: ImpactRecordsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -6,3 +6,4 @@ import "../changes/history-import.server";
 import "../changes/settle-jobs.server";
 import "../email/outbox.server";
 import "../optimizer/engine-job.server";
+import "../impact/job.server";

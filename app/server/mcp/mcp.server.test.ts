@@ -115,6 +115,7 @@ describe("each tool on the demo account", () => {
     get_search_terms: { nonConvertingOnly: true, limit: 5 },
     get_recommendations: { limit: 5 },
     get_change_history: {},
+    get_change_impact: {},
   };
 
   it("list_accounts names the token owner's accounts with their customerId", async () => {

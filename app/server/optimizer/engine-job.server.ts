@@ -5,6 +5,7 @@ import { defineJob, enqueue } from "../jobs/jobs.server";
 import { log } from "../log.server";
 import { endAnalysis } from "./in-flight.server";
 import { runOptimizerOffThread } from "./run.server";
+import { queueImpactRecords } from "../impact/job.server";
 
 /**
  * The recommendations engine after a sync, as a job (issue 27 point 1): one
@@ -37,6 +38,8 @@ defineJob("engine-run", {
 
 /** Queues the engine over the data a sync just switched in. One already queued covers this data too: this run's record goes. */
 export async function queueEngineRun(db: DB, customerId: string, inFlightId: string, now: Date): Promise<void> {
+  // The changes' measured effects follow the same new data (impact/job.server.ts).
+  await queueImpactRecords(customerId, db);
   const id = await enqueue("engine-run", { customerId, inFlightId, nowMs: now.getTime() }, { db });
   if (!id) await endAnalysis(db, customerId, inFlightId);
 }

@@ -1,7 +1,6 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { recommendationList } from "~/lib/recommendations";
-import { todayIn } from "~/lib/dates";
 import { optimizerHref } from "~/lib/optimizer-url";
 import { parseSubmission, refusal } from "~/lib/form-submission";
 import { TargetsForm } from "~/lib/targets-form";
@@ -27,6 +26,7 @@ import {
   SnoozeInput,
 } from "./service.server";
 import { log } from "../log.server";
+import { calibration, measuredMoneyThisMonth } from "../impact/service.server";
 
 // What the screens need from the engine: the AI Optimizer's panel (and its
 // form posts), the Dashboard's two cards and the score's breakdown page.
@@ -125,22 +125,10 @@ export async function recommendationsAction(user: User, form: FormData, url: URL
   }
 }
 
-/** The Dashboard's two cards. */
+/** The Dashboard's two cards: the score, and the money measured this month from applied recommendations and proposals. */
 export async function optimizerCards(customerId: string, timeZone: string) {
-  const db = getDb();
-  const monthStart = `${todayIn(timeZone).slice(0, 7)}-01T00:00:00.000Z`;
-  const [score, applied] = await Promise.all([
-    getScore(db, customerId),
-    db
-      .selectFrom("change_sets")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("customer_id", "=", customerId)
-      .where("status", "in", ["applied", "partially_applied"])
-      .where("applied_at", ">=", monthStart)
-      .where((eb) => eb.or([eb("recommendation_id", "is not", null), eb("source", "=", "assistant")]))
-      .executeTakeFirst(),
-  ]);
-  return { score: score.value, aiOptimizations: Number(applied?.n ?? 0) };
+  const [score, money] = await Promise.all([getScore(getDb(), customerId), measuredMoneyThisMonth(customerId, timeZone)]);
+  return { score: score.value, aiOptimizations: money };
 }
 
 /** Polled by the pages while an analysis runs (GET /analysis). */
@@ -152,8 +140,12 @@ export async function scorePage(user: User) {
   const account = await activeAccountOf(user);
   if (!account) return { connected: false as const };
   const db = getDb();
-  const [score, analysis] = await Promise.all([getScore(db, account.customerId), getAnalysisState(db, account.customerId)]);
-  return { connected: true as const, accountName: account.name, analysis, ...score };
+  const [score, analysis, calibrationRows] = await Promise.all([
+    getScore(db, account.customerId),
+    getAnalysisState(db, account.customerId),
+    calibration(account.customerId),
+  ]);
+  return { connected: true as const, accountName: account.name, currencyCode: account.currencyCode, analysis, calibration: calibrationRows, ...score };
 }
 
 // ---- /settings: the account's optimization targets

@@ -15,7 +15,6 @@ import { getSyncState, runSyncSchedulerTick, syncAccount, SYNCED_TABLES, type Sy
 // what a full sync of the same state holds.
 
 const CID = DEMO_SMALL_CUSTOMER_ID;
-const HOUR = 3_600_000;
 const INTERVAL_HOURS = 4;
 
 let emu: RunningEmulator;
