@@ -5,6 +5,7 @@ import { ENGINE_TODAY, healthyAccount, ruleAccount, RULE_PLANTS } from "../../..
 import { formatDateRange } from "~/lib/format";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { connectDemoUser } from "../../../tests/support/emulator-harness";
+import { drainJobs } from "../../../tests/support/jobs";
 import { approved, startWritableEmulator, type WritableEmulator } from "../../../tests/support/writable-emulator";
 import { requireAccountOf } from "../account-access.server";
 import { syncAccount } from "../ads/sync.server";
@@ -40,6 +41,8 @@ beforeAll(async () => {
   ctx = await setupTestEnvironment(emu.env);
   const userId = await connectDemoUser(emu.baseUrl);
   for (const id of [ID, BUDGET_ID]) expect((await syncAccount(userId, id, { now: () => NOW })).status).toBe("ok");
+  // The engine's run over the new data is a job the sync queued.
+  await drainJobs(ctx.db, ["engine-run"]);
   chat = { userId, account: await requireAccountOf(userId, ID), chatId: "one-truth", now: NOW };
   budgetChat = { ...chat, account: await requireAccountOf(userId, BUDGET_ID) };
 }, 120_000);
