@@ -11,6 +11,22 @@ import { csvHref, DownloadCsv } from "~/components/table-tools";
 import { userContext } from "~/server/request-context.server";
 import { historyAction, historyPage } from "~/server/change-pages.server";
 import type { Route } from "./+types/history";
+import { useRevalidateWhile } from "~/components/use-revalidate-while";
+
+/** While the import of outside changes runs: says so, and (JavaScript on) looks again until it is in. */
+function OutsideChangesLoading({ active }: { active: boolean }) {
+  const location = useLocation();
+  useRevalidateWhile(active);
+  if (!active) return null;
+  return (
+    <p role="status" className="mb-4 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900">
+      Loading changes made outside Ads AI Manager from Google…{" "}
+      <Link to={`${location.pathname}${location.search}`} className="font-medium underline">
+        Refresh
+      </Link>
+    </p>
+  );
+}
 
 export function meta() {
   return [{ title: "History · Ads AI Manager" }];
@@ -78,6 +94,7 @@ function HistoryList({ data, error }: { data: Connected; error: string | null })
       <PageHeader title="Change History" description={`Every change made to your campaigns · ${account.name}`} />
       <FormError message={error} />
       {data.importProblem ? <Notice>{data.importProblem}</Notice> : null}
+      <OutsideChangesLoading active={data.importing} />
       {data.notice ? <Notice>{data.notice}</Notice> : null}
       {data.open.length > 0 ? (
         <section aria-label="Waiting for review" className="mb-4 rounded-xl border border-blue-200 bg-blue-50 p-4 text-sm">

@@ -5,7 +5,7 @@ import { proposeFromForm } from "./changes/forms.server";
 import type { ApprovalCapability } from "./changes/approval.server";
 import { applyAndRefresh, changeSetView, discardChangeSet, listOpenChangeSets, validateQuietly } from "./changes/review.server";
 import { HISTORY_PAGE_SIZE, HistoryQuery, listHistory } from "./changes/history.server";
-import { refreshOutsideChanges } from "./changes/history-import.server";
+import { outsideChangesImporting, refreshOutsideChanges } from "./changes/history-import.server";
 import type { User } from "./db/schema";
 import { NotFoundError } from "./domain-errors.server";
 import { formFailure } from "./http/page-errors.server";
@@ -180,6 +180,7 @@ export async function historyPage(user: User, url: URL) {
   const filters = parsed.success ? parsed.data : HistoryPageQuery.parse({});
   // Outside changes are imported by a job; the page shows what is in (and why the last import failed).
   const importProblem = await refreshOutsideChanges(user.id, account.customerId);
+  const importing = await outsideChangesImporting(account.customerId);
   const [{ items, total }, open] = await Promise.all([
     listHistory(user.id, { ...filters, customerId: account.customerId }),
     listOpenChangeSets(user.id, account.customerId),
@@ -194,6 +195,7 @@ export async function historyPage(user: User, url: URL) {
     filtered: Object.keys(raw).some((k) => k !== "page"),
     notice: parsed.success ? null : `Ignored an invalid filter in the address (${parsed.error.issues[0].message}); showing all changes.`,
     importProblem,
+    importing,
     items,
     total,
     pageSize: HISTORY_PAGE_SIZE,

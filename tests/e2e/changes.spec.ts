@@ -8,6 +8,8 @@ import { connectDemoAccount, SMALL_CUSTOMER_ID, expect, proposePausingTwoCampaig
 const CAKES = "Suche | Torten & Kuchen";
 
 async function useBakery(page: Page, request: APIRequestContext): Promise<ConnectedUser> {
+  // The first test here waits for the bakery's first sync (made active below): room for a busy machine.
+  test.slow();
   const user = await connectDemoAccount(page, request);
   await page.goto("/settings");
   await page.getByLabel(/Northwind Bakery Berlin/).check();

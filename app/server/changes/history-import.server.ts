@@ -62,3 +62,16 @@ export async function refreshOutsideChanges(userId: string, customerId: string, 
   if (claimed) await enqueue("history-import", { userId, customerId });
   return state?.error ? UNAVAILABLE : null;
 }
+
+/**
+ * Whether an import queued by a page view has not ended yet: the history then
+ * says it is loading outside changes and looks again until the job is done.
+ */
+export async function outsideChangesImporting(customerId: string): Promise<boolean> {
+  const state = await getDb()
+    .selectFrom("history_import_state")
+    .select(["requested_at", "imported_at", "error"])
+    .where("customer_id", "=", customerId)
+    .executeTakeFirst();
+  return !!state && state.error === null && state.requested_at > (state.imported_at ?? "");
+}
