@@ -61,7 +61,7 @@ countVitest(`${out}/vitest-sqlite.json`);
 
 /**
  * The test files TEST_DB_DIALECT switches: those that open their database
- * through tests/setup/test-db. The rest (pure units, SQLite-only files) would
+ * through tests/setup/test-db, or read TEST_DB_DIALECT themselves. The rest (pure units, SQLite-only files) would
  * only run a second time for nothing.
  */
 function databaseTestFiles() {
@@ -70,7 +70,7 @@ function databaseTestFiles() {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file);
-      else if (/\.test\.tsx?$/.test(entry.name) && fs.readFileSync(file, "utf8").includes("setup/test-db")) files.push(file);
+      else if (/\.test\.tsx?$/.test(entry.name) && /setup\/test-db|TEST_DB_DIALECT/.test(fs.readFileSync(file, "utf8"))) files.push(file);
     }
   };
   for (const dir of ["app", "emulator", "tests/integration"]) walk(dir);

@@ -121,7 +121,25 @@ function withStatementCache(database: SQLite.Database) {
   };
 }
 
+/** Any fixed number: the PostgreSQL advisory lock that lets one instance at a time migrate. */
+const MIGRATION_LOCK = 7_209_114_026;
+
 export async function migrateToLatest(db: DB) {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return runMigrations(db);
+  // Instances started together (compose brings both up at once) would each create Kysely's
+  // migration tables and run the same migration: PostgreSQL aborts one of them, and that
+  // instance failed to start. The lock makes the others wait, then find nothing left to do.
+  await db.connection().execute(async (conn) => {
+    await sql`SELECT pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
+    try {
+      await runMigrations(db);
+    } finally {
+      await sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
+    }
+  });
+}
+
+async function runMigrations(db: DB) {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
