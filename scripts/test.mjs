@@ -70,7 +70,7 @@ function databaseTestFiles() {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file);
-      else if (/\.test\.tsx?$/.test(entry.name) && /setup\/test-db|TEST_DB_DIALECT/.test(fs.readFileSync(file, "utf8"))) files.push(file);
+      else if (/\.test\.tsx?$/.test(entry.name) && /setup\/test-db|TEST_DB_DIALECT === /.test(fs.readFileSync(file, "utf8"))) files.push(file);
     }
   };
   for (const dir of ["app", "emulator", "tests/integration"]) walk(dir);
