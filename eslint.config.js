@@ -41,6 +41,18 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // Type-aware rules (issue 30): a promise nobody awaits or handles loses its error, and a promise
+    // handed where a plain function is expected (an event handler, a forEach) is never awaited.
+    files: ["**/*.ts", "**/*.tsx"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      // Awaiting what is not a promise hides a wrong idea of what a function returns.
+      "@typescript-eslint/await-thenable": "error",
+    },
+  },
+  {
     plugins: { "react-hooks": reactHooks },
     rules: {
       "react-hooks/rules-of-hooks": "error",

@@ -378,11 +378,11 @@ async function search(ctx: EmulatorContext, res: ServerResponse, customerId: str
       },
     ]);
   }
-  const page = (await ctx.dataSource.query(customerId, body.query ?? "", {
+  const page = ctx.dataSource.query(customerId, body.query ?? "", {
     pageSize: PAGE_ROWS,
     pageToken: body.pageToken || undefined,
     returnTotalResultsCount: settings.returnTotalResultsCount === true,
-  })) as PageWithExtras;
+  }) as PageWithExtras;
 
   // Field order as Google serialises SearchGoogleAdsResponse; empty repeated fields are omitted.
   const out: Record<string, unknown> = {};
@@ -432,7 +432,7 @@ async function* streamBatches(ctx: EmulatorContext, customerId: string, query: s
 }
 
 async function* pagedBatches(source: AdsDataSource, customerId: string, query: string): AsyncGenerator<StreamBatch> {
-  let page = (await source.query(customerId, query, { pageSize: PAGE_ROWS })) as PageWithExtras;
+  let page = source.query(customerId, query, { pageSize: PAGE_ROWS }) as PageWithExtras;
   const seenTokens = new Set<string>();
   for (;;) {
     const last = !page.nextPageToken;
@@ -446,7 +446,7 @@ async function* pagedBatches(source: AdsDataSource, customerId: string, query: s
     // A data source that hands back a token it already gave would loop forever.
     if (seenTokens.has(page.nextPageToken!)) throw new Error(`data source repeated page token ${page.nextPageToken}`);
     seenTokens.add(page.nextPageToken!);
-    page = (await source.query(customerId, query, { pageSize: PAGE_ROWS, pageToken: page.nextPageToken })) as PageWithExtras;
+    page = source.query(customerId, query, { pageSize: PAGE_ROWS, pageToken: page.nextPageToken }) as PageWithExtras;
   }
 }
 

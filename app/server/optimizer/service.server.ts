@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LRUCache } from "lru-cache";
 import { getDb, type DB } from "../db/db.server";
 import type { RecommendationStatus, RecommendationsTable } from "../db/schema";
 import { ConflictError, InvalidError, NotFoundError } from "../domain-errors.server";
@@ -106,14 +107,14 @@ export async function listRecommendations(
 // score_json holds the whole breakdown (~50 KB for a large account): reading and parsing it was a
 // tenth of the Dashboard's CPU per request. Kept parsed per run; the run's own columns say which.
 const MAX_PARSED_SCORES = 200;
-const parsedScores = new WeakMap<DB, Map<string, { run: string; score: PerformanceScore }>>();
+const parsedScores = new WeakMap<DB, LRUCache<string, { run: string; score: PerformanceScore }>>();
 
 /** The Performance Score alone (the Dashboard). */
 export async function getScore(db: DB, customerId: string): Promise<PerformanceScore & { ranAt: string | null }> {
   const head = await db.selectFrom("optimizer_runs").select(["ran_at", "synced_at", "duration_ms"]).where("customer_id", "=", customerId).executeTakeFirst();
   if (!head) return { ...EMPTY_SCORE, ranAt: null };
   let scores = parsedScores.get(db);
-  if (!scores) parsedScores.set(db, (scores = new Map()));
+  if (!scores) parsedScores.set(db, (scores = new LRUCache({ max: MAX_PARSED_SCORES })));
   const run = `${head.ran_at}|${head.synced_at}|${head.duration_ms}`;
   let kept = scores.get(customerId);
   if (kept?.run !== run) {
@@ -121,9 +122,7 @@ export async function getScore(db: DB, customerId: string): Promise<PerformanceS
     const row = await db.selectFrom("optimizer_runs").select("score_json").where("customer_id", "=", customerId).executeTakeFirst();
     if (!row) return { ...EMPTY_SCORE, ranAt: null };
     kept = { run, score: JSON.parse(row.score_json) as PerformanceScore };
-    scores.delete(customerId);
     scores.set(customerId, kept);
-    if (scores.size > MAX_PARSED_SCORES) scores.delete(scores.keys().next().value!);
   }
   return { ...kept.score, ranAt: head.ran_at };
 }
