@@ -42,6 +42,7 @@ const EDGE = {
   convertingAboveTargetRoasControl: "3000000009",
   manyKeywords: "3000000010",
   fewKeywords: "3000000011",
+  ngramProductWord: "3000000012",
 };
 const edges: CustomerInput[] = [
   SAFETY_EDGES.lagCostOnly(EDGE.lagCostOnly),
@@ -55,6 +56,7 @@ const edges: CustomerInput[] = [
   SAFETY_EDGES.convertingAboveTargetRoas(EDGE.convertingAboveTargetRoasControl, 500),
   SAFETY_EDGES.manyKeywords(EDGE.manyKeywords),
   SAFETY_EDGES.fewKeywords(EDGE.fewKeywords),
+  SAFETY_EDGES.ngramProductWord(EDGE.ngramProductWord),
 ];
 
 let emu: RunningEmulator;
@@ -276,6 +278,29 @@ describe("the safety rules, on accounts at their edge (each with a control that 
   it("never a negative that blocks an enabled keyword", () => {
     expect(negativesOf(of(ruleId("negative_ngram")))).toEqual(["free (PHRASE)"]);
     expect(negativesOf(of(EDGE.ngramBlocksEnabledKeyword))).toEqual([]);
+  });
+
+  it("never a negative made of the ad group's own product words (plural/singular included): the distinctive words instead", async () => {
+    const list = of(EDGE.ngramProductWord);
+    const adGroup = await idOf(EDGE.ngramProductWord, "ads_ad_groups", "Kids Toys");
+    expect(negativesOf(list).sort()).toEqual(["diy (PHRASE)", "free (PHRASE)"]);
+    for (const r of list.filter((x) => x.type === "negative_ngram"))
+      expect(r.actions).toEqual([expect.objectContaining({ level: "ad_group", parentId: adGroup })]);
+    // The final gate refuses it too, whichever rule would propose it (an n-gram or a search term).
+    const data = await loadAccountData(ctx.db, EDGE.ngramProductWord, "USD", NOW);
+    const c = buildContext(data!);
+    const neg = (key: string, text: string, matchType: string) =>
+      ({
+        key,
+        type: "negative_ngram",
+        actions: [{ type: "add_negatives", level: "ad_group", parentId: adGroup, keywords: [{ text, matchType }] }],
+      }) as unknown as Finding;
+    const { kept, dropped } = enforceSafety(c, [neg("toy", "toy", "PHRASE"), neg("wooden toy", "wooden toy", "EXACT"), neg("toy box", "toy box", "PHRASE")]);
+    expect(kept.map((f) => f.key)).toEqual(["toy box"]);
+    expect(dropped.map((d) => d.reason)).toEqual([
+      "“toy” is the ad group's own product (a word of its keywords)",
+      "“wooden toy” is the ad group's own product (a word of its keywords)",
+    ]);
   });
 
   it("never a negative that blocks a search term that converted, even when it converted in the last 3 days", () => {
