@@ -12,7 +12,7 @@ import {
   type Context,
 } from "../context.server";
 import { addTotals, BID_REST_DAYS, EMPTY_TOTALS, type Totals } from "../data.server";
-import type { Finding, ResourceRef } from "../types.server";
+import type { Finding, ResourceRef, Target } from "../types.server";
 import { adGroupRef, campaignRef, costPerTargetConversion, isManualCpc, keywordId, keywordLabel, keywordRef, LIKELY } from "./shared.server";
 import { countOf } from "~/lib/format";
 
@@ -23,6 +23,8 @@ import { countOf } from "~/lib/format";
 
 export const MAX_BID_STEP = 0.2;
 const MIN_STEP = 0.05;
+/** Against an account reference (no target set), "far above" it: a cost per conversion 1.5× the reference's. */
+export const REFERENCE_MARGIN = 1.5;
 /** Conversions move about half as much as the bid (an elasticity assumption, stated in the impact). */
 const ELASTICITY = 0.5;
 
@@ -91,15 +93,22 @@ export function bidAdjustments(ctx: Context, skipKeywords: Set<string> = new Set
     const changedAt = ctx.data.recentBidChanges.get(s.resourceName);
     if (changedAt) continue;
     const target = ctx.targetOf(s.campaignId);
-    if (!target) continue;
+    // A bid move needs a target someone set, or an economic reason against the account's other
+    // campaigns; beating or missing an average is not one (issue 28 point 2): nothing on an assumed target.
+    if (!target || target.source === "assumed target") continue;
     const costUnit = costPerTargetConversion(ctx, target, s.campaignId);
     if (!costUnit) continue;
+    const reference = target.source === "account reference";
+    // Against a reference only a cost per conversion far above it (a value/cost far below) is a reason, and only to cut.
+    const judgedAgainst: Target = reference
+      ? { ...target, value: target.metric === "cpa" ? target.value * REFERENCE_MARGIN : target.value / REFERENCE_MARGIN }
+      : target;
     const { t } = s;
     // Enough data: 3 conversions, or clicks enough to expect 3 at the parent's rate.
-    const test = testAgainstTarget(ctx, t, target, s.campaignId, s.kind === "keyword" ? s.adGroupId : undefined);
+    const test = testAgainstTarget(ctx, t, judgedAgainst, s.campaignId, s.kind === "keyword" ? s.adGroupId : undefined);
     if (!test || (t.conversions < 3 && t.clicks < 3 / Math.max(test.prior, 0.001))) continue;
     const below = test.qBelow;
-    const above = 1 - below;
+    const above = reference ? 0 : 1 - below;
     if (below < LIKELY && above < LIKELY) continue;
     const cpc = t.cost / Math.max(t.clicks, 1);
     const shrunkCpa = cpc / test.posteriorRate;
@@ -153,6 +162,11 @@ export function bidAdjustments(ctx: Context, skipKeywords: Set<string> = new Set
         notes: [
           `Moves are capped at ±${Math.round(MAX_BID_STEP * 100)} % and never within ${BID_REST_DAYS} days of the last change to this bid (ours or in Google Ads).`,
           `Estimated rate ${pct(test.posteriorRate)}.`,
+          ...(reference
+            ? [
+                `No target is set: judged against the account reference (${target.basis ?? "the account's other campaigns"}) — proposed only because it is ${REFERENCE_MARGIN}× worse than it with confidence. Set a target in Settings to sharpen this advice.`,
+              ]
+            : []),
         ],
       },
       actions: [{ type: "bid", kind: s.kind, items: [{ id: s.id, cpc: next }] }],
