@@ -64,6 +64,7 @@ const data: PanelData = {
   ranAt: "2026-11-26T03:31:00.000Z",
   syncedAt: "2026-11-26T03:30:00.000Z",
   score: 72,
+  targetSet: true,
   currencyCode: "USD",
   timeZone: "America/New_York",
   now: "2026-11-26T05:00:00.000Z",
@@ -131,5 +132,15 @@ describe("RecommendationsPanel", () => {
     renderAt(`/ai-optimizer?chat=${CHAT}&recs=snoozed`);
     const lists = await screen.findByRole("navigation", { name: "Recommendation lists" });
     expect(within(lists).getByRole("link", { name: "Open (3)" })).toHaveAttribute("href", `/ai-optimizer?chat=${CHAT}&recs=open`);
+  });
+
+  it("says when no target is set anywhere, and links to the setting; says nothing once one is", async () => {
+    renderAt("/ai-optimizer", { ...data, targetSet: false });
+    const region = await screen.findByRole("region", { name: "Recommendations" });
+    expect(region).toHaveTextContent("No target is set for this account: campaigns are compared with the account's other campaigns.");
+    expect(within(region).getByRole("link", { name: "set one in Settings" })).toHaveAttribute("href", "/settings#targets-heading");
+    cleanup();
+    renderAt("/ai-optimizer", data);
+    expect(await screen.findByRole("region", { name: "Recommendations" })).not.toHaveTextContent("No target is set");
   });
 });

@@ -58,6 +58,8 @@ export interface PanelData {
   ranAt: string | null;
   syncedAt: string | null;
   score: number | null;
+  /** Whether a target exists (the account's in Settings, or a campaign's bidding strategy): without one, the panel says so. */
+  targetSet: boolean;
   currencyCode: string;
   /** The account's time zone: times are shown in it, as on every other screen. */
   timeZone: string;
@@ -280,6 +282,16 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
           </>
         ) : null}
       </p>
+      {data.targetSet ? null : (
+        <p className="mt-2 rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-900" data-testid="no-target">
+          No target is set for this account: campaigns are compared with the account&apos;s other campaigns. A target CPA or ROAS sharpens these recommendations
+          —{" "}
+          <Link to="/settings#targets-heading" className="font-semibold text-blue-700 hover:underline">
+            set one in Settings
+          </Link>
+          .
+        </p>
+      )}
       <nav aria-label="Recommendation lists" className="mt-3 flex gap-3 text-sm">
         {RECOMMENDATION_LISTS.map((l) => (
           <Link

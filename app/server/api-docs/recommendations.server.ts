@@ -20,7 +20,8 @@ const Figure = z.object({
 const Target = z.object({
   metric: z.enum(["cpa", "roas"]),
   value: z.number().describe("CPA in account currency units, or ROAS as a ratio (3 = 300 %)"),
-  source: z.enum(["bidding strategy", "account setting", "assumed target"]),
+  source: z.enum(["bidding strategy", "account setting", "account reference", "assumed target"]),
+  basis: z.string().optional().describe("For an account reference: the campaigns and conversions it is made of"),
   label: z.string(),
 });
 

@@ -13,7 +13,7 @@ import { renderClock } from "../render-clock.server";
 import { freshness } from "../sync-status.server";
 import { getAnalysisState } from "./in-flight.server";
 import { runOptimizerOffThread } from "./run.server";
-import { getAccountTargets, setAccountTargets } from "./targets.server";
+import { getAccountTargets, hasAnyTarget, setAccountTargets } from "./targets.server";
 import {
   applyRecommendation,
   countRecommendations,
@@ -37,11 +37,12 @@ export async function recommendationsPanel(user: User, url: URL) {
   const list = recommendationList(url.searchParams.get("recs")) ?? "open";
   const db = getDb();
   // Recommendations are only as fresh as the data: this page keeps it fresh as the report pages do.
-  const [{ sync }, result, counts, analysis] = await Promise.all([
+  const [{ sync }, result, counts, analysis, targetSet] = await Promise.all([
     freshness(user.id, account),
     listRecommendations(db, account.customerId, { status: list }),
     countRecommendations(db, account.customerId),
     getAnalysisState(db, account.customerId),
+    hasAnyTarget(db, account.customerId),
   ]);
   return {
     list,
@@ -52,6 +53,7 @@ export async function recommendationsPanel(user: User, url: URL) {
     ranAt: result.ranAt,
     syncedAt: result.syncedAt,
     score: result.score.value,
+    targetSet,
     currencyCode: account.currencyCode,
     timeZone: account.timeZone,
     now: renderClock(),

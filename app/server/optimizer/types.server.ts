@@ -21,13 +21,21 @@ export const RECOMMENDATION_TYPES = [
 ] as const;
 export type RecommendationType = (typeof RECOMMENDATION_TYPES)[number];
 
-export type TargetSource = "bidding strategy" | "account setting" | "assumed target";
+/**
+ * Where a campaign's target comes from, best first: its bidding strategy, the account's
+ * target in Settings, an account-level reference (the blended CPA or ROAS of the account's
+ * other campaigns of the same channel: issue 28 point 2), else an assumed target (the
+ * account's own blend, for an account with nothing to compare with).
+ */
+export type TargetSource = "bidding strategy" | "account setting" | "account reference" | "assumed target";
 
 export interface Target {
   metric: "cpa" | "roas";
   /** CPA in account currency units; ROAS as a ratio (3 = 300 %). */
   value: number;
   source: TargetSource;
+  /** For an account reference: what it is made of, in words ("3 other Search campaigns, 120 conversions"). */
+  basis?: string;
 }
 
 export interface ResourceRef {
