@@ -286,6 +286,7 @@ async function run(
   }
 
   const loginCustomerId = checkCustomerAccess(ctx, req, email, customerId);
+  if (customerId !== undefined) checkAccessLevel(ctx, version, customerId);
 
   if (route.op === "unimplemented") throw new GoogleApiError(501, "UNIMPLEMENTED", MSG.UNIMPLEMENTED);
 
@@ -341,6 +342,28 @@ function checkCustomerAccess(ctx: EmulatorContext, req: MaybeExpressRequest, ema
     ]);
   }
   return loginCustomerId;
+}
+
+/**
+ * A Test-level Cloud project may call test accounts only. v25 introduced CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION
+ * for it; older versions still answer with the developer token's DEVELOPER_TOKEN_NOT_APPROVED (messages as in
+ * Google's authorization_error.proto).
+ */
+function checkAccessLevel(ctx: EmulatorContext, version: string, customerId: string): void {
+  if (ctx.accessLevel !== "test" || ctx.dataSource.isTestAccount?.(customerId)) return;
+  const projectError = Number(version.slice(1)) >= 25;
+  throw adsError(403, "PERMISSION_DENIED", MSG.PERMISSION_DENIED, [
+    projectError
+      ? {
+          errorCode: { authorizationError: "CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION" },
+          message:
+            "The Google Cloud project is only approved for use with test accounts. To access non-test accounts, apply for Explorer, Basic or Standard access.",
+        }
+      : {
+          errorCode: { authorizationError: "DEVELOPER_TOKEN_NOT_APPROVED" },
+          message: "The developer token is only approved for use with test accounts. To access non-test accounts, apply for Basic or Standard access.",
+        },
+  ]);
 }
 
 /** QueryPage plus fields a data source may add beyond the contract (passed through when present). */

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_USER_EMAIL } from "../../emulator/ads";
-import { mountDemoEmulator } from "../../emulator/mount";
+import { threadId as mainThreadId } from "node:worker_threads";
+import { mountDemoEmulatorInWorker, type WorkerMount } from "../../emulator/mount-host";
 import { settleSyncs, SYNC_SETTLE_MS } from "../support/settle-syncs";
 import { setupTestEnvironment, type TestContext } from "../setup/test-db";
 import { routeArgs } from "../support/route-args";
@@ -25,6 +26,7 @@ let server: http.Server;
 let listenBase: string;
 let appUrl: string;
 let t: TestContext;
+let emulator: WorkerMount;
 
 async function closedPort(): Promise<number> {
   const probe = http.createServer();
@@ -44,19 +46,22 @@ beforeAll(async () => {
   // Demo mode (no GOOGLE_CLIENT_ID), listening on `port`, reached by people at APP_URL.
   t = await setupTestEnvironment({ HOST: "127.0.0.1", PORT: String(port), APP_URL: appUrl });
   const { google } = t.config;
-  // Mounted as server.ts mounts it: the browser-facing base is APP_URL's.
-  app.use(
-    EMULATOR_MOUNT_PATH,
-    mountDemoEmulator({
+  // Mounted as server.ts mounts it, on a worker thread (issue 26 point 6): the browser-facing base is APP_URL's.
+  emulator = mountDemoEmulatorInWorker(
+    {
       publicBaseUrl: `${appUrl}${EMULATOR_MOUNT_PATH}`,
       client: { id: google.clientId, secret: google.clientSecret, redirectUri: `${appUrl}${CALLBACK_PATH}` },
-    }),
+    },
+    EMULATOR_MOUNT_PATH,
   );
-});
+  app.use(EMULATOR_MOUNT_PATH, emulator.handler);
+  await emulator.ready();
+}, 60_000);
 
 afterAll(async () => {
   await settleSyncs(t.db);
   await t.cleanup();
+  await emulator?.close();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 }, SYNC_SETTLE_MS);
@@ -115,6 +120,11 @@ it("signs in through the demo when APP_URL is not the address the server listens
   // first sync (started at the callback) brought the demo account's campaigns.
   const accounts = await t.db.selectFrom("ads_accounts").select("customer_id").where("user_id", "=", session!.user.id).execute();
   expect(accounts.length).toBeGreaterThan(0);
+  // Every Google request of the sign-in (consent, code exchange, userinfo) and of the account discovery was
+  // answered by the emulator's worker thread (issue 26 point 6).
+  const { served, threadId } = await emulator.stats();
+  expect(threadId).not.toBe(mainThreadId);
+  expect(served).toBeGreaterThanOrEqual(4);
   await settleSyncs(t.db);
   const sync = await t.db.selectFrom("ads_sync_state").select(["status", "last_error"]).executeTakeFirstOrThrow();
   expect(sync).toEqual({ status: "ok", last_error: null });
