@@ -49,7 +49,7 @@ export function AccountSwitcher({ accounts, active }: { accounts: SwitcherAccoun
         <span className="sr-only">Switch account</span>
       </summary>
       <div className="space-y-2 px-3 pb-3">
-        <Form method="get" action="/accounts" role="search" aria-label="Find an account">
+        <Form method="get" action="/accounts" role="search" aria-label="Account search">
           <label className="block text-xs font-medium text-gray-600">
             Find an account
             <input

@@ -60,7 +60,8 @@ function MobileMenu(props: SidebarProps) {
   // once a link in it has been followed (without JavaScript the page reloads closed).
   useEffect(() => {
     if (ref.current) ref.current.open = false;
-  }, [location.pathname, location.search]);
+    // By key, not by address: the account switcher posts and comes back to the same address.
+  }, [location.key]);
   return (
     <details ref={ref} className="group sticky top-0 z-30 border-b border-gray-200 bg-white md:hidden" data-testid="mobile-menu">
       <summary className="flex cursor-pointer list-none items-center justify-between px-4 py-3 [&::-webkit-details-marker]:hidden">
