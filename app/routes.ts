@@ -48,6 +48,8 @@ export default [
     route("auth/google/callback", "routes/api/auth-google-callback.ts"),
     route("accounts", "routes/api/accounts.ts"),
     route("accounts/overview", "routes/api/accounts-overview.ts"),
+    route("accounts/:customerId/budget-plan", "routes/api/account-budget-plan.ts"),
+    route("accounts/:customerId/budget-plan/proposal", "routes/api/account-budget-proposal.ts"),
     route("accounts/:customerId/campaigns", "routes/api/account-campaigns.ts"),
     route("accounts/:customerId/summary", "routes/api/account-summary.ts"),
     route("accounts/:customerId/sync", "routes/api/account-sync.ts"),

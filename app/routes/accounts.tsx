@@ -1,4 +1,5 @@
 import { Form, Link, useLocation } from "react-router";
+import { PacingBadge } from "~/components/budget-pacing";
 import { DataTable, type Column } from "~/components/data-table";
 import { FormError } from "~/components/change-forms";
 import { Pagination } from "~/components/pagination";
@@ -86,6 +87,24 @@ export default function Accounts({ loaderData, actionData }: Route.ComponentProp
           target={r.target.roas === null ? null : `${formatDecimal(r.target.roas)}×`}
         />
       ),
+    },
+    {
+      key: "pacing",
+      label: "Pacing",
+      sortable: true,
+      narrow: true,
+      cell: (r) =>
+        r.pacing ? (
+          <span className="flex flex-col">
+            <PacingBadge pacing={r.pacing} />
+            <span className="text-xs text-gray-500">
+              {formatMoney(r.pacing.projectedMicros, r.currencyCode, { wholeUnits: true })} of{" "}
+              {formatMoney(r.pacing.budgetMicros, r.currencyCode, { wholeUnits: true })}
+            </span>
+          </span>
+        ) : (
+          <span className="text-gray-400">No plan</span>
+        ),
     },
     { key: "score", label: "Score", numeric: true, sortable: true, cell: (r) => (r.score === null ? EMPTY_VALUE : String(r.score)) },
     {

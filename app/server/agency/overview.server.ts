@@ -3,6 +3,7 @@ import { z } from "zod";
 import { addDays, yesterdayIn } from "~/lib/dates";
 import { parseListQuery, type ListQuery } from "~/lib/list-query";
 import { getDb, getDbHandle, type DB } from "../db/db.server";
+import { ON_PLAN_TOLERANCE, pacingDays, pacingOf, RUN_RATE_DAYS, type Pacing, type PacingDays } from "./pacing.server";
 
 // Issue 31 point 1: every client account of every connected manager on one
 // screen (/accounts, GET /api/v1/accounts/overview, /export/accounts). One
@@ -10,7 +11,7 @@ import { getDb, getDbHandle, type DB } from "../db/db.server";
 // query whatever the page size; nothing is computed per account in JS but
 // the formatting.
 
-export const OVERVIEW_SORTS = ["name", "manager", "spend", "conversions", "cpa", "roas", "score", "recommendations", "impact", "dataAge"] as const;
+export const OVERVIEW_SORTS = ["name", "manager", "spend", "conversions", "cpa", "roas", "pacing", "score", "recommendations", "impact", "dataAge"] as const;
 export type OverviewSort = (typeof OVERVIEW_SORTS)[number];
 export const OVERVIEW_FILTERS = ["all", "attention"] as const;
 export type OverviewFilter = (typeof OVERVIEW_FILTERS)[number];
@@ -73,6 +74,8 @@ export interface OverviewRow {
   syncStatus: "never" | "running" | "ok" | "failed";
   /** Why the account needs attention (empty: it does not). */
   attention: string[];
+  /** The month's budget pacing; null without a monthly budget. */
+  pacing: Pacing | null;
 }
 
 export interface Overview {
@@ -100,8 +103,20 @@ export async function accountsOverview(userId: string, query: OverviewQuery, opt
   const zones = await db.selectFrom("ads_accounts").select("time_zone").distinct().where("user_id", "=", userId).where("manager", "=", 0).execute();
   const windows = zones.map(({ time_zone }) => {
     const to = yesterdayIn(time_zone, now);
-    return { zone: time_zone, from: addDays(to, -(OVERVIEW_DAYS - 1)), to };
+    // The month so far and the run-rate's week both lie inside the 30 days.
+    return { zone: time_zone, from: addDays(to, -(OVERVIEW_DAYS - 1)), to, days: pacingDays(time_zone, now) };
   });
+  // A value that depends on the account's time zone, as SQL.
+  const perZone = (column: string, value: (days: PacingDays) => string | number) =>
+    windows.length
+      ? sql`CASE ${sql.ref(column)} ${sql.join(
+          windows.map((w) => {
+            const v = value(w.days);
+            return sql`WHEN ${w.zone} THEN ${typeof v === "number" ? sql.lit(v) : v}`;
+          }),
+          sql` `,
+        )} END`
+      : sql`NULL`;
   const nowIso = now.toISOString();
   const staleBefore = new Date(now.getTime() - STALE_AFTER_MS).toISOString();
 
@@ -130,6 +145,8 @@ export async function accountsOverview(userId: string, query: OverviewQuery, opt
             sql<number>`SUM(d.cost_micros)`.as("cost"),
             sql<number>`SUM(d.conversions)`.as("conv"),
             sql<number>`SUM(d.conversions_value)`.as("value"),
+            sql<number>`SUM(CASE WHEN d.date >= ${perZone("x.time_zone", (p) => p.monthStart)} THEN d.cost_micros ELSE 0 END)`.as("mtd"),
+            sql<number>`SUM(CASE WHEN d.date >= ${perZone("x.time_zone", (p) => p.runRateFrom)} THEN d.cost_micros ELSE 0 END)`.as("recent"),
           ])
           .groupBy("d.customer_id")
           .as("s"),
@@ -147,6 +164,7 @@ export async function accountsOverview(userId: string, query: OverviewQuery, opt
       (j) => j.onRef("rec.customer_id", "=", "a.customer_id"),
     )
     .leftJoin("account_targets as t", "t.customer_id", "a.customer_id")
+    .leftJoin("budget_plans as bp", (j) => j.onRef("bp.customer_id", "=", "a.customer_id").on("bp.campaign_id", "=", ""))
     .leftJoin("optimizer_runs as o", "o.customer_id", "a.customer_id")
     .leftJoin("ads_sync_state as ss", "ss.customer_id", "a.customer_id")
     .where("a.user_id", "=", userId)
@@ -159,6 +177,11 @@ export async function accountsOverview(userId: string, query: OverviewQuery, opt
   // The same conditions as `attentionReasons` below, in SQL, for the filter.
   const offCpa = sql<SqlBool>`(t.target_cpa_micros IS NOT NULL AND ((COALESCE(s.conv, 0) > 0 AND COALESCE(s.cost, 0) / s.conv > t.target_cpa_micros * ${sql.lit(1 + OFF_TARGET_RATIO)}) OR (COALESCE(s.conv, 0) = 0 AND COALESCE(s.cost, 0) > t.target_cpa_micros)))`;
   const offRoas = sql<SqlBool>`(t.target_roas IS NOT NULL AND COALESCE(s.cost, 0) > 0 AND COALESCE(s.value, 0) * 1000000.0 / s.cost < t.target_roas * ${sql.lit(1 - OFF_TARGET_RATIO)})`;
+  // pacingOf's projection, in SQL: (month so far + run-rate × days left) ÷ budget − 1.
+  const offPlan = sql<
+    number | null
+  >`CASE WHEN bp.monthly_budget_micros > 0 THEN (COALESCE(s.mtd, 0) + COALESCE(s.recent, 0) * 1.0 / ${sql.lit(RUN_RATE_DAYS)} * ${perZone("a.time_zone", (p) => p.daysLeft)}) / bp.monthly_budget_micros - 1 END`;
+  const offPace = sql<SqlBool>`(bp.monthly_budget_micros IS NOT NULL AND ABS(${offPlan}) > ${sql.lit(ON_PLAN_TOLERANCE)})`;
   const stale = sql<SqlBool>`(ss.last_success_at IS NULL OR ss.last_success_at < ${staleBefore} OR ss.status = 'failed')`;
 
   if (query.manager) base = base.where("a.login_customer_id", "=", query.manager);
@@ -169,7 +192,7 @@ export async function accountsOverview(userId: string, query: OverviewQuery, opt
       w.or([sql<SqlBool>`LOWER(a.name) LIKE ${like} ESCAPE '\\'`, ...(/^\d+$/.test(digits) ? [w("a.customer_id", "like", `%${digits}%`)] : [])]),
     );
   }
-  if (query.status === "attention") base = base.where(sql<SqlBool>`(${offCpa} OR ${offRoas} OR ${stale})`);
+  if (query.status === "attention") base = base.where(sql<SqlBool>`(${offCpa} OR ${offRoas} OR ${offPace} OR ${stale})`);
 
   const order: Record<OverviewSort, Expression<unknown>> = {
     name: sql`LOWER(a.name)`,
@@ -178,6 +201,7 @@ export async function accountsOverview(userId: string, query: OverviewQuery, opt
     conversions: conv,
     cpa,
     roas,
+    pacing: offPlan,
     score: scoreExpr,
     recommendations: sql`COALESCE(rec.open_count, 0)`,
     impact: sql`COALESCE(rec.impact, 0)`,
@@ -217,6 +241,9 @@ export async function accountsOverview(userId: string, query: OverviewQuery, opt
           sql<number>`COALESCE(rec.impact, 0)`.as("impact"),
           "ss.last_success_at",
           "ss.status as sync_status",
+          "bp.monthly_budget_micros",
+          sql<number>`COALESCE(s.mtd, 0)`.as("mtd"),
+          sql<number>`COALESCE(s.recent, 0)`.as("recent"),
         ])
         .orderBy(sql`CASE WHEN ${sortExpr} IS NULL THEN 1 ELSE 0 END`)
         .orderBy(sql`${sortExpr} ${dir}`)
@@ -257,6 +284,10 @@ export async function accountsOverview(userId: string, query: OverviewQuery, opt
         dataAsOf: r.last_success_at ?? null,
         syncStatus: r.sync_status ?? "never",
         attention: [],
+        pacing:
+          r.monthly_budget_micros === null || r.monthly_budget_micros === undefined
+            ? null
+            : pacingOf(num(r.monthly_budget_micros), num(r.mtd), num(r.recent), win.days),
       };
       row.attention = attentionReasons(row, staleBefore);
       return row;
@@ -272,6 +303,8 @@ export function attentionReasons(row: OverviewRow, staleBefore: string): string[
     out.push("Cost per conversion above target");
   }
   if (targetRoas !== null && row.roas !== null && row.roas < targetRoas * (1 - OFF_TARGET_RATIO)) out.push("ROAS below target");
+  if (row.pacing?.status === "over") out.push("Spending over the monthly plan");
+  if (row.pacing?.status === "under") out.push("Spending under the monthly plan");
   if (row.syncStatus === "failed") out.push("Last refresh failed");
   else if (row.dataAsOf === null) out.push("Never refreshed");
   else if (row.dataAsOf < staleBefore) out.push("Data more than two days old");

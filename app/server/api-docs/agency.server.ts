@@ -2,11 +2,29 @@ import { z } from "zod";
 import type { OverviewRow } from "../agency/overview.server";
 import { OVERVIEW_FILTERS, OVERVIEW_SORTS } from "../agency/overview.server";
 import { PAGE_SIZES } from "~/lib/list-query";
-import { type Assert, type SameFields, defineArea, errorResponse, NullableTimestamp, ok } from "./registry.server";
+import type { BudgetPlanView, Pacing as PacingType } from "../agency/pacing.server";
+import { BudgetPlanBody } from "../agency/pacing.server";
+import { type Assert, type SameFields, CustomerIdParams, defineArea, errorResponse, NullableTimestamp, ok } from "./registry.server";
 
 // Issue 31: the agency's morning — every client account on one screen.
 
 const CustomerId = z.string().regex(/^\d{10}$/);
+
+export const Pacing = z
+  .object({
+    month: z.string().meta({ examples: ["2026-11"] }),
+    budgetMicros: z.int().describe("The month's budget set in the app"),
+    spentMicros: z.int().describe("Spend of the month's complete days (through yesterday, the account's time zone)"),
+    planToDateMicros: z.int().describe("Where spend would be by now if spread evenly over the month"),
+    runRateMicros: z.int().describe("Average daily spend of the last 7 complete days"),
+    daysLeft: z.int().describe("Days left in the month, today included"),
+    projectedMicros: z.int().describe("spent + runRate × daysLeft"),
+    offPlanMicros: z.int().describe("projected − budget: positive is over plan"),
+    offPlanRatio: z.number().describe("offPlan ÷ budget"),
+    status: z.enum(["on_plan", "over", "under"]).describe("on_plan within 10% of the budget"),
+    suggestedDailyMicros: z.int().describe("The daily spend that lands on the budget over the days left"),
+  })
+  .describe("Budget pacing of the current month");
 
 export const AccountOverview = z.object({
   customerId: CustomerId,
@@ -30,7 +48,28 @@ export const AccountOverview = z.object({
   dataAsOf: NullableTimestamp.describe("Last successful refresh"),
   syncStatus: z.enum(["never", "running", "ok", "failed"]),
   attention: z.array(z.string()).describe("Why the account needs attention; empty when it does not"),
+  pacing: Pacing.nullable().describe("The month's budget pacing; null without a monthly budget"),
 });
+
+export const BudgetPlan = z.object({
+  customerId: CustomerId,
+  currencyCode: z.string(),
+  account: Pacing.nullable().describe("null: no monthly budget set for the account"),
+  campaigns: z.array(
+    z.object({
+      campaignId: z.string(),
+      name: z.string(),
+      status: z.string(),
+      dailyBudgetMicros: z.int().nullable(),
+      pacing: Pacing,
+    }),
+  ),
+});
+
+export type PacingFieldsMatch = Assert<SameFields<PacingType, z.output<typeof Pacing>>>;
+export type BudgetPlanFieldsMatch = Assert<SameFields<BudgetPlanView, z.output<typeof BudgetPlan>>>;
+
+const NO_ACCOUNT = errorResponse("No such client account among the caller's Google Ads accounts");
 
 export type AccountOverviewFieldsMatch = Assert<SameFields<OverviewRow, z.output<typeof AccountOverview>>>;
 
@@ -50,7 +89,7 @@ const OverviewQuery = z.object({
 
 export default defineArea({
   tag: "accounts",
-  schemas: { AccountOverview },
+  schemas: { AccountOverview, Pacing, BudgetPlan },
   paths: {
     "/accounts/overview": {
       get: {
@@ -70,6 +109,37 @@ export default defineArea({
             }),
           ),
           400: errorResponse("A query value that does not parse"),
+        },
+      },
+    },
+    "/accounts/{customerId}/budget-plan": {
+      get: {
+        summary: "The account's monthly budget plan (and its campaigns') with the month's pacing",
+        path: CustomerIdParams,
+        responses: { 200: ok("The plan and its pacing", BudgetPlan), 404: NO_ACCOUNT },
+      },
+      put: {
+        summary: "Set or remove the account's monthly budget and campaigns' own; what the body leaves out stays",
+        path: CustomerIdParams,
+        body: BudgetPlanBody,
+        responses: {
+          200: ok("The plan as it is now", BudgetPlan),
+          400: errorResponse("A value out of range, an unknown campaign, or a malformed body"),
+          404: NO_ACCOUNT,
+          415: errorResponse("Content-Type must be application/json"),
+        },
+      },
+    },
+    "/accounts/{customerId}/budget-plan/proposal": {
+      post: {
+        summary: "Propose the daily budgets that land on the monthly plan, as a change set to review (nothing is applied)",
+        path: CustomerIdParams,
+        tokenScope: "propose",
+        bodyRequired: false,
+        responses: {
+          201: ok("The change set's id", z.object({ changeSetId: z.string() })),
+          400: errorResponse("No plan set, or the budgets already land on plan"),
+          404: NO_ACCOUNT,
         },
       },
     },
