@@ -11,6 +11,8 @@ export default [
   route("reset-password", "routes/reset-password.tsx"),
   layout("routes/app-layout.tsx", [
     index("routes/home.tsx"),
+    // Every client account on one screen (issue 31); the landing page with more than one.
+    route("accounts", "routes/accounts.tsx"),
     route("dashboard", "routes/dashboard.tsx"),
     route("dashboard/score", "routes/performance-score.tsx"),
     route("campaigns", "routes/campaigns.tsx"),
@@ -30,6 +32,7 @@ export default [
   route("export/campaigns", "routes/export/campaigns.ts"),
   route("export/campaigns/:campaignId", "routes/export/campaign-tab.ts"),
   route("export/history", "routes/export/history.ts"),
+  route("export/accounts", "routes/export/accounts.ts"),
   // The pages' own freshness endpoint (cookie session): GET polls, POST is "Sync now".
   route("sync", "routes/sync.ts"),
   // The same for the recommendations engine: GET polls while an analysis is in flight.
@@ -44,6 +47,9 @@ export default [
     route("auth/google", "routes/api/auth-google.ts"),
     route("auth/google/callback", "routes/api/auth-google-callback.ts"),
     route("accounts", "routes/api/accounts.ts"),
+    route("accounts/overview", "routes/api/accounts-overview.ts"),
+    route("accounts/:customerId/budget-plan", "routes/api/account-budget-plan.ts"),
+    route("accounts/:customerId/budget-plan/proposal", "routes/api/account-budget-proposal.ts"),
     route("accounts/:customerId/campaigns", "routes/api/account-campaigns.ts"),
     route("accounts/:customerId/summary", "routes/api/account-summary.ts"),
     route("accounts/:customerId/sync", "routes/api/account-sync.ts"),

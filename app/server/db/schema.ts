@@ -611,6 +611,15 @@ export interface ImpactRecordsTable {
   computed_at: string;
 }
 
+/** A monthly budget set in the app (0190): the account's (campaign_id "") or one campaign's. */
+export interface BudgetPlansTable {
+  customer_id: string;
+  campaign_id: string;
+  monthly_budget_micros: number;
+  updated_at: string;
+  updated_by: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -640,6 +649,7 @@ export interface Database {
   optimizer_runs: OptimizerRunsTable;
   optimizer_in_flight: OptimizerInFlightTable;
   account_targets: AccountTargetsTable;
+  budget_plans: BudgetPlansTable;
   user_preferences: UserPreferencesTable;
   job_leases: JobLeasesTable;
   jobs: JobsTable;
