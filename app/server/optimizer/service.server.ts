@@ -7,7 +7,16 @@ import { proposeBulk, type Action } from "../changes/propose.server";
 import { changeSetView, validateQuietly, type ChangeSetView } from "../changes/review.server";
 import type { PerformanceScore } from "./score.server";
 import { markApplied } from "./store.server";
-import { RECOMMENDATION_TYPES, type Evidence, type Impact, type Link, type Recommendation, type RecommendationType, type ResourceRef } from "./types.server";
+import {
+  RECOMMENDATION_TYPES,
+  type Alternative,
+  type Evidence,
+  type Impact,
+  type Link,
+  type Recommendation,
+  type RecommendationType,
+  type ResourceRef,
+} from "./types.server";
 
 // The recommendations as the screens, the JSON API and the assistant use them.
 // Access: callers pass a user id; a recommendation of an account the user does
@@ -34,7 +43,7 @@ function effectiveStatus(r: Pick<RecommendationsTable, "status" | "snoozed_until
 }
 
 function toRecommendation(r: RecommendationsTable, currencyCode: string, changeSetId: string | null, now: Date): Recommendation {
-  const extra = JSON.parse(r.resources_json) as { resources: ResourceRef[]; links: Link[] };
+  const extra = JSON.parse(r.resources_json) as { resources: ResourceRef[]; links: Link[]; alternatives?: Alternative[] };
   return {
     id: r.id,
     type: r.type as RecommendationType,
@@ -47,6 +56,7 @@ function toRecommendation(r: RecommendationsTable, currencyCode: string, changeS
     actions: JSON.parse(r.actions_json) as Action[],
     resources: extra.resources,
     links: extra.links,
+    alternatives: (extra.alternatives ?? []).map((a) => ({ ...a, currencyCode })),
     dismissedReason: r.dismissed_reason,
     snoozedUntil: effectiveStatus(r, now) === "snoozed" ? r.snoozed_until : null,
     changeSetId,

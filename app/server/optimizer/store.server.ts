@@ -81,7 +81,8 @@ export async function saveRun(db: DB, customerId: string, result: EngineResult, 
     const actionsJson = JSON.stringify(f.actions);
     const impactJson = JSON.stringify(f.impact);
     const evidenceJson = JSON.stringify(f.evidence);
-    const resourcesJson = JSON.stringify({ resources: f.resources, links: f.links });
+    // The alternatives ride with the resources and links (one JSON bundle, no migration).
+    const resourcesJson = JSON.stringify({ resources: f.resources, links: f.links, ...(f.alternatives?.length ? { alternatives: f.alternatives } : {}) });
     const prev = existing.get(id);
     let status: RecommendationStatus = (prev?.status as RecommendationStatus | undefined) ?? "open";
     // An applied recommendation found again with a different change (a budget still limited after a raise) is new
