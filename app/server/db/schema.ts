@@ -453,6 +453,12 @@ export interface RecommendationsTable {
   last_seen_at: string;
 }
 
+/** Every recommendation a change set carries out ("Apply selected": several in one set). */
+export interface ChangeSetRecommendationsTable {
+  change_set_id: string;
+  recommendation_id: string;
+}
+
 export interface OptimizerRunsTable {
   customer_id: string;
   ran_at: string;
@@ -646,6 +652,7 @@ export interface Database {
   chats: ChatsTable;
   chat_messages: ChatMessagesTable;
   recommendations: RecommendationsTable;
+  change_set_recommendations: ChangeSetRecommendationsTable;
   optimizer_runs: OptimizerRunsTable;
   optimizer_in_flight: OptimizerInFlightTable;
   account_targets: AccountTargetsTable;

@@ -48,6 +48,7 @@ const EDGE = {
   ngramProductWord: "3000000012",
   noTarget: "3000000013",
   noTargetWithSetting: "3000000014",
+  overlaps: "3000000015",
 };
 const edges: CustomerInput[] = [
   SAFETY_EDGES.lagCostOnly(EDGE.lagCostOnly),
@@ -62,6 +63,7 @@ const edges: CustomerInput[] = [
   SAFETY_EDGES.manyKeywords(EDGE.manyKeywords),
   SAFETY_EDGES.fewKeywords(EDGE.fewKeywords),
   SAFETY_EDGES.ngramProductWord(EDGE.ngramProductWord),
+  SAFETY_EDGES.overlaps(EDGE.overlaps),
   noTargetAccount(EDGE.noTarget),
   noTargetAccount(EDGE.noTargetWithSetting, "Edge: no campaign target, $20 set in Settings"),
 ];
@@ -397,5 +399,38 @@ describe("no self-referential targets (issue 28 point 2)", () => {
     expect(titles(list, "bid_adjustment").sort()).toEqual(["Camp Stoves", "Trail Boots"]);
     // $26 a conversion misses a $20 target: the paused keyword stays paused.
     expect(titles(list, "paused_converting")).toEqual([]);
+  });
+});
+
+describe("overlapping findings on one entity (issue 29 point 5)", () => {
+  it("become one item with the best action and the others as alternatives, their impact counted once", async () => {
+    const list = of(EDGE.overlaps);
+    expect(
+      list
+        .map(
+          (r) =>
+            `${r.type}: ${r.resources[0].name} [${r.alternatives
+              .map((a) => a.type)
+              .sort()
+              .join(", ")}]`,
+        )
+        .sort(),
+      summary(list),
+    ).toEqual([
+      // "free tent" (ad group) sits inside the campaign's "free"; "free tent rental" fails on its own too.
+      "negative_ngram: free [negative_ngram, wasted_search_term]",
+      "wasted_keyword: tent footprint (broad) [low_quality_score, wasted_search_term]",
+    ]);
+    const pause = list.find((r) => r.type === "wasted_keyword")!;
+    // The alternatives keep their own evidence and actions (one can be chosen instead), in the account's currency.
+    const qs = pause.alternatives.find((a) => a.type === "low_quality_score")!;
+    expect(qs.evidence.figures.find((f) => f.name === "qualityScore")?.value).toBe(2);
+    const term = pause.alternatives.find((a) => a.type === "wasted_search_term")!;
+    expect(term.actions[0]).toMatchObject({ type: "add_negatives", keywords: [{ text: "tent footprint ground sheet", matchType: "EXACT" }] });
+    expect(term.currencyCode).toBe("USD");
+    // Counted once: the score lists only the items, never an alternative.
+    const { score } = await listRecommendations(ctx.db, EDGE.overlaps, { now: NOW });
+    const scored = score.breakdown.flatMap((c) => c.items.map((i) => i.recommendationId));
+    expect(scored.sort()).toEqual(list.map((r) => r.id).sort());
   });
 });

@@ -78,6 +78,21 @@ export interface Link {
   href: string;
 }
 
+/**
+ * Another finding on the same entity, folded into the item with the best action (issue 29
+ * point 5): shown as an alternative, its impact not counted again.
+ */
+export interface Alternative {
+  key: string;
+  type: RecommendationType;
+  title: string;
+  confidence: number;
+  impact: Impact;
+  actions: Action[];
+  resources: ResourceRef[];
+  evidence: Evidence;
+}
+
 /** What a rule emits (before it is stored). */
 export interface Finding {
   key: string;
@@ -93,6 +108,8 @@ export interface Finding {
   /** Exactly the change-set API's actions (POST /api/v1/accounts/{id}/change-sets); empty when nothing is automatic. */
   actions: Action[];
   links: Link[];
+  /** Other findings on the same entity (set when overlapping findings are merged). */
+  alternatives?: Alternative[];
 }
 
 export type RecommendationStatus = "open" | "dismissed" | "snoozed" | "applied";
@@ -110,6 +127,8 @@ export interface Recommendation {
   actions: Action[];
   resources: ResourceRef[];
   links: Link[];
+  /** Other findings on the same entity: the best action is this item's; these are the others (impact not counted again). */
+  alternatives: Array<Alternative & { currencyCode: string }>;
   dismissedReason: string | null;
   snoozedUntil: string | null;
   /** The change set its Apply created (the latest), if any. */
