@@ -168,29 +168,3 @@ export function fillUnset(plan: CompiledPlan, out: unknown[]): void {
     }
   }
 }
-
-/**
- * A row JSON.parse made, read by the plan: the values in `plan.columns`
- * order, or read.NOT_FAST for anything the plan does not plainly cover.
- */
-export function readRow(plan: CompiledPlan, row: Record<string, unknown>, customerId: string): unknown[] {
-  const out = new Array<unknown>(plan.columns.length).fill(UNREAD);
-  out[0] = customerId;
-  readGroup(plan.root, row, out);
-  fillUnset(plan, out);
-  return out;
-}
-
-function readGroup(node: CompiledNode, value: unknown, out: unknown[]): void {
-  const o = read.obj(value);
-  for (let i = 0; i < node.names.length; i++) {
-    const v = o[node.names[i]];
-    const child = node.children[i];
-    if (v === undefined) {
-      if (!child.leaf && child.required) throw read.NOT_FAST;
-      continue;
-    }
-    if (child.leaf) out[child.at] = child.read(v);
-    else readGroup(child, v, out);
-  }
-}
