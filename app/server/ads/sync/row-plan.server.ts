@@ -3,10 +3,11 @@ import * as read from "./row-readers.server";
 /**
  * Where each column of a large stream's row comes from, said once: the path in
  * Google's row and how its value is read (row-readers.server.ts, exactly as
- * the stream's zod schema accepts and converts it). Two readers follow from a
- * plan: one for a row JSON.parse made (readRow, below) and one straight from a
- * searchStream batch's bytes (batch-decoder.server.ts). Both throw or give up
- * on anything out of the ordinary, and the row then goes through the schema.
+ * the stream's zod schema accepts and converts it). The batch decoder reads a
+ * searchStream batch's bytes by it (batch-decoder.server.ts) and gives up on
+ * anything out of the ordinary; that batch then goes through the schema. (A
+ * second reader, of rows JSON.parse made, was removed: on the backfill it no
+ * longer paid, ADR 021.)
  */
 
 /** How a value is read, and what an unset one gives. */
