@@ -81,10 +81,17 @@ export function mountDemoEmulatorInWorker(
   function handler(req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
     start()
       .port.then((port) => {
+        let answered = false;
         const upstream = http.request(
           { host: "127.0.0.1", port, method: req.method, path: req.url ?? "/", headers: forwardable(req.headers), agent },
           (answer) => {
+            // Answered already on this side (the body limit's 413): the worker's answer goes nowhere.
+            if (res.headersSent) {
+              answer.resume();
+              return;
+            }
             res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
+            answer.on("end", () => (answered = true));
             answer.pipe(res);
             answer.on("error", () => res.destroy());
           },
@@ -93,9 +100,10 @@ export function mountDemoEmulatorInWorker(
           if (!res.headersSent) next(error);
           else res.destroy();
         });
-        // The client went away: so does the forwarded request (a long searchStream stops rendering).
+        // The client went away, or this side answered already (the body limit's 413): the forwarded
+        // request goes too (a long searchStream stops rendering, a half-sent body stops waiting).
         res.on("close", () => {
-          if (!res.writableFinished) upstream.destroy();
+          if (!upstream.destroyed && !answered) upstream.destroy();
         });
         req.pipe(upstream);
       })

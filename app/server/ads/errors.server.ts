@@ -291,7 +291,7 @@ export function parseErrorResponse(res: {
   statusText?: string;
   headers?: Headers;
   text: string;
-  /** e.g. "POST /v24/customers/1234567890/googleAds:searchStream", for 404 hints. */
+  /** e.g. "POST /v26/customers/1234567890/googleAds:searchStream", for 404 hints. */
   what?: string;
 }): GoogleAdsApiError {
   const headerRequestId = res.headers?.get("request-id") ?? undefined;
