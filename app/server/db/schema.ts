@@ -620,7 +620,7 @@ export interface BudgetPlansTable {
   updated_by: string | null;
 }
 
-export type AlertRule = "spend_spike" | "spend_drop" | "conversions_drop" | "cpa_spike" | "no_impressions" | "pacing_off" | "outside_change" | "auto_applied";
+export type AlertRule = import("~/lib/alert-rules").AlertRuleName;
 
 /** An anomaly found by the checks after a refresh (0191). */
 export interface AlertsTable {
