@@ -13,6 +13,8 @@ export default [
     index("routes/home.tsx"),
     // Every client account on one screen (issue 31); the landing page with more than one.
     route("accounts", "routes/accounts.tsx"),
+    // What the checks after each refresh found (issue 31 point 3); the bell in the navigation counts the unread.
+    route("alerts", "routes/alerts.tsx"),
     route("dashboard", "routes/dashboard.tsx"),
     route("dashboard/score", "routes/performance-score.tsx"),
     route("campaigns", "routes/campaigns.tsx"),
@@ -50,6 +52,10 @@ export default [
     route("accounts/overview", "routes/api/accounts-overview.ts"),
     route("accounts/:customerId/budget-plan", "routes/api/account-budget-plan.ts"),
     route("accounts/:customerId/budget-plan/proposal", "routes/api/account-budget-proposal.ts"),
+    route("alerts", "routes/api/alerts.ts"),
+    route("alerts/read", "routes/api/alerts-read.ts"),
+    route("alerts/mutes", "routes/api/alert-mutes.ts"),
+    route("alerts/:alertId/resolve", "routes/api/alert-resolve.ts"),
     route("accounts/:customerId/campaigns", "routes/api/account-campaigns.ts"),
     route("accounts/:customerId/summary", "routes/api/account-summary.ts"),
     route("accounts/:customerId/sync", "routes/api/account-sync.ts"),

@@ -13,6 +13,12 @@ const NAV = [
 ];
 // With two or more client accounts: every one of them on one screen (issue 31).
 const ACCOUNTS = { to: "/accounts", label: "Accounts", icon: "M3 7h18M3 12h18M3 17h18M7 3v18" };
+// With a client account: the bell, counting the alerts not yet read.
+const ALERTS = {
+  to: "/alerts",
+  label: "Alerts",
+  icon: "M15 17h5l-1.4-1.4A2 2 0 0 1 18 14.2V11a6 6 0 0 0-4-5.7V5a2 2 0 1 0-4 0v.3A6 6 0 0 0 6 11v3.2a2 2 0 0 1-.6 1.4L4 17h5m6 0v1a3 3 0 1 1-6 0v-1m6 0H9",
+};
 // With an account connected: where proposed changes wait (the seed's five screens stay as they are without one).
 const DRAFTS = {
   to: "/drafts",
@@ -27,6 +33,8 @@ interface SidebarProps {
   draftCount: number | null;
   /** The client accounts to switch between (two or more), else null: no switcher. */
   switcher?: SwitcherAccount[] | null;
+  /** Unread alerts (the bell); null without a client account: no bell. */
+  unreadAlerts?: number | null;
 }
 
 /**
@@ -83,9 +91,9 @@ function MobileMenu(props: SidebarProps) {
   );
 }
 
-function NavContents({ activeAccount, draftCount, switcher }: SidebarProps) {
+function NavContents({ activeAccount, draftCount, switcher, unreadAlerts }: SidebarProps) {
   // With several client accounts, the overview of them all comes first.
-  const items = [...(switcher ? [ACCOUNTS] : []), ...NAV, ...(draftCount === null ? [] : [DRAFTS])];
+  const items = [...(switcher ? [ACCOUNTS] : []), ...NAV, ...(draftCount === null ? [] : [DRAFTS]), ...(unreadAlerts == null ? [] : [ALERTS])];
   return (
     <>
       <nav aria-label="Main" className="flex-1 space-y-1 px-3 py-4">
@@ -101,6 +109,12 @@ function NavContents({ activeAccount, draftCount, switcher }: SidebarProps) {
               <path strokeLinecap="round" strokeLinejoin="round" d={item.icon} />
             </svg>
             {item.label}
+            {item === ALERTS && unreadAlerts ? (
+              <span className="ml-auto rounded-full bg-red-600 px-2 py-0.5 text-xs font-semibold text-white" data-testid="alert-count">
+                {unreadAlerts}
+                <span className="sr-only"> unread</span>
+              </span>
+            ) : null}
             {item === DRAFTS && draftCount ? (
               <span className="ml-auto rounded-full bg-blue-600 px-2 py-0.5 text-xs font-semibold text-white" data-testid="draft-count">
                 {draftCount}

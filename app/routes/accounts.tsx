@@ -125,6 +125,13 @@ export default function Accounts({ loaderData, actionData }: Route.ComponentProp
         ),
     },
     {
+      key: "alerts",
+      label: "Alerts",
+      numeric: true,
+      sortable: true,
+      cell: (r) => (r.activeAlerts ? <span className="font-semibold text-red-700">{r.activeAlerts}</span> : "0"),
+    },
+    {
       key: "dataAge",
       label: "Data",
       sortable: true,

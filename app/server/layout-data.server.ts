@@ -5,10 +5,16 @@ import type { SessionContext } from "./auth/session.server";
 import { getConfig } from "./env.server";
 import { countDrafts } from "./changes/drafts.server";
 import { getDb } from "./db/db.server";
+import { unreadAlertCount } from "./agency/alert-inbox.server";
 
 /** What the signed-in shell shows on every screen: who, which account, its drafts waiting, and any connection trouble. */
 export async function loadLayoutData({ user }: SessionContext) {
-  const [connection, account, clients] = await Promise.all([getConnection(user.id), activeAccountRow(user), switcherAccounts(user.id)]);
+  const [connection, account, clients, unreadAlerts] = await Promise.all([
+    getConnection(user.id),
+    activeAccountRow(user),
+    switcherAccounts(user.id),
+    unreadAlertCount(user.id),
+  ]);
   // The navigation's count of drafts waiting (the layout's loader runs again after every form post, so it follows applies and discards).
   const draftCount = account && account.manager !== 1 ? await countDrafts(user.id, account.customer_id) : null;
   return {
@@ -19,6 +25,8 @@ export async function loadLayoutData({ user }: SessionContext) {
     activeAccount: account ? { customerId: account.customer_id, name: account.name } : null,
     // The header's switcher, once there is something to switch between.
     switcher: clients.length > 1 ? clients : null,
+    // The bell: with any client account; null (no bell) in the seed's state.
+    unreadAlerts: clients.length > 0 ? unreadAlerts : null,
   };
 }
 

@@ -11,7 +11,20 @@ import { ON_PLAN_TOLERANCE, pacingDays, pacingOf, RUN_RATE_DAYS, type Pacing, ty
 // query whatever the page size; nothing is computed per account in JS but
 // the formatting.
 
-export const OVERVIEW_SORTS = ["name", "manager", "spend", "conversions", "cpa", "roas", "pacing", "score", "recommendations", "impact", "dataAge"] as const;
+export const OVERVIEW_SORTS = [
+  "name",
+  "manager",
+  "spend",
+  "conversions",
+  "cpa",
+  "roas",
+  "pacing",
+  "score",
+  "recommendations",
+  "impact",
+  "alerts",
+  "dataAge",
+] as const;
 export type OverviewSort = (typeof OVERVIEW_SORTS)[number];
 export const OVERVIEW_FILTERS = ["all", "attention"] as const;
 export type OverviewFilter = (typeof OVERVIEW_FILTERS)[number];
@@ -76,6 +89,8 @@ export interface OverviewRow {
   attention: string[];
   /** The month's budget pacing; null without a monthly budget. */
   pacing: Pacing | null;
+  /** Open alerts the person has not muted. */
+  activeAlerts: number;
 }
 
 export interface Overview {
@@ -163,6 +178,20 @@ export async function accountsOverview(userId: string, query: OverviewQuery, opt
           .as("rec"),
       (j) => j.onRef("rec.customer_id", "=", "a.customer_id"),
     )
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom("alerts as al")
+          .where("al.status", "=", "open")
+          // The person's mutes hide an alert here as on the bell.
+          .where(
+            sql<SqlBool>`NOT EXISTS (SELECT 1 FROM alert_mutes mu WHERE mu.user_id = ${userId} AND (mu.customer_id = al.customer_id OR mu.customer_id = '*') AND (mu.rule = al.rule OR mu.rule = '*'))`,
+          )
+          .select(["al.customer_id", sql<number>`COUNT(*)`.as("alert_count")])
+          .groupBy("al.customer_id")
+          .as("alr"),
+      (j) => j.onRef("alr.customer_id", "=", "a.customer_id"),
+    )
     .leftJoin("account_targets as t", "t.customer_id", "a.customer_id")
     .leftJoin("budget_plans as bp", (j) => j.onRef("bp.customer_id", "=", "a.customer_id").on("bp.campaign_id", "=", ""))
     .leftJoin("optimizer_runs as o", "o.customer_id", "a.customer_id")
@@ -192,7 +221,7 @@ export async function accountsOverview(userId: string, query: OverviewQuery, opt
       w.or([sql<SqlBool>`LOWER(a.name) LIKE ${like} ESCAPE '\\'`, ...(/^\d+$/.test(digits) ? [w("a.customer_id", "like", `%${digits}%`)] : [])]),
     );
   }
-  if (query.status === "attention") base = base.where(sql<SqlBool>`(${offCpa} OR ${offRoas} OR ${offPace} OR ${stale})`);
+  if (query.status === "attention") base = base.where(sql<SqlBool>`(${offCpa} OR ${offRoas} OR ${offPace} OR ${stale} OR COALESCE(alr.alert_count, 0) > 0)`);
 
   const order: Record<OverviewSort, Expression<unknown>> = {
     name: sql`LOWER(a.name)`,
@@ -205,6 +234,7 @@ export async function accountsOverview(userId: string, query: OverviewQuery, opt
     score: scoreExpr,
     recommendations: sql`COALESCE(rec.open_count, 0)`,
     impact: sql`COALESCE(rec.impact, 0)`,
+    alerts: sql`COALESCE(alr.alert_count, 0)`,
     dataAge: sql`ss.last_success_at`,
   };
   const dir = query.dir === "asc" ? sql`ASC` : sql`DESC`;
@@ -242,6 +272,7 @@ export async function accountsOverview(userId: string, query: OverviewQuery, opt
           "ss.last_success_at",
           "ss.status as sync_status",
           "bp.monthly_budget_micros",
+          sql<number>`COALESCE(alr.alert_count, 0)`.as("alert_count"),
           sql<number>`COALESCE(s.mtd, 0)`.as("mtd"),
           sql<number>`COALESCE(s.recent, 0)`.as("recent"),
         ])
@@ -284,6 +315,7 @@ export async function accountsOverview(userId: string, query: OverviewQuery, opt
         dataAsOf: r.last_success_at ?? null,
         syncStatus: r.sync_status ?? "never",
         attention: [],
+        activeAlerts: num(r.alert_count),
         pacing:
           r.monthly_budget_micros === null || r.monthly_budget_micros === undefined
             ? null
@@ -305,6 +337,7 @@ export function attentionReasons(row: OverviewRow, staleBefore: string): string[
   if (targetRoas !== null && row.roas !== null && row.roas < targetRoas * (1 - OFF_TARGET_RATIO)) out.push("ROAS below target");
   if (row.pacing?.status === "over") out.push("Spending over the monthly plan");
   if (row.pacing?.status === "under") out.push("Spending under the monthly plan");
+  if (row.activeAlerts > 0) out.push(`${row.activeAlerts} open alert${row.activeAlerts === 1 ? "" : "s"}`);
   if (row.syncStatus === "failed") out.push("Last refresh failed");
   else if (row.dataAsOf === null) out.push("Never refreshed");
   else if (row.dataAsOf < staleBefore) out.push("Data more than two days old");

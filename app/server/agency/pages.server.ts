@@ -71,6 +71,7 @@ const CSV_COLUMNS: CsvColumn<OverviewRow>[] = [
   { header: "Performance Score", value: (r) => r.score },
   { header: "Open recommendations", value: (r) => r.openRecommendations },
   { header: "Recommendations impact / month", value: (r) => r.recommendationsImpact },
+  { header: "Open alerts", value: (r) => r.activeAlerts },
   { header: "Data as of", value: (r) => r.dataAsOf },
   { header: "Needs attention", value: (r) => r.attention.join("; ") },
 ];

@@ -4,7 +4,10 @@ import { OVERVIEW_FILTERS, OVERVIEW_SORTS } from "../agency/overview.server";
 import { PAGE_SIZES } from "~/lib/list-query";
 import type { BudgetPlanView, Pacing as PacingType } from "../agency/pacing.server";
 import { BudgetPlanBody } from "../agency/pacing.server";
-import { type Assert, type SameFields, CustomerIdParams, defineArea, errorResponse, NullableTimestamp, ok } from "./registry.server";
+import { AlertListQuery, MuteInput, type AlertView } from "../agency/alert-inbox.server";
+import { ReadBody } from "../agency/api.server";
+import { ALERT_RULES } from "~/lib/alert-rules";
+import { type Assert, type SameFields, CustomerIdParams, defineArea, errorResponse, NullableTimestamp, ok, Timestamp } from "./registry.server";
 
 // Issue 31: the agency's morning — every client account on one screen.
 
@@ -48,6 +51,7 @@ export const AccountOverview = z.object({
   dataAsOf: NullableTimestamp.describe("Last successful refresh"),
   syncStatus: z.enum(["never", "running", "ok", "failed"]),
   attention: z.array(z.string()).describe("Why the account needs attention; empty when it does not"),
+  activeAlerts: z.int().describe("Open alerts the caller has not muted"),
   pacing: Pacing.nullable().describe("The month's budget pacing; null without a monthly budget"),
 });
 
@@ -69,6 +73,38 @@ export const BudgetPlan = z.object({
 export type PacingFieldsMatch = Assert<SameFields<PacingType, z.output<typeof Pacing>>>;
 export type BudgetPlanFieldsMatch = Assert<SameFields<BudgetPlanView, z.output<typeof BudgetPlan>>>;
 
+export const Alert = z.object({
+  id: z.string(),
+  customerId: CustomerId,
+  accountName: z.string(),
+  rule: z.enum(ALERT_RULES),
+  ruleLabel: z.string(),
+  campaignId: z.string().nullable(),
+  title: z.string().describe("Names the figures and the usual value"),
+  figures: z.record(z.string(), z.unknown()).describe("The figures and the baseline (median, MAD, the spread used, how many weeks)"),
+  startedOn: z.iso.date().describe("The day the condition started, in the account's time zone"),
+  status: z.enum(["open", "resolved"]),
+  resolvedBy: z.enum(["check", "user"]).nullable().describe("check: a later check no longer saw the condition"),
+  resolvedAt: NullableTimestamp,
+  lastSeenAt: Timestamp,
+  createdAt: Timestamp,
+  evidencePath: z.string().describe("The screen with the evidence, in the account (a path of this app)"),
+  recommendationId: z.string().nullable(),
+  read: z.boolean(),
+  muted: z.boolean(),
+});
+export type AlertFieldsMatch = Assert<SameFields<AlertView, z.output<typeof Alert>>>;
+
+const Mutes = z.object({
+  mutes: z.array(
+    z.object({
+      customerId: CustomerId.nullable().describe("null: every account"),
+      accountName: z.string().nullable(),
+      rule: z.enum(ALERT_RULES).nullable().describe("null: every rule"),
+    }),
+  ),
+});
+
 const NO_ACCOUNT = errorResponse("No such client account among the caller's Google Ads accounts");
 
 export type AccountOverviewFieldsMatch = Assert<SameFields<OverviewRow, z.output<typeof AccountOverview>>>;
@@ -89,7 +125,7 @@ const OverviewQuery = z.object({
 
 export default defineArea({
   tag: "accounts",
-  schemas: { AccountOverview, Pacing, BudgetPlan },
+  schemas: { AccountOverview, Pacing, BudgetPlan, Alert },
   paths: {
     "/accounts/overview": {
       get: {
@@ -140,6 +176,57 @@ export default defineArea({
           201: ok("The change set's id", z.object({ changeSetId: z.string() })),
           400: errorResponse("No plan set, or the budgets already land on plan"),
           404: NO_ACCOUNT,
+        },
+      },
+    },
+    "/alerts": {
+      get: {
+        tags: ["alerts"],
+        summary: "The anomaly alerts of the caller's client accounts, newest first (50 a page), with the unread count",
+        query: AlertListQuery,
+        responses: {
+          200: ok("A page of alerts", z.object({ alerts: z.array(Alert), total: z.int(), page: z.int(), pageSize: z.int(), unread: z.int() })),
+          400: errorResponse("A query value that does not parse"),
+        },
+      },
+    },
+    "/alerts/read": {
+      post: {
+        tags: ["alerts"],
+        summary: "Mark alerts read (the named ones, or every open one), for the caller only",
+        body: ReadBody,
+        responses: {
+          200: ok("How many were marked, and the unread count now", z.object({ marked: z.int(), unread: z.int() })),
+          400: errorResponse("A malformed body"),
+          404: errorResponse("An alert not among the caller's"),
+          415: errorResponse("Content-Type must be application/json"),
+        },
+      },
+    },
+    "/alerts/{alertId}/resolve": {
+      post: {
+        tags: ["alerts"],
+        summary: "Resolve an open alert; it stays resolved while its condition lasts (a new episode is a new alert)",
+        path: z.object({ alertId: z.string() }),
+        bodyRequired: false,
+        responses: {
+          200: ok("Resolved", z.object({ id: z.string(), status: z.literal("resolved") })),
+          400: errorResponse("Already resolved"),
+          404: errorResponse("An alert not among the caller's"),
+        },
+      },
+    },
+    "/alerts/mutes": {
+      get: { tags: ["alerts"], summary: "The caller's muted rules and accounts", responses: { 200: ok("Mutes", Mutes) } },
+      post: {
+        tags: ["alerts"],
+        summary: "Mute or unmute a rule, an account, or a rule in one account, for the caller only",
+        body: MuteInput,
+        responses: {
+          200: ok("Mutes", Mutes),
+          400: errorResponse("Neither an account nor a rule, or a malformed body"),
+          404: errorResponse("An account not among the caller's client accounts"),
+          415: errorResponse("Content-Type must be application/json"),
         },
       },
     },

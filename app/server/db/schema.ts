@@ -626,6 +626,41 @@ export interface BudgetPlansTable {
   updated_by: string | null;
 }
 
+export type AlertRule = import("~/lib/alert-rules").AlertRuleName;
+
+/** An anomaly found by the checks after a refresh (0191). */
+export interface AlertsTable {
+  id: string;
+  customer_id: string;
+  rule: AlertRule;
+  subject: string;
+  campaign_id: string | null;
+  status: "open" | "resolved";
+  ongoing: number;
+  resolved_by: "check" | "user" | null;
+  title: string;
+  figures_json: string;
+  started_on: string;
+  evidence_path: string;
+  recommendation_id: string | null;
+  created_at: string;
+  last_seen_at: string;
+  resolved_at: string | null;
+}
+
+export interface AlertReadsTable {
+  user_id: string;
+  alert_id: string;
+  read_at: string;
+}
+
+export interface AlertMutesTable {
+  user_id: string;
+  customer_id: string;
+  rule: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -657,6 +692,9 @@ export interface Database {
   optimizer_in_flight: OptimizerInFlightTable;
   account_targets: AccountTargetsTable;
   budget_plans: BudgetPlansTable;
+  alerts: AlertsTable;
+  alert_reads: AlertReadsTable;
+  alert_mutes: AlertMutesTable;
   user_preferences: UserPreferencesTable;
   job_leases: JobLeasesTable;
   jobs: JobsTable;

@@ -28,6 +28,7 @@ import * as m0160 from "./0160_change_set_origin";
 import * as m0170 from "./0170_impact_records";
 import * as m0180 from "./0180_access_tokens";
 import * as m0190 from "./0190_budget_plans";
+import * as m0191 from "./0191_alerts";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   "0170_impact_records": m0170,
   "0180_access_tokens": m0180,
   "0190_budget_plans": m0190,
+  "0191_alerts": m0191,
 };
