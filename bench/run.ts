@@ -15,6 +15,11 @@
 //   BENCH_ONLY=demosync              only /healthz and signed-in pages while the demo accounts sync against the
 //                                    emulator mounted in demo mode (its worker thread; part of "http" too)
 //   BENCH_DEMO_ROOTS=<dir>,<dir>     …alternating between these checkouts' builds (before/after in one run)
+//   BENCH_ONLY=load                  the load benchmark (issue 27; opt-in: several minutes): BENCH_LOAD_USERS signed-in
+//                                    users (default 200) browse for BENCH_LOAD_SECONDS (60) at BENCH_LOAD_RATE req/s (20),
+//                                    two instances on a fresh PostgreSQL database on BENCH_LOAD_POSTGRES_URL (default
+//                                    TEST_DATABASE_URL; "none": SQLite only), then one on SQLite; cache on and off.
+//                                    Ports from BENCH_LOAD_PORT (default 3381).
 //   BENCH_CPU_PROF=<dir>             the sync parts' emulator and worker processes write V8 CPU profiles
 //                                    there (every thread: the sync's worker thread too); read them with
 //                                    bench/profile-summary.ts and bench/profile-timeline.ts
@@ -28,6 +33,7 @@ import type { DemoStoreOptions } from "../emulator/ads";
 import { serverBundleOptions } from "../scripts/server-bundle.mjs";
 import { googleEnvFor } from "../tests/support/emulator-harness";
 import { benchDeepCampaign, benchDemoFirstSync, benchDuringSync, benchPages, benchWide, ensureBuilds, type HttpBenchResult } from "./http.bench";
+import { benchLoad, type LoadRun } from "./load.bench";
 import { SYNC_AT, TODAY, type Dialect, type WorkerInput, type WorkerResult } from "./sync.bench";
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -435,6 +441,32 @@ function printWide(rows: NonNullable<HttpBenchResult["wide"]>) {
   );
 }
 
+function printLoad(runs: LoadRun[]) {
+  const first = runs[0];
+  if (!first) return;
+  console.log(
+    `\n### Load: ${fmt(first.users)} signed-in users, each its own account, dashboard → campaigns → a campaign's tabs, ` +
+      `${first.seconds} s at ${fmt(first.targetRate)} req/s (open model; latency from each request's scheduled start, ms)\n`,
+  );
+  table(
+    ["database", "instances", "document cache", "requests", "errors (0)", "p50", "p95", "p99", "max", "achieved req/s", "max start lag"],
+    runs.map((r) => [
+      r.database,
+      String(r.instances),
+      r.cache,
+      fmt(r.requests),
+      `${fmt(r.errors)} ${mark(r.errors === 0)}`,
+      ms(r.p50),
+      ms(r.p95),
+      ms(r.p99),
+      ms(r.max),
+      fmt(r.achievedRate, 1),
+      ms(r.maxStartLagMs),
+    ]),
+  );
+  for (const r of runs) if (r.errorSamples.length > 0) console.log(`\n${r.database}, cache ${r.cache}: ${r.errorSamples.join("; ")}`);
+}
+
 async function main() {
   console.log(
     `# Benchmarks (${new Date().toISOString()}, Node ${process.version}, ${dialects.join(" + ")}, load average ${os
@@ -472,6 +504,20 @@ async function main() {
           fmt(median(r.detailMs, (x) => x) / 1000, 2),
           fmt(median(r.detailCpuMs, (x) => x) / 1000, 2),
         ];
+      }),
+    );
+  }
+
+  if (only.has("load")) {
+    ensureBuilds();
+    const postgresUrl = process.env.BENCH_LOAD_POSTGRES_URL ?? process.env.TEST_DATABASE_URL ?? null;
+    printLoad(
+      await benchLoad({
+        users: env("BENCH_LOAD_USERS", 200),
+        seconds: env("BENCH_LOAD_SECONDS", 60),
+        rate: env("BENCH_LOAD_RATE", 20),
+        port: env("BENCH_LOAD_PORT", 3381),
+        postgresUrl: postgresUrl === "none" ? null : postgresUrl,
       }),
     );
   }
