@@ -1,3 +1,4 @@
+import { campaignRecommendations } from "./optimizer/pages.server";
 import { emptyMetrics } from "~/lib/metrics";
 import { parseCampaignListQuery, parseDetailTab, type CampaignSortKeyParam } from "~/lib/report-query";
 import { previousPeriod, wantsComparison } from "~/lib/compare-period";
@@ -107,6 +108,7 @@ export async function campaignDetailPage(user: User, url: URL, campaignId: strin
   return {
     ...ctx,
     tab,
+    recommendations: await campaignRecommendations(account.customerId, campaignId),
     tabNotice: notices.length ? notices.join(" ") : null,
     query: { ...query, page: opened.list.page },
     detail: { campaign: overview.campaign, counts: overview.counts, adGroupOptions: overview.adGroupOptions },
