@@ -17,7 +17,8 @@ import { StatusBadge } from "~/components/status-badge";
 import { SyncStatus, useLiveSync } from "~/components/sync-status";
 import { DetailImportNotice, detailMissing } from "~/components/detail-import";
 import { Notice } from "~/components/ui";
-import { formatDecimal, formatEnum, formatInteger, formatMoney, formatPercent } from "~/lib/format";
+import { countOf, formatDecimal, formatEnum, formatInteger, formatMoney, formatPercent } from "~/lib/format";
+import { impactText } from "~/lib/recommendations";
 import { averageCpc, conversionValuePerCost, costPerConversion, ctr, type Metrics } from "~/lib/metrics";
 import { currentPath, hrefWith, keptParams } from "~/lib/query";
 import { DETAIL_TABS, presetLinks, rangeFormHidden, rangeOnly, type DetailTab } from "~/lib/report-query";
@@ -54,6 +55,45 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 type Data = Route.ComponentProps["loaderData"];
+
+/** The campaign's own open recommendations (issue 29 point 5), largest first; the AI Optimizer holds the actions. */
+function CampaignRecommendations({ campaignId, data, currency }: { campaignId: string; data: Data["recommendations"]; currency: string }) {
+  const all = `/ai-optimizer?campaign=${campaignId}`;
+  const money = (n: number) => new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: 0 }).format(n);
+  return (
+    <section aria-labelledby="campaign-recs-heading" className="mb-6 rounded-xl border border-gray-200 bg-white p-5 shadow-sm">
+      <h2 id="campaign-recs-heading" className="text-base font-semibold text-gray-900">
+        Recommendations for this campaign
+      </h2>
+      {data.totals.count === 0 ? (
+        <p className="mt-1 text-sm text-gray-600">No open recommendation for this campaign.</p>
+      ) : (
+        <>
+          <p className="mt-1 text-sm text-gray-600">
+            {countOf(data.totals.count, "open recommendation")}
+            {data.totals.costSaved > 0 ? ` · saves about ${money(data.totals.costSaved)} a month` : ""}
+            {data.totals.conversions > 0 ? ` · about +${Math.round(data.totals.conversions * 10) / 10} conversions a month` : ""}
+          </p>
+          <ol className="mt-3 space-y-1 text-sm">
+            {data.items.map((r) => (
+              <li key={r.id} className="flex flex-wrap items-baseline justify-between gap-2">
+                <Link to={`${all}#rec-${r.id}`} className="text-blue-700 hover:underline">
+                  {r.title}
+                </Link>
+                <span className="text-xs text-gray-500">{impactText(r.impact)}</span>
+              </li>
+            ))}
+          </ol>
+          <p className="mt-3 text-sm">
+            <Link to={all} className="font-semibold text-blue-700 hover:underline">
+              {data.totals.count > data.items.length ? `See all ${data.totals.count} in the AI Optimizer` : "Review and apply in the AI Optimizer"}
+            </Link>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
 
 const TAB_LABELS: Record<DetailTab, string> = {
   adgroups: "Ad groups",
@@ -139,6 +179,10 @@ export default function CampaignDetailPage({ loaderData: data }: Route.Component
           </div>
         ) : null}
       </section>
+      {/* After the tab's table, which leads the page (issue 32 point 6). */}
+      <div className="mt-6">
+        <CampaignRecommendations campaignId={campaign.id} data={data.recommendations} currency={currency} />
+      </div>
     </>
   );
 }

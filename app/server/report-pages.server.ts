@@ -1,3 +1,4 @@
+import { campaignRecommendations } from "./optimizer/pages.server";
 import { emptyMetrics } from "~/lib/metrics";
 import { parseCampaignListQuery, parseDetailTab, type CampaignSortKeyParam } from "~/lib/report-query";
 import { previousPeriod, wantsComparison } from "~/lib/compare-period";
@@ -110,6 +111,7 @@ export async function campaignDetailPage(user: User, url: URL, campaignId: strin
     ...ctx,
     tab,
     adView,
+    recommendations: await campaignRecommendations(account.customerId, campaignId),
     tabNotice: notices.length ? notices.join(" ") : null,
     query: { ...query, page: opened.list.page },
     detail: { campaign: overview.campaign, counts: overview.counts, adGroupOptions: overview.adGroupOptions },

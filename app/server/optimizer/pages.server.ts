@@ -107,6 +107,23 @@ export async function campaignsOfRecommendations(db: DB, customerId: string) {
   return Object.assign(of, { names: campaigns.map((c) => ({ id: c.id, name: c.name })) });
 }
 
+/**
+ * A campaign page's own recommendations (issue 29 point 5): the open items about the campaign
+ * (its ad groups and keywords included), largest impact first, with their totals counted once.
+ */
+export async function campaignRecommendations(customerId: string, campaignId: string, limit = 5) {
+  const db = getDb();
+  const [{ recommendations }, campaignOf] = await Promise.all([
+    listRecommendations(db, customerId, { status: "open" }),
+    campaignsOfRecommendations(db, customerId),
+  ]);
+  const own = recommendations.filter((r) => campaignOf(r).has(campaignId));
+  return {
+    totals: totalsOf(own),
+    items: own.slice(0, limit).map((r) => ({ id: r.id, type: r.type, title: r.title, impact: r.impact, confidenceLabel: r.confidenceLabel })),
+  };
+}
+
 /** What the listed items are worth a month, each item once (its alternatives are not added: issue 29 point 5). */
 export function totalsOf(list: Array<Pick<Recommendation, "impact">>) {
   const sum = (kind: string) => Math.round(list.reduce((s, r) => s + (r.impact.kind === kind ? r.impact.monthly : 0), 0) * 100) / 100;
