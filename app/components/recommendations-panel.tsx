@@ -63,6 +63,10 @@ export interface PanelData {
   /** What the listed items are worth a month, each once. */
   totals?: { count: number; costSaved: number; conversions: number; value: number };
   recommendations: PanelRecommendation[];
+  /** Open advice a change applied since the run already carried out (left out of the list and the counts). */
+  carriedOut?: number;
+  /** The days most figures below cover: the engine's last complete days, which may end before a report page's range. */
+  window?: { from: string; to: string } | null;
   ranAt: string | null;
   syncedAt: string | null;
   score: number | null;
@@ -312,6 +316,7 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
       ) : null}
       <p className="mt-1 text-xs text-gray-500">
         {data.ranAt ? `Last analysis ${formatTimeAgo(data.ranAt, data.now)}` : analysing || syncing ? null : "No analysis yet: it runs after the first sync."}
+        {data.ranAt && data.window ? ` · figures for ${formatDateRange(data.window)}, its last complete days` : null}
         {data.score !== null ? (
           <>
             {" · "}
@@ -321,6 +326,12 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
           </>
         ) : null}
       </p>
+      {data.carriedOut ? (
+        <p className="mt-1 text-xs text-gray-600" data-testid="carried-out">
+          {data.carriedOut === 1 ? "1 recommendation was" : `${data.carriedOut} recommendations were`} carried out by a change applied since the last analysis,
+          so {data.carriedOut === 1 ? "it is" : "they are"} no longer listed.
+        </p>
+      ) : null}
       {data.targetSet ? null : (
         <p className="mt-2 rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-900" data-testid="no-target">
           No target is set for this account: campaigns are compared with the account&apos;s other campaigns. A target CPA or ROAS sharpens these recommendations

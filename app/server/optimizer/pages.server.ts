@@ -28,6 +28,7 @@ import {
   SnoozeInput,
 } from "./service.server";
 import { log } from "../log.server";
+import { alreadyInEffect } from "./in-effect.server";
 import { RECOMMENDATION_TYPES, type Recommendation } from "./types.server";
 import { calibration, measuredMoneyThisMonth } from "../impact/service.server";
 
@@ -49,7 +50,10 @@ export async function recommendationsPanel(user: User, url: URL) {
     hasAnyTarget(db, account.customerId),
     campaignsOfRecommendations(db, account.customerId),
   ]);
-  const all = result.recommendations;
+  // Advice that a change applied since the engine's run carried out (from the chat, ticked rows, a
+  // revert) leaves the open list at once, as it does in the chat; the next run drops it for good.
+  const carriedOut = list === "open" ? await carriedOutSinceRun(db, account.customerId, result.ranAt, result.recommendations) : new Set<string>();
+  const all = result.recommendations.filter((r) => !carriedOut.has(r.id));
   const shown = all.filter((r) => (!filter.type || r.type === filter.type) && (!filter.campaign || campaignOf(r).has(filter.campaign)));
   // The campaigns and types the list has, for the filters' choices.
   const campaignIds = new Set(all.flatMap((r) => [...campaignOf(r)]));
@@ -57,7 +61,9 @@ export async function recommendationsPanel(user: User, url: URL) {
     list,
     sync,
     analysis,
-    counts,
+    counts: { ...counts, open: Math.max(0, counts.open - carriedOut.size) },
+    carriedOut: carriedOut.size,
+    window: commonWindow(shown),
     filter,
     campaigns: campaignOf.names.filter((c) => campaignIds.has(c.id)),
     types: [...new Set(all.map((r) => r.type))],
@@ -71,6 +77,35 @@ export async function recommendationsPanel(user: User, url: URL) {
     timeZone: account.timeZone,
     now: renderClock(),
   };
+}
+
+/** The recommendations whose every action is already what the account has, when a change set was applied since the run. */
+async function carriedOutSinceRun(db: DB, customerId: string, ranAt: string | null, recs: Recommendation[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (!ranAt) return out;
+  const appliedSince = await db
+    .selectFrom("change_sets")
+    .select("id")
+    .where("customer_id", "=", customerId)
+    .where("applied_at", ">", ranAt)
+    .limit(1)
+    .executeTakeFirst();
+  if (!appliedSince) return out;
+  for (const r of recs) if (await alreadyInEffect(customerId, r.actions)) out.add(r.id);
+  return out;
+}
+
+/** The window most of the listed recommendations' figures cover (the engine's last complete days), to name it once. */
+function commonWindow(recs: Recommendation[]): { from: string; to: string } | null {
+  const counts = new Map<string, number>();
+  for (const r of recs) {
+    const key = `${r.evidence.dateRange.from}|${r.evidence.dateRange.to}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const top = [...counts].sort((a, b) => b[1] - a[1])[0];
+  if (!top) return null;
+  const [from, to] = top[0].split("|");
+  return { from, to };
 }
 
 const PanelFilter = z.object({
