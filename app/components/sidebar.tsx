@@ -84,7 +84,8 @@ function MobileMenu(props: SidebarProps) {
       </summary>
       <div className="border-t border-gray-100 pb-2">
         <p className="truncate px-6 pt-3 text-xs text-gray-500">{props.email}</p>
-        {props.switcher ? <AccountSwitcher accounts={props.switcher} active={props.activeAccount} /> : null}
+        {/* Open in the menu: a second disclosure inside this one would be one more tap, and one more summary. */}
+        {props.switcher ? <AccountSwitcher accounts={props.switcher} active={props.activeAccount} inline /> : null}
         <NavContents {...props} />
       </div>
     </details>

@@ -47,6 +47,20 @@ export default function Alerts({ loaderData, actionData }: Route.ComponentProps)
         }
       />
       <FormError message={(actionData as { error?: string } | undefined)?.error ?? null} />
+      <Form method="post" className="mb-4 flex flex-wrap items-end gap-2 text-sm">
+        <input type="hidden" name="intent" value="email" />
+        <label className="flex flex-col text-xs font-medium text-gray-600">
+          Email me about new alerts
+          <select name="mode" defaultValue={data.emailMode} className="mt-0.5 rounded-md border border-gray-300 px-2 py-1 text-sm text-gray-900">
+            <option value="off">Off</option>
+            <option value="immediate">At once</option>
+          </select>
+        </label>
+        <button type="submit" className="rounded-md border border-gray-300 bg-white px-3 py-1 font-semibold text-gray-700 hover:bg-gray-50">
+          Save
+        </button>
+        <span className="text-xs text-gray-500">Muted rules and accounts are not mailed.</span>
+      </Form>
       <nav aria-label="Alert status" className="mb-4 flex gap-2 text-sm">
         {(["open", "resolved", "all"] as const).map((s) => (
           <Link

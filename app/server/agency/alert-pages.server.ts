@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { User } from "../db/schema";
 import { DomainError } from "../domain-errors.server";
 import { redirectWithToast } from "../toast.server";
+import { AlertEmailMode, alertEmailMode, setAlertEmailMode } from "./alert-mail.server";
 import { ALERT_RULES, AlertListQuery, listAlerts, listMutes, markAlertsRead, resolveAlert, setMute } from "./alert-inbox.server";
 
 // The /alerts page: the list (a GET form's filters), and its plain forms.
@@ -10,12 +11,13 @@ import { ALERT_RULES, AlertListQuery, listAlerts, listMutes, markAlertsRead, res
 export async function alertsPage(user: User, url: URL) {
   const parsed = AlertListQuery.safeParse(Object.fromEntries(url.searchParams));
   const query = parsed.success ? parsed.data : AlertListQuery.parse({});
-  const [list, mutes] = await Promise.all([listAlerts(user.id, query), listMutes(user.id)]);
-  return { ...list, query, mutes, ignored: !parsed.success };
+  const [list, mutes, emailMode] = await Promise.all([listAlerts(user.id, query), listMutes(user.id), alertEmailMode(user.id)]);
+  return { ...list, query, mutes, emailMode, ignored: !parsed.success };
 }
 
 const AlertForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("read-all") }),
+  z.object({ intent: z.literal("email"), mode: AlertEmailMode }),
   z.object({ intent: z.literal("resolve"), alertId: z.string().min(1, "Choose an alert") }),
   z.object({
     intent: z.literal("mute"),
@@ -42,6 +44,9 @@ export async function alertsAction(user: User, form: FormData, returnTo: string)
   const input = parsed.data;
   try {
     switch (input.intent) {
+      case "email":
+        await setAlertEmailMode(user.id, input.mode);
+        return redirectWithToast(returnTo, { type: "success", message: input.mode === "off" ? "No alert emails" : "Alerts will be emailed at once" });
       case "read-all": {
         const n = await markAlertsRead(user.id, "all");
         return redirectWithToast(returnTo, { type: "success", message: n ? `${n} alert${n === 1 ? "" : "s"} marked read` : "Nothing unread" });

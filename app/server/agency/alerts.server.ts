@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { addDays, yesterdayIn } from "~/lib/dates";
 import { getDb, type DB } from "../db/db.server";
 import type { AlertRule, AlertsTable } from "../db/schema";
+import { mailNewAlerts } from "./alert-mail.server";
 import { pacingDays, pacingOf } from "./pacing.server";
 
 // Issue 31 point 3: the checks that run on an account's data after each
@@ -325,13 +326,16 @@ export async function checkAlerts(customerId: string, now: Date = new Date(), db
     });
   }
 
-  await record(db, customerId, found, now);
+  const created = await record(db, customerId, found, now);
+  // Mail after the alerts are stored (the outbox writes in its own transaction).
+  if (created.length) await mailNewAlerts(created, db);
   return found;
 }
 
 /** Stores the outcome: one alert per episode, seen again while it lasts, resolved once a check no longer sees it. */
-async function record(db: DB, customerId: string, found: Found[], now: Date) {
+async function record(db: DB, customerId: string, found: Found[], now: Date): Promise<AlertsTable[]> {
   const at = now.toISOString();
+  const created: AlertsTable[] = [];
   await db.transaction().execute(async (trx) => {
     const current = await trx.selectFrom("alerts").selectAll().where("customer_id", "=", customerId).where("ongoing", "=", 1).execute();
     const seen = new Set<string>();
@@ -376,6 +380,7 @@ async function record(db: DB, customerId: string, found: Found[], now: Date) {
         resolved_at: null,
       };
       await trx.insertInto("alerts").values(row).execute();
+      created.push(row);
     }
     const gone = current.filter((a) => !seen.has(a.id)).map((a) => a.id);
     if (gone.length) {
@@ -388,6 +393,7 @@ async function record(db: DB, customerId: string, found: Found[], now: Date) {
         .execute();
     }
   });
+  return created;
 }
 
 /** An open recommendation about the campaign (the biggest), where the alert can point for a fix. */
