@@ -61,7 +61,7 @@ export function AccountSwitcher({
           />
         </label>
       </Form>
-      <div className="max-h-72 overflow-y-auto">
+      <div className="relative max-h-72 overflow-y-auto">
         {[...groups].map(([manager, list]) => (
           <div key={manager} role="group" aria-label={manager}>
             <p className="px-1 pt-1 text-xs font-semibold uppercase tracking-wide text-gray-500">{manager}</p>
