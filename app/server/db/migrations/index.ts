@@ -26,6 +26,7 @@ import * as m0133 from "./0133_history_import_state";
 import * as m0160 from "./0160_change_set_origin";
 import * as m0170 from "./0170_impact_records";
 import * as m0180 from "./0180_access_tokens";
+import * as m0200 from "./0200_pmax_asset_groups";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   "0160_change_set_origin": m0160,
   "0170_impact_records": m0170,
   "0180_access_tokens": m0180,
+  "0200_pmax_asset_groups": m0200,
 };
