@@ -150,41 +150,138 @@ export default function CampaignDetailPage({ loaderData: data }: Route.Component
       </div>
       <MetricSummary metrics={campaign.metrics} currency={currency} />
       {data.tabNotice ? <Notice>{data.tabNotice}</Notice> : null}
-      <nav aria-label="Campaign sections" className="relative mb-4 flex gap-1 overflow-x-auto border-b border-gray-200">
-        {DETAIL_TABS.map((tab) => {
-          const current = data.tab === tab;
-          return (
-            <Link
-              key={tab}
-              // Another tab has other columns: its sort, filters and page start fresh.
-              to={hrefWith(pathname, search, { tab: tab === "adgroups" ? null : tab, view: null, ...Object.fromEntries(TABLE_KEYS.map((k) => [k, null])) })}
-              aria-current={current ? "page" : undefined}
-              preventScrollReset
-              className={`-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium sm:px-4 ${current ? "border-blue-600 text-blue-700" : "border-transparent text-gray-600 hover:text-gray-900"}`}
-            >
-              {TAB_LABELS[tab]} <span className="text-xs text-gray-400">{formatInteger(data.detail.counts[tab])}</span>
-            </Link>
-          );
-        })}
-      </nav>
-      <section aria-label={TAB_LABELS[data.tab]}>
-        {data.tab !== "adgroups" ? <DetailImportNotice sync={live} tab={data.tab} /> : null}
-        <TabTools data={data} />
-        <TabPanel data={data} currency={currency} newAdHref={hrefWith(`${pathname}/ads/new`, rangeOnly(search), {})} />
-        <TabPaging data={data} />
-        {data.opened.tab === "keywords" ? (
-          <div className="mt-6 grid gap-4 lg:grid-cols-2">
-            <AddKeywordsForm adGroups={data.detail.adGroupOptions} currency={currency} />
-            <AddNegativesForm campaignId={campaign.id} adGroups={data.detail.adGroupOptions} />
-          </div>
-        ) : null}
-      </section>
+      {data.assetGroups ? (
+        <AssetGroups groups={data.assetGroups} />
+      ) : (
+        <>
+          <nav aria-label="Campaign sections" className="relative mb-4 flex gap-1 overflow-x-auto border-b border-gray-200">
+            {DETAIL_TABS.map((tab) => {
+              const current = data.tab === tab;
+              return (
+                <Link
+                  key={tab}
+                  // Another tab has other columns: its sort, filters and page start fresh.
+                  to={hrefWith(pathname, search, { tab: tab === "adgroups" ? null : tab, view: null, ...Object.fromEntries(TABLE_KEYS.map((k) => [k, null])) })}
+                  aria-current={current ? "page" : undefined}
+                  preventScrollReset
+                  className={`-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium sm:px-4 ${current ? "border-blue-600 text-blue-700" : "border-transparent text-gray-600 hover:text-gray-900"}`}
+                >
+                  {TAB_LABELS[tab]} <span className="text-xs text-gray-400">{formatInteger(data.detail.counts[tab])}</span>
+                </Link>
+              );
+            })}
+          </nav>
+          <section aria-label={TAB_LABELS[data.tab]}>
+            {data.tab !== "adgroups" ? <DetailImportNotice sync={live} tab={data.tab} /> : null}
+            <TabTools data={data} />
+            <TabPanel data={data} currency={currency} newAdHref={hrefWith(`${pathname}/ads/new`, rangeOnly(search), {})} />
+            <TabPaging data={data} />
+            {data.opened.tab === "keywords" ? (
+              <div className="mt-6 grid gap-4 lg:grid-cols-2">
+                <AddKeywordsForm adGroups={data.detail.adGroupOptions} currency={currency} />
+                <AddNegativesForm campaignId={campaign.id} adGroups={data.detail.adGroupOptions} />
+              </div>
+            ) : null}
+          </section>
+        </>
+      )}
       {/* After the tab's table, which leads the page (issue 32 point 6). */}
       <div className="mt-6">
         <CampaignRecommendations campaignId={campaign.id} data={data.recommendations} currency={currency} />
       </div>
     </>
   );
+}
+
+type AssetGroupData = NonNullable<Data["assetGroups"]>[number];
+
+const FIELD_LABELS: Record<string, string> = {
+  HEADLINE: "Headline",
+  LONG_HEADLINE: "Long headline",
+  DESCRIPTION: "Description",
+  BUSINESS_NAME: "Business name",
+  MARKETING_IMAGE: "Image (landscape)",
+  SQUARE_MARKETING_IMAGE: "Image (square)",
+  LOGO: "Logo",
+};
+
+/**
+ * A Performance Max campaign has asset groups, not ad groups and keywords (so no Max. CPC either):
+ * each group with its assets and listing groups, read only. Google's API v24 reports no performance
+ * label for these assets, so each shows its status as Google gives it.
+ */
+function AssetGroups({ groups }: { groups: AssetGroupData[] }) {
+  return (
+    <section aria-label="Asset groups">
+      <h2 className="mb-1 text-lg font-semibold text-gray-900">Asset groups</h2>
+      <p className="mb-4 text-sm text-gray-600">
+        Performance Max: read only here; change asset groups in Google Ads. Google does not report performance labels for Performance Max assets, so each asset
+        shows its status.
+      </p>
+      {groups.length === 0 ? <p className="text-gray-600">This campaign has no asset groups.</p> : null}
+      <ul className="space-y-6">
+        {groups.map((g) => (
+          <li key={g.id}>
+            <article className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:p-5" aria-label={`Asset group ${g.name}`}>
+              <header className="mb-3 flex flex-wrap items-center gap-3">
+                <h3 className="font-semibold text-gray-900">{g.name}</h3>
+                <StatusBadge status={g.status} />
+                <AdStrengthBadge strength={g.adStrength} />
+                {g.finalUrl ? <span className="break-all text-xs text-gray-500">Final URL: {g.finalUrl}</span> : null}
+              </header>
+              <p className="mb-3 text-sm text-gray-700" data-testid="listing-groups">
+                <strong>Listing groups:</strong> {listingGroupText(g.listingGroups)}
+              </p>
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Assets of {g.name}</caption>
+                <thead className="border-b border-gray-200 text-xs text-gray-500">
+                  <tr>
+                    <th scope="col" className="py-1 pr-4 font-medium">
+                      Field
+                    </th>
+                    <th scope="col" className="py-1 pr-4 font-medium">
+                      Asset
+                    </th>
+                    <th scope="col" className="py-1 font-medium">
+                      Asset status
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {g.assets.map((a) => (
+                    <tr key={`${a.assetId}~${a.fieldType}`} className="border-b border-gray-100 last:border-0">
+                      <td className="py-1 pr-4 whitespace-nowrap text-gray-600">{FIELD_LABELS[a.fieldType] ?? formatEnum(a.fieldType)}</td>
+                      <th scope="row" className="py-1 pr-4 font-normal text-gray-900">
+                        {a.text ?? `Asset ${a.assetId}`}
+                      </th>
+                      <td className="py-1 text-gray-700">
+                        {a.primaryStatus ? formatEnum(a.primaryStatus) : "—"}
+                        {a.primaryStatusReasons.length ? (
+                          <span className="text-xs text-gray-500"> ({a.primaryStatusReasons.map(formatEnum).join(", ")})</span>
+                        ) : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </article>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function listingGroupText(s: AssetGroupData["listingGroups"]): string {
+  if (s.kind === "none") return "none";
+  if (s.kind === "all") return "All products";
+  const parts = [
+    s.included.length ? `includes ${s.included.join(", ")}` : null,
+    s.excluded.length ? `excludes ${s.excluded.join(", ")}` : null,
+    s.everythingElse ? `everything else ${s.everythingElse}` : null,
+  ].filter(Boolean);
+  const text = parts.join("; ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function BackLink({ href }: { href: string }) {

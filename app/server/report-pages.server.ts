@@ -4,6 +4,7 @@ import { parseCampaignListQuery, parseDetailTab, type CampaignSortKeyParam } fro
 import { previousPeriod, wantsComparison } from "~/lib/compare-period";
 import { parseAdView, parseDetailListQuery } from "~/lib/detail-query";
 import { getCampaignOverview, listDetailTab } from "./ads/detail-lists.server";
+import { listAssetGroups } from "./ads/asset-groups.server";
 import { getAccountSummary, getDailySeries, listCampaigns, type CampaignSortKey, type CampaignStatusFilter } from "./ads/reports.server";
 import { hiddenCampaignColumns } from "./campaign-columns.server";
 import type { User } from "./db/schema";
@@ -107,11 +108,17 @@ export async function campaignDetailPage(user: User, url: URL, campaignId: strin
     ignored.length ? `Ignored an invalid ${ignored.join(", ")} in the address; showing the default instead.` : null,
     viewIgnored && tab === "ads" ? "Ignored an invalid view in the address; showing the ads as cards." : null,
   ].filter(Boolean);
+  // Performance Max has asset groups, not ad groups and keywords: the page shows those, read only (issue 32).
+  const assetGroups =
+    overview.campaign.channelType === "PERFORMANCE_MAX"
+      ? await cachedRead(scope, "asset-groups", [campaignId], () => listAssetGroups(account.customerId, campaignId))
+      : null;
   return {
     ...ctx,
     tab,
     adView,
     recommendations: await campaignRecommendations(account.customerId, campaignId),
+    assetGroups,
     tabNotice: notices.length ? notices.join(" ") : null,
     query: { ...query, page: opened.list.page },
     detail: { campaign: overview.campaign, counts: overview.counts, adGroupOptions: overview.adGroupOptions },

@@ -12,6 +12,8 @@ test.describe.configure({ timeout: 180_000 });
 const LAPTOP = { width: 1440, height: 900 };
 /** Search | Tents in the rich demo account (emulator/ads/demo/PLANTED.md). */
 const TENTS = "/campaigns/17000000008";
+/** PMax | All Products, with three asset groups (emulator/ads/demo/PLANTED.md). */
+const PMAX = "/campaigns/17000000094";
 
 /** The element's top edge, in px from the top of the page, with the page scrolled to the top. */
 async function topOf(page: Page, locator: Locator) {
@@ -83,6 +85,37 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto(`${TENTS}?tab=ads&view=grid`);
       await expect(page.getByText(/Ignored an invalid view/)).toBeVisible();
       await expect(page.getByRole("article").first()).toBeVisible();
+    });
+
+    test("a Performance Max campaign shows its asset groups, read only, without ad group, keyword or bid controls", async ({ page, request }) => {
+      await connectDemoAccount(page, request);
+      await page.goto(PMAX);
+      await expect(page.getByRole("heading", { level: 1, name: "PMax | All Products" })).toBeVisible();
+      const section = page.getByRole("region", { name: "Asset groups" });
+      await expect(section.getByRole("article")).toHaveCount(3);
+      // No "Ad groups 0 / Keywords 0" tabs, no Max. CPC anywhere, no bulk bars.
+      await expect(page.getByRole("navigation", { name: "Campaign sections" })).toHaveCount(0);
+      await expect(page.getByText(/max\. CPC/i)).toHaveCount(0);
+      await expect(page.getByRole("table", { name: "Ad groups" })).toHaveCount(0);
+
+      const tents = section.getByRole("article", { name: "Asset group Tents & Shelter" });
+      await expect(tents.getByTestId("listing-groups")).toHaveText("Listing groups: Includes Northwind, Summit Works; everything else excluded");
+      const assets = tents.getByRole("table", { name: "Assets of Tents & Shelter" });
+      await expect(assets.locator("tbody tr")).toHaveCount(12);
+      await expect(assets.getByRole("row", { name: /Headline Tents for Every Trip (Eligible|Limited)/ })).toBeVisible();
+      await expect(assets.getByRole("row", { name: /Image \(square\) Tents & Shelter 2/ })).toBeVisible();
+      await expect(tents.getByText("Ad strength: Good", { exact: true })).toBeVisible();
+
+      const clearance = section.getByRole("article", { name: "Asset group Winter Clearance" });
+      await expect(clearance.getByText("Paused", { exact: true })).toBeVisible();
+      await expect(clearance.getByTestId("listing-groups")).toHaveText("Listing groups: All products");
+      // Read only: no form inside the asset groups.
+      await expect(section.locator("form")).toHaveCount(0);
+
+      // A search campaign keeps its tabs and shows no asset groups.
+      await page.goto(TENTS);
+      await expect(page.getByRole("navigation", { name: "Campaign sections" })).toBeVisible();
+      await expect(page.getByRole("region", { name: "Asset groups" })).toHaveCount(0);
     });
   });
 }

@@ -230,6 +230,9 @@ describe("a full sync of the rich demo account", () => {
       "Loading negative keywords",
       "Loading ads",
       "Loading ad asset performance",
+      "Loading asset groups",
+      "Loading asset group assets",
+      "Loading listing groups",
       "Saving",
     ]);
     // Stage 1 switched in: status "ok" for every existing reader; the detail import goes on.

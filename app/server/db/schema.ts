@@ -199,6 +199,43 @@ export interface AdsAdAssetsTable {
   enabled: number | null;
 }
 
+/** Performance Max (issue 32): asset groups, their assets and listing groups, read only. */
+export interface AdsAssetGroupsTable {
+  customer_id: string;
+  id: string;
+  campaign_id: string;
+  name: string;
+  status: string;
+  ad_strength: string | null;
+  primary_status: string | null;
+  final_url: string | null;
+}
+
+export interface AdsAssetGroupAssetsTable {
+  customer_id: string;
+  asset_group_id: string;
+  asset_id: string;
+  field_type: string;
+  campaign_id: string;
+  asset_type: string | null;
+  text: string | null;
+  name: string | null;
+  status: string | null;
+  primary_status: string | null;
+  primary_status_reasons: string | null;
+}
+
+export interface AdsAssetGroupListingGroupsTable {
+  customer_id: string;
+  asset_group_id: string;
+  id: string;
+  campaign_id: string;
+  type: string;
+  brand: string | null;
+  product_type: string | null;
+  parent_id: string | null;
+}
+
 export interface AdsSearchTermDailyTable extends AdsMetricColumns {
   customer_id: string;
   campaign_id: string;
@@ -676,6 +713,9 @@ export interface Database {
   ads_ads: AdsAdsTable;
   ads_ad_daily: AdsAdDailyTable;
   ads_ad_assets: AdsAdAssetsTable;
+  ads_asset_groups: AdsAssetGroupsTable;
+  ads_asset_group_assets: AdsAssetGroupAssetsTable;
+  ads_asset_group_listing_groups: AdsAssetGroupListingGroupsTable;
   ads_search_term_daily: AdsSearchTermDailyTable;
   ads_sync_state: AdsSyncStateTable;
   google_ads_operations: GoogleAdsOperationsTable;

@@ -11,7 +11,7 @@ import type { Account } from "../store/store";
 import { FactBuilder, type FactTable } from "../store/facts";
 import { keywordImpressionShare } from "../store/impression-share";
 import { RowSplitter } from "../store/split";
-import { Rng } from "../util/prng";
+import { hashUnit, Rng } from "../util/prng";
 import { weekday } from "../util/dates";
 import type {
   AdGroupAdEntity,
@@ -22,8 +22,11 @@ import type {
   CampaignData,
   CampaignEntity,
   PerformanceLabel,
+  AssetData,
+  AssetGroupFieldType,
+  AssetGroupListingGroupFilterData,
 } from "../store/types";
-import type { AccountPlan, AdGroupPlan, AdPlan, CampaignPlan, KeywordPlan, TermPlan, Traffic } from "./plan";
+import type { AccountPlan, AdGroupPlan, AdPlan, AssetGroupPlan, CampaignPlan, KeywordPlan, TermPlan, Traffic } from "./plan";
 import { BRAND_TERM_PATTERNS, BROAD_TERM_PATTERNS, PHRASE_TERM_PATTERNS } from "./content";
 
 /** Sunday-first weekly shape: outdoor shoppers browse more at weekends. */
@@ -37,6 +40,10 @@ const ID_BASE = {
   ad: 650_000_000_000,
   asset: 190_000_000_000,
   campaignCriterion: 500_000_000_000,
+  // Performance Max (issue 32): own ranges, assigned after every other entity, so no earlier id moves.
+  assetGroup: 6_400_000_000,
+  pmaxAsset: 195_000_000_000,
+  listingGroup: 8_100_000_000,
 };
 
 export interface GeneratedAccountStats {
@@ -65,9 +72,10 @@ export class AccountGenerator {
   private agIS: Float64Array[];
   private camp: Float64Array[];
   private campIS: Float64Array[];
-  private seq = { campaign: 0, budget: 0, adGroup: 0, criterion: 0, ad: 0, asset: 0, campaignCriterion: 0 };
+  private seq = { campaign: 0, budget: 0, adGroup: 0, criterion: 0, ad: 0, asset: 0, campaignCriterion: 0, assetGroup: 0, pmaxAsset: 0, listingGroup: 0 };
   private assetByText = new Map<string, number>();
   private pmaxBuffers: Array<{ campaignIdx: number; daily: Float64Array[]; terms: string[] }> = [];
+  private pmaxGroups: Array<{ campaignIdx: number; groups: AssetGroupPlan[] }> = [];
   // Campaign daily impression-share inputs, appended per campaign in index order (campaignIdx * D + day).
   private rates: { budgetLost: number[]; rankLost: number[] } = { budgetLost: [], rankLost: [] };
   private splitter = new RowSplitter();
@@ -106,6 +114,8 @@ export class AccountGenerator {
 
     // Performance Max terms go last so the term table stays append-only.
     for (const p of this.pmaxBuffers) this.pmaxTerms(p.campaignIdx, p.daily, p.terms);
+    // Asset groups last of all, without the shared random stream: every other id and figure stays as it was.
+    for (const p of this.pmaxGroups) for (const g of p.groups) this.assetGroup(p.campaignIdx, g);
 
     acct.facts = {
       keyword: this.kwB.finish(acct.keywords.count),
@@ -254,6 +264,7 @@ export class AccountGenerator {
       for (let k = 0; k < D_COLS; k++) for (let d = 0; d < D; d++) this.camp[k][d] += daily[k][d];
       this.pmaxBuffers.push({ campaignIdx: ci, daily, terms: t.terms });
     }
+    if (cp.assetGroups?.length) this.pmaxGroups.push({ campaignIdx: ci, groups: cp.assetGroups });
 
     this.campB.openEntity(ci);
     let cost = 0;
@@ -661,5 +672,102 @@ export class AccountGenerator {
     };
     link(headlines, "HEADLINE", 3);
     link(descriptions, "DESCRIPTION", 2);
+  }
+
+  // ------------------------------------------------------- performance max
+
+  /** One asset group with its text and image assets and a listing-group tree (brand units under a root subdivision). */
+  private assetGroup(ci: number, g: AssetGroupPlan): void {
+    const acct = this.acct;
+    const cid = acct.customerId;
+    const campaign = acct.campaigns[ci].data;
+    const id = this.nextId("assetGroup");
+    const groupIdx = acct.assetGroups.length;
+    const paused = g.status !== "ENABLED" || campaign.status !== "ENABLED";
+    const resourceName = `customers/${cid}/assetGroups/${id}`;
+    const texts = g.headlines.length + g.descriptions.length;
+    acct.assetGroups.push({
+      idx: groupIdx,
+      campaignIdx: ci,
+      data: {
+        resourceName,
+        id,
+        campaign: campaign.resourceName,
+        name: g.name,
+        status: g.status,
+        finalUrls: [g.finalUrl],
+        ...(g.path1 ? { path1: g.path1 } : {}),
+        adStrength: g.images >= 3 && texts >= 7 ? "GOOD" : g.images >= 2 ? "AVERAGE" : "POOR",
+        primaryStatus: paused ? "PAUSED" : g.images < 2 ? "LIMITED" : "ELIGIBLE",
+        ...(paused
+          ? { primaryStatusReasons: [g.status !== "ENABLED" ? "ASSET_GROUP_PAUSED" : "CAMPAIGN_PAUSED"] }
+          : g.images < 2
+            ? { primaryStatusReasons: ["ASSET_GROUP_LIMITED"] }
+            : {}),
+      },
+    });
+    const link = (fieldType: AssetGroupFieldType, asset: Omit<AssetData, "resourceName" | "id" | "source">) => {
+      const assetId = this.nextId("pmaxAsset");
+      const assetIdx = acct.assets.length;
+      acct.assets.push({ idx: assetIdx, data: { resourceName: `customers/${cid}/assets/${assetId}`, id: assetId, source: "ADVERTISER", ...asset } });
+      // A deterministic few are approved with limits (policy labels), so the page has something to show; no shared random draw.
+      const limited = hashUnit(id, assetId) < 0.15;
+      acct.assetGroupAssets.push({
+        idx: acct.assetGroupAssets.length,
+        assetGroupIdx: groupIdx,
+        assetIdx,
+        data: {
+          resourceName: `customers/${cid}/assetGroupAssets/${id}~${assetId}~${fieldType}`,
+          assetGroup: resourceName,
+          asset: `customers/${cid}/assets/${assetId}`,
+          fieldType,
+          status: "ENABLED",
+          source: "ADVERTISER",
+          primaryStatus: limited ? "LIMITED" : "ELIGIBLE",
+          ...(limited ? { primaryStatusReasons: ["ASSET_APPROVED_LABELED"] } : {}),
+        },
+      });
+    };
+    for (const text of g.headlines) link("HEADLINE", { type: "TEXT", textAsset: { text } });
+    for (const text of g.longHeadlines) link("LONG_HEADLINE", { type: "TEXT", textAsset: { text } });
+    for (const text of g.descriptions) link("DESCRIPTION", { type: "TEXT", textAsset: { text } });
+    link("BUSINESS_NAME", { type: "TEXT", textAsset: { text: g.businessName } });
+    for (let i = 0; i < g.images; i++) {
+      const square = i % 2 === 1;
+      const [w, h] = square ? [1200, 1200] : [1200, 628];
+      link(square ? "SQUARE_MARKETING_IMAGE" : "MARKETING_IMAGE", {
+        type: "IMAGE",
+        name: `${g.name} ${i + 1}`,
+        imageAsset: { mimeType: "IMAGE_JPEG", fullSize: { widthPixels: w, heightPixels: h, url: `https://tpc.googlesyndication.com/simgad/${id}${i}` } },
+      });
+    }
+
+    // Listing groups: "All products" alone, or a subdivision by brand with one unit per brand and "everything else" excluded.
+    const filter = (type: AssetGroupListingGroupFilterData["type"], parent?: string, brand?: string | null) => {
+      const fid = this.nextId("listingGroup");
+      const name = `customers/${cid}/assetGroupListingGroupFilters/${id}~${fid}`;
+      acct.listingGroupFilters.push({
+        idx: acct.listingGroupFilters.length,
+        assetGroupIdx: groupIdx,
+        data: {
+          resourceName: name,
+          assetGroup: resourceName,
+          id: fid,
+          type,
+          listingSource: "SHOPPING",
+          // Google's "everything else" node is a dimension with no value.
+          ...(brand === undefined ? {} : { caseValue: { productBrand: brand === null ? {} : { value: brand } } }),
+          ...(parent ? { parentListingGroupFilter: parent } : {}),
+        },
+      });
+      return name;
+    };
+    if (g.brands.length === 0) {
+      filter("UNIT_INCLUDED");
+    } else {
+      const root = filter("SUBDIVISION");
+      for (const brand of g.brands) filter("UNIT_INCLUDED", root, brand);
+      filter("UNIT_EXCLUDED", root, null);
+    }
   }
 }

@@ -116,7 +116,23 @@ export interface CampaignPlan {
   adGroups: () => Iterable<AdGroupPlan>;
   /** Performance Max: campaign-level traffic and its search-term categories. */
   pmax?: Traffic & { terms: string[] };
+  /** Performance Max: its asset groups (read only in the emulator). */
+  assetGroups?: AssetGroupPlan[];
   labels?: string[];
+}
+
+/** One Performance Max asset group: its texts, and the brands its listing groups include (the rest excluded). */
+export interface AssetGroupPlan {
+  name: string;
+  status: EntityStatus;
+  finalUrl: string;
+  path1?: string;
+  headlines: string[];
+  longHeadlines: string[];
+  descriptions: string[];
+  businessName: string;
+  images: number;
+  brands: string[];
 }
 
 export interface AccountPlan {

@@ -4,7 +4,7 @@
 
 import type { Rng } from "../util/prng";
 import type { AdTextAsset, EntityStatus, MatchType, QualityBucket } from "../store/types";
-import type { AccountPlan, AdGroupPlan, AdPlan, BiddingPlan, CampaignPlan, KeywordPlan, TermPlan, Traffic } from "./plan";
+import type { AccountPlan, AdGroupPlan, AdPlan, AssetGroupPlan, BiddingPlan, CampaignPlan, KeywordPlan, TermPlan, Traffic } from "./plan";
 import {
   BAKERY_BRAND_THEMES,
   BAKERY_DESCRIPTIONS,
@@ -643,6 +643,7 @@ export function richOutdoorPlan(rng: Rng, D: number): AccountPlan {
     negatives: [],
     adGroups: () => [],
     pmax: { lambda: 9000, ctr: 0.012, cpc: 0.85, cvr: 0.028, aov: 160, terms: pmaxTerms },
+    assetGroups: PMAX_ASSET_GROUPS,
   });
 
   // Brand first, then search, display, PMax — the order an account manager would expect.
@@ -1089,3 +1090,42 @@ export function scaledOutdoorPlan(rng: Rng, D: number, spec: ScaleSpec): Account
     finalUrlBase: base,
   };
 }
+
+/** The demo's Performance Max asset groups (issue 32): built after everything else, with their own id ranges, so no other id or figure moves. */
+const PMAX_ASSET_GROUPS: AssetGroupPlan[] = [
+  {
+    name: "Tents & Shelter",
+    status: "ENABLED",
+    finalUrl: "https://www.northwind-outdoor.example/tents",
+    path1: "tents",
+    headlines: ["Tents for Every Trip", "Free Shipping Over $50", "Northwind Outdoor Gear", "Backpacking Tents", "Family Camping Tents"],
+    longHeadlines: ["Find the tent that fits your next trip, from ultralight to family size"],
+    descriptions: ["Ultralight, family and instant tents, tested in the field.", "Shop tents, tarps and footprints with free returns."],
+    businessName: "Northwind Outdoor",
+    images: 3,
+    brands: ["Northwind", "Summit Works"],
+  },
+  {
+    name: "Sleeping & Camp Kitchen",
+    status: "ENABLED",
+    finalUrl: "https://www.northwind-outdoor.example/camp",
+    path1: "camp",
+    headlines: ["Sleep Warm Outdoors", "Camp Stoves & Cookware", "Northwind Outdoor Gear", "Down & Synthetic Bags"],
+    longHeadlines: ["Sleeping bags, pads and camp kitchens for cold nights and long trips"],
+    descriptions: ["Rated bags for every season, from summer to winter.", "Stoves, pots and coolers for the campsite."],
+    businessName: "Northwind Outdoor",
+    images: 2,
+    brands: ["Northwind"],
+  },
+  {
+    name: "Winter Clearance",
+    status: "PAUSED",
+    finalUrl: "https://www.northwind-outdoor.example/sale",
+    headlines: ["Winter Clearance Sale", "Up to 40% Off Jackets", "Northwind Outdoor Gear"],
+    longHeadlines: ["Last season's jackets and boots at clearance prices while stocks last"],
+    descriptions: ["Insulated jackets, boots and gloves on sale now.", "Limited stock: order before it is gone."],
+    businessName: "Northwind Outdoor",
+    images: 1,
+    brands: [],
+  },
+];

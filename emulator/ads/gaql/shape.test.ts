@@ -123,6 +123,18 @@ const QUERIES: Array<[string, string]> = [
     SMALL,
     "SELECT campaign_criterion.criterion_id, campaign_criterion.campaign, campaign_criterion.type, campaign_criterion.negative, campaign_criterion.status, campaign_criterion.keyword.text, campaign_criterion.keyword.match_type, campaign_criterion.location.geo_target_constant, campaign_criterion.language.language_constant FROM campaign_criterion",
   ],
+  [
+    RICH,
+    "SELECT asset_group.id, asset_group.name, asset_group.status, asset_group.campaign, asset_group.final_urls, asset_group.path1, asset_group.ad_strength, asset_group.primary_status, asset_group.primary_status_reasons, campaign.id, campaign.advertising_channel_type FROM asset_group",
+  ],
+  [
+    RICH,
+    "SELECT asset_group_asset.asset_group, asset_group_asset.asset, asset_group_asset.field_type, asset_group_asset.status, asset_group_asset.source, asset_group_asset.primary_status, asset_group_asset.primary_status_reasons, asset.id, asset.type, asset.name, asset.text_asset.text, asset.image_asset.full_size.width_pixels, asset_group.id FROM asset_group_asset",
+  ],
+  [
+    RICH,
+    "SELECT asset_group_listing_group_filter.id, asset_group_listing_group_filter.asset_group, asset_group_listing_group_filter.type, asset_group_listing_group_filter.listing_source, asset_group_listing_group_filter.case_value.product_brand.value, asset_group_listing_group_filter.parent_listing_group_filter, campaign.id FROM asset_group_listing_group_filter",
+  ],
 ];
 
 describe("JSON shapes match the v24 discovery document (committed catalogue)", () => {

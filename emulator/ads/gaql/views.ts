@@ -21,6 +21,10 @@
 //   campaign_criterion  → campaign, customer                      (no metrics)
 //   change_event        → ad_group, campaign, customer            (no metrics; Google also
 //                          attributes asset and feed, which the emulator's events don't carry)
+//   asset_group         → campaign, customer                      (Google has metrics here; the emulator
+//                          models none, so it answers them as a resource without metrics)
+//   asset_group_asset   → asset, asset_group, campaign, customer  (no metrics modelled)
+//   asset_group_listing_group_filter → asset_group, campaign, customer (no metrics)
 //   change_status       → ad_group, campaign, customer            (no metrics; one row per changed
 //                          resource: its latest change_event, see changeStatusRows)
 
@@ -233,6 +237,12 @@ export class AccountContext {
         return objectAccessor(acct.adAssetLinks);
       case "campaign_criterion":
         return objectAccessor(acct.campaignCriteria);
+      case "asset_group":
+        return objectAccessor(acct.assetGroups);
+      case "asset_group_asset":
+        return objectAccessor(acct.assetGroupAssets);
+      case "asset_group_listing_group_filter":
+        return objectAccessor(acct.listingGroupFilters);
       case "change_event":
         return objectAccessor(acct.changeEvents);
       case "change_status":
@@ -413,6 +423,9 @@ export const VIEW_RESOURCES = [
   "campaign_criterion",
   "change_event",
   "change_status",
+  "asset_group",
+  "asset_group_asset",
+  "asset_group_listing_group_filter",
 ] as const;
 
 const id = (i: number) => i;
@@ -603,6 +616,38 @@ export function viewFor(ctx: AccountContext, resource: string): ViewDef | undefi
       return {
         resource,
         joins: { campaign_criterion: id, campaign: (i) => acct.campaignCriteria[i].campaignIdx, customer: zero },
+        metrics: null,
+        segments: set([]),
+      };
+    case "asset_group":
+      return {
+        resource,
+        joins: { asset_group: id, campaign: (i) => acct.assetGroups[i].campaignIdx, customer: zero },
+        metrics: null,
+        segments: set([]),
+      };
+    case "asset_group_asset":
+      return {
+        resource,
+        joins: {
+          asset_group_asset: id,
+          asset: (i) => acct.assetGroupAssets[i].assetIdx,
+          asset_group: (i) => acct.assetGroupAssets[i].assetGroupIdx,
+          campaign: (i) => acct.assetGroups[acct.assetGroupAssets[i].assetGroupIdx].campaignIdx,
+          customer: zero,
+        },
+        metrics: null,
+        segments: set([]),
+      };
+    case "asset_group_listing_group_filter":
+      return {
+        resource,
+        joins: {
+          asset_group_listing_group_filter: id,
+          asset_group: (i) => acct.listingGroupFilters[i].assetGroupIdx,
+          campaign: (i) => acct.assetGroups[acct.listingGroupFilters[i].assetGroupIdx].campaignIdx,
+          customer: zero,
+        },
         metrics: null,
         segments: set([]),
       };

@@ -19,6 +19,9 @@ import type {
   AssetEntity,
   BudgetEntity,
   CampaignCriterionEntity,
+  AssetGroupEntity,
+  AssetGroupAssetEntity,
+  ListingGroupFilterEntity,
   CampaignEntity,
   ChangeEventEntity,
   CustomerData,
@@ -51,6 +54,10 @@ export class Account {
   assets: AssetEntity[] = [];
   adAssetLinks: AdAssetLinkEntity[] = [];
   campaignCriteria: CampaignCriterionEntity[] = [];
+  /** Performance Max asset groups, their asset links and listing-group trees (read only in the emulator). */
+  assetGroups: AssetGroupEntity[] = [];
+  assetGroupAssets: AssetGroupAssetEntity[] = [];
+  listingGroupFilters: ListingGroupFilterEntity[] = [];
   searchTerms = new SearchTermTable();
   /** Seeded outside changes, then API writes from the mutate layer (ascending time). */
   changeEvents: ChangeEventEntity[] = [];

@@ -123,9 +123,56 @@ export interface AdGroupAdData {
 export interface AssetData {
   resourceName: string;
   id: number;
-  type: "TEXT";
+  type: "TEXT" | "IMAGE";
   source: "ADVERTISER";
-  textAsset: { text: string };
+  name?: string;
+  textAsset?: { text: string };
+  imageAsset?: { mimeType: "IMAGE_JPEG" | "IMAGE_PNG"; fullSize: { widthPixels: number; heightPixels: number; url: string } };
+}
+
+/** Performance Max: an asset group of a campaign (Google's AssetGroup, API v24). */
+export interface AssetGroupData {
+  resourceName: string;
+  id: number;
+  campaign: string;
+  name: string;
+  status: EntityStatus;
+  finalUrls: string[];
+  path1?: string;
+  path2?: string;
+  adStrength: AdStrength;
+  primaryStatus: "ELIGIBLE" | "PAUSED" | "REMOVED" | "LIMITED" | "NOT_ELIGIBLE" | "PENDING";
+  primaryStatusReasons?: string[];
+}
+
+export type AssetGroupFieldType =
+  "HEADLINE" | "LONG_HEADLINE" | "DESCRIPTION" | "BUSINESS_NAME" | "MARKETING_IMAGE" | "SQUARE_MARKETING_IMAGE" | "LOGO" | "CALL_TO_ACTION_SELECTION";
+
+/**
+ * The link of an asset to an asset group (Google's AssetGroupAsset, API v24). v24 has no
+ * performance_label on it (Google removed it; only ad_group_ad_asset_view keeps one):
+ * the asset's standing is its primary status and reasons.
+ */
+export interface AssetGroupAssetData {
+  resourceName: string;
+  assetGroup: string;
+  asset: string;
+  fieldType: AssetGroupFieldType;
+  status: EntityStatus;
+  source: "ADVERTISER";
+  primaryStatus: "ELIGIBLE" | "PAUSED" | "REMOVED" | "LIMITED" | "NOT_ELIGIBLE" | "PENDING";
+  primaryStatusReasons?: string[];
+}
+
+/** A node of an asset group's listing-group tree (Google's AssetGroupListingGroupFilter, API v24). */
+export interface AssetGroupListingGroupFilterData {
+  resourceName: string;
+  assetGroup: string;
+  id: number;
+  type: "SUBDIVISION" | "UNIT_INCLUDED" | "UNIT_EXCLUDED";
+  listingSource: "SHOPPING";
+  caseValue?: { productBrand?: { value?: string } } | { productType?: { value?: string; level: "LEVEL1" } };
+  parentListingGroupFilter?: string;
 }
 
 export interface AdGroupAdAssetViewData {
@@ -235,6 +282,22 @@ export interface AdAssetLinkEntity {
   /** Share of the ad's served impressions that showed this asset (drives the view's metrics). */
   servedShare: number;
   data: AdGroupAdAssetViewData;
+}
+export interface AssetGroupEntity {
+  idx: number;
+  campaignIdx: number;
+  data: AssetGroupData;
+}
+export interface AssetGroupAssetEntity {
+  idx: number;
+  assetGroupIdx: number;
+  assetIdx: number;
+  data: AssetGroupAssetData;
+}
+export interface ListingGroupFilterEntity {
+  idx: number;
+  assetGroupIdx: number;
+  data: AssetGroupListingGroupFilterData;
 }
 export interface CampaignCriterionEntity {
   idx: number;

@@ -56,6 +56,11 @@ const TABLE_RULES: Partial<Record<StagedTable, { whole: readonly ChangeType[]; p
   ads_ads: { whole: [], partial: [{ type: "AD_GROUP_AD", field: "ad_group_ad.resource_name", key: ["ad_group_id", "ad_id"] }] },
   // An ad's assets are replaced together (one it no longer has must go).
   ads_ad_assets: { whole: ["ASSET"], partial: [{ type: "AD_GROUP_AD", field: "ad_group_ad.resource_name", key: ["ad_group_id", "ad_id"] }] },
+  // Performance Max (read only here): small tables, re-read whole when the account's campaigns or assets
+  // change; change_status as read here does not name asset groups, so a full sync also catches their edits.
+  ads_asset_groups: { whole: ["CAMPAIGN"], partial: [] },
+  ads_asset_group_assets: { whole: ["CAMPAIGN", "ASSET"], partial: [] },
+  ads_asset_group_listing_groups: { whole: ["CAMPAIGN"], partial: [] },
 };
 
 /** The entity tables a refresh may re-read. */

@@ -154,7 +154,8 @@ describe("a newer sync during the detail import", () => {
       now: () => later,
     });
     const done = await newer;
-    expect(streams).toHaveLength(11);
+    // One stream per table (Performance Max's three included).
+    expect(streams).toHaveLength(14);
     expect(done).toMatchObject({ status: "ok", lastSuccessAt: later.toISOString(), detail: { status: "ok" } });
     const detailRows = await Promise.all(DETAIL_TABLES.map(rows));
     expect(detailRows.every((n) => n > 0)).toBe(true);

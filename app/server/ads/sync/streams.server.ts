@@ -58,6 +58,13 @@ const TextAsset = z.object({
 });
 const TextAssets = z.array(TextAsset).default([]);
 
+/** A resource name whose last segment ends in an id ("customers/1/campaigns/2", "…/assetGroupListingGroupFilters/3~4"). */
+const ResourceName = z.string().regex(/^customers\/\d+\/\w+\/[\d~]*\d$/, "expected a resource name ending in an id");
+/** The id at the end of a resource name (after the last "~" of a composite one). */
+function lastIdOf(resourceName: string): string {
+  return resourceName.slice(Math.max(resourceName.lastIndexOf("/"), resourceName.lastIndexOf("~")) + 1);
+}
+
 type Tables = Database;
 export type StagedTable =
   | "ads_campaigns"
@@ -70,6 +77,9 @@ export type StagedTable =
   | "ads_ads"
   | "ads_ad_daily"
   | "ads_ad_assets"
+  | "ads_asset_groups"
+  | "ads_asset_group_assets"
+  | "ads_asset_group_listing_groups"
   | "ads_search_term_daily";
 
 /** Tables a sync replaces, in the order they are written. */
@@ -84,6 +94,9 @@ export const SYNCED_TABLES: readonly StagedTable[] = [
   "ads_ads",
   "ads_ad_daily",
   "ads_ad_assets",
+  "ads_asset_groups",
+  "ads_asset_group_assets",
+  "ads_asset_group_listing_groups",
   "ads_search_term_daily",
 ];
 
@@ -555,6 +568,102 @@ export const STEPS = [
       performance_label: v.performanceLabel ?? null,
       pinned_field: v.pinnedField ?? null,
       enabled: v.enabled === undefined ? null : v.enabled ? 1 : 0,
+    }),
+  }),
+  // Performance Max (issue 32): asset groups with their assets and listing groups, read only. The
+  // campaign comes from asset_group.campaign, a field of the group itself, on all three.
+  step({
+    table: "ads_asset_groups",
+    label: "Loading asset groups",
+    query: (_range, f) =>
+      `SELECT asset_group.id, asset_group.campaign, asset_group.name, asset_group.status, asset_group.ad_strength,
+        asset_group.primary_status, asset_group.final_urls
+      FROM asset_group ${where(f)} ${LEAN}`,
+    schema: z.object({
+      assetGroup: z.object({
+        id: Int64String,
+        campaign: ResourceName,
+        name: z.string(),
+        status: Enum,
+        adStrength: Enum.optional(),
+        primaryStatus: Enum.optional(),
+        finalUrls: z.array(z.string()).default([]),
+      }),
+    }),
+    toRow: ({ assetGroup: g }, customerId) => ({
+      customer_id: customerId,
+      id: g.id,
+      campaign_id: lastIdOf(g.campaign),
+      name: g.name,
+      status: g.status,
+      ad_strength: g.adStrength ?? null,
+      primary_status: g.primaryStatus ?? null,
+      final_url: g.finalUrls[0] ?? null,
+    }),
+  }),
+  step({
+    table: "ads_asset_group_assets",
+    label: "Loading asset group assets",
+    query: (_range, f) =>
+      `SELECT asset_group_asset.field_type, asset_group_asset.status, asset_group_asset.primary_status,
+        asset_group_asset.primary_status_reasons, asset.id, asset.type, asset.name, asset.text_asset.text,
+        asset_group.id, asset_group.campaign
+      FROM asset_group_asset ${where("asset_group_asset.status != REMOVED", f)} ${LEAN}`,
+    schema: z.object({
+      assetGroupAsset: z.object({
+        fieldType: Enum,
+        status: Enum.optional(),
+        primaryStatus: Enum.optional(),
+        primaryStatusReasons: z.array(Enum).default([]),
+      }),
+      asset: z.object({ id: Int64String, type: Enum.optional(), name: z.string().optional(), textAsset: z.object({ text: z.string().optional() }).optional() }),
+      assetGroup: z.object({ id: Int64String, campaign: ResourceName }),
+    }),
+    toRow: ({ assetGroupAsset: l, asset, assetGroup }, customerId) => ({
+      customer_id: customerId,
+      asset_group_id: assetGroup.id,
+      asset_id: asset.id,
+      field_type: l.fieldType,
+      campaign_id: lastIdOf(assetGroup.campaign),
+      asset_type: asset.type ?? null,
+      text: asset.textAsset?.text ?? null,
+      name: asset.name ?? null,
+      status: l.status ?? null,
+      primary_status: l.primaryStatus ?? null,
+      primary_status_reasons: l.primaryStatusReasons.length ? l.primaryStatusReasons.join(",") : null,
+    }),
+  }),
+  step({
+    table: "ads_asset_group_listing_groups",
+    label: "Loading listing groups",
+    query: (_range, f) =>
+      `SELECT asset_group_listing_group_filter.id, asset_group_listing_group_filter.type,
+        asset_group_listing_group_filter.case_value.product_brand.value, asset_group_listing_group_filter.case_value.product_type.value,
+        asset_group_listing_group_filter.parent_listing_group_filter, asset_group.id, asset_group.campaign
+      FROM asset_group_listing_group_filter ${where(f)} ${LEAN}`,
+    schema: z.object({
+      assetGroupListingGroupFilter: z.object({
+        id: Int64String,
+        type: Enum,
+        caseValue: z
+          .object({
+            productBrand: z.object({ value: z.string().optional() }).optional(),
+            productType: z.object({ value: z.string().optional() }).optional(),
+          })
+          .optional(),
+        parentListingGroupFilter: ResourceName.optional(),
+      }),
+      assetGroup: z.object({ id: Int64String, campaign: ResourceName }),
+    }),
+    toRow: ({ assetGroupListingGroupFilter: n, assetGroup }, customerId) => ({
+      customer_id: customerId,
+      asset_group_id: assetGroup.id,
+      id: n.id,
+      campaign_id: lastIdOf(assetGroup.campaign),
+      type: n.type,
+      brand: n.caseValue?.productBrand?.value ?? null,
+      product_type: n.caseValue?.productType?.value ?? null,
+      parent_id: n.parentListingGroupFilter ? lastIdOf(n.parentListingGroupFilter) : null,
     }),
   }),
   step({
