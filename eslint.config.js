@@ -2,7 +2,9 @@
 // rules, and the design's layer boundaries as import restrictions:
 //   - app/components and app/lib never import server code (*.server.*, app/server);
 //   - app/ never imports emulator/ (tests excepted), nor app/server the test-only code in tests/;
-//   - emulator/ never imports app/.
+//   - emulator/ never imports app/;
+//   - inside app/server: nothing imports the routes; the engine and impact never import the assistant;
+//     db/ imports no domain folder; ads/ (client, read models) and http/ import no feature built on them.
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
@@ -18,6 +20,25 @@ const EMULATOR = {
 const TEST_SUPPORT = {
   group: ["**/tests/*", "**/tests/**"],
   message: "tests/ holds test-only code (the emulator harnesses, fakes); the product never imports it.",
+};
+// Inside app/server (issue 30, point 2; ADR 030): the rules that hold for today's folders. The planned
+// regrouping (docs/architecture.md) adds its own in the commit that moves the files.
+const SERVER_PRODUCT_FILES = { ignores: ["app/server/**/*.test.ts", "app/server/**/*.test.tsx"] };
+const ROUTES = {
+  regex: "(^|/)routes/",
+  message: "Server code serves the routes; it never imports them (route modules stay thin and on top).",
+};
+const ASSISTANT = {
+  regex: "(^|/)(ai|mcp)/",
+  message: "The recommendations engine and the impact measurements stand without the assistant: it reads them, never the reverse.",
+};
+const DOMAIN = {
+  regex: "(^|/)(ads|ai|auth|changes|http|impact|mcp|optimizer)/",
+  message: "The database layer (app/server/db) knows no domain folder: the domain depends on it, not the reverse.",
+};
+const BUILT_ON_GOOGLE = {
+  regex: "(^|/)(ai|changes|impact|mcp|optimizer)/",
+  message: "Google's client, the synced tables' read models (app/server/ads) and the HTTP plumbing (app/server/http) never import the features built on them.",
 };
 const APP = {
   group: ["~/*", "**/app/*"],
@@ -40,6 +61,18 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // Type-aware rules (issue 30): a promise nobody awaits or handles loses its error, and a promise
+    // handed where a plain function is expected (an event handler, a forEach) is never awaited.
+    files: ["**/*.ts", "**/*.tsx"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      // Awaiting what is not a promise hides a wrong idea of what a function returns.
+      "@typescript-eslint/await-thenable": "error",
+    },
+  },
   {
     plugins: { "react-hooks": reactHooks },
     rules: {
@@ -65,6 +98,27 @@ export default tseslint.config(
     // Only tests start the emulator (through tests/support/); product code never does.
     ignores: ["app/**/*.test.ts", "app/**/*.test.tsx", "app/components/**", "app/lib/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [EMULATOR, TEST_SUPPORT] }] },
+  },
+  {
+    files: ["app/server/**"],
+    ...SERVER_PRODUCT_FILES,
+    rules: { "no-restricted-imports": ["error", { patterns: [EMULATOR, TEST_SUPPORT, ROUTES] }] },
+  },
+  {
+    files: ["app/server/optimizer/**", "app/server/impact/**"],
+    ...SERVER_PRODUCT_FILES,
+    rules: { "no-restricted-imports": ["error", { patterns: [EMULATOR, TEST_SUPPORT, ROUTES, ASSISTANT] }] },
+  },
+  {
+    files: ["app/server/db/**"],
+    ...SERVER_PRODUCT_FILES,
+    rules: { "no-restricted-imports": ["error", { patterns: [EMULATOR, TEST_SUPPORT, ROUTES, DOMAIN] }] },
+  },
+  {
+    // ads/*.ts: the client and read models; the sync (ads/sync) queues the engine after a switch-over.
+    files: ["app/server/ads/*.ts", "app/server/http/**"],
+    ...SERVER_PRODUCT_FILES,
+    rules: { "no-restricted-imports": ["error", { patterns: [EMULATOR, TEST_SUPPORT, ROUTES, BUILT_ON_GOOGLE] }] },
   },
   {
     // Tests build partial framework arguments (loader args, SDK messages).

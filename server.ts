@@ -65,6 +65,7 @@ async function main() {
   }
 
   let closing = false;
+  let demoEmulator: import("./emulator/mount-host").WorkerMount | undefined;
   const server = express();
   server.disable("x-powered-by");
   server.set("trust proxy", app.trustProxy);
@@ -148,15 +149,20 @@ async function main() {
   }
 
   if (app.demoMode) {
-    const { mountDemoEmulator } = await import("./emulator/mount");
-    server.use(
-      app.emulatorMountPath,
-      mountDemoEmulator({
+    // On its own thread (issue 26 point 6): while demo accounts sync, its work never holds up this event loop.
+    const { mountDemoEmulatorInWorker } = await import("./emulator/mount-host");
+    demoEmulator = mountDemoEmulatorInWorker(
+      {
         publicBaseUrl: `${app.appUrl}${app.emulatorMountPath}`,
         client: app.demoClient,
         stateDir: path.join(app.dataDir, "emulator"),
-      }),
+      },
+      app.emulatorMountPath,
+      { error: (message) => log.error(message) },
     );
+    server.use(app.emulatorMountPath, demoEmulator.handler);
+    // Its modules load while the server starts, not on the first sign-in.
+    demoEmulator.ready().catch((error: unknown) => log.error({ err: error }, "the demo emulator did not start"));
   }
 
   server.use(compressResponses());
@@ -221,6 +227,7 @@ async function main() {
       if (clean) log.info(`drained in ${ms} ms`);
       else log.warn(`gave up waiting after ${ms} ms`);
       await app.shutdown().catch(() => {});
+      await demoEmulator?.close().catch(() => {});
       await viteDevServer?.close();
       process.exit(clean ? 0 : 1);
     });

@@ -11,6 +11,10 @@ export default [
   route("reset-password", "routes/reset-password.tsx"),
   layout("routes/app-layout.tsx", [
     index("routes/home.tsx"),
+    // Every client account on one screen (issue 31); the landing page with more than one.
+    route("accounts", "routes/accounts.tsx"),
+    // What the checks after each refresh found (issue 31 point 3); the bell in the navigation counts the unread.
+    route("alerts", "routes/alerts.tsx"),
     route("dashboard", "routes/dashboard.tsx"),
     route("dashboard/score", "routes/performance-score.tsx"),
     route("campaigns", "routes/campaigns.tsx"),
@@ -30,6 +34,7 @@ export default [
   route("export/campaigns", "routes/export/campaigns.ts"),
   route("export/campaigns/:campaignId", "routes/export/campaign-tab.ts"),
   route("export/history", "routes/export/history.ts"),
+  route("export/accounts", "routes/export/accounts.ts"),
   // The pages' own freshness endpoint (cookie session): GET polls, POST is "Sync now".
   route("sync", "routes/sync.ts"),
   // The same for the recommendations engine: GET polls while an analysis is in flight.
@@ -44,6 +49,13 @@ export default [
     route("auth/google", "routes/api/auth-google.ts"),
     route("auth/google/callback", "routes/api/auth-google-callback.ts"),
     route("accounts", "routes/api/accounts.ts"),
+    route("accounts/overview", "routes/api/accounts-overview.ts"),
+    route("accounts/:customerId/budget-plan", "routes/api/account-budget-plan.ts"),
+    route("accounts/:customerId/budget-plan/proposal", "routes/api/account-budget-proposal.ts"),
+    route("alerts", "routes/api/alerts.ts"),
+    route("alerts/read", "routes/api/alerts-read.ts"),
+    route("alerts/mutes", "routes/api/alert-mutes.ts"),
+    route("alerts/:alertId/resolve", "routes/api/alert-resolve.ts"),
     route("accounts/:customerId/campaigns", "routes/api/account-campaigns.ts"),
     route("accounts/:customerId/summary", "routes/api/account-summary.ts"),
     route("accounts/:customerId/sync", "routes/api/account-sync.ts"),

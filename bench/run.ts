@@ -10,6 +10,10 @@
 //   BENCH_RATE=20                    requests/s per endpoint while the big account syncs
 //   BENCH_APP_ROOT=<dir>             measure the build in another checkout (before/after figures)
 //   BENCH_ONLY=demo                  only the demo account's first sync, BENCH_DEMO_RUNS times (default 5)
+//   BENCH_ONLY=decode                the 100k-keyword backfill with the batch decoder and with the general path only,
+//                                    BENCH_SYNC_RUNS times each, alternating (issue 26 point 7)
+//   BENCH_ONLY=demosync              only /healthz and signed-in pages while the demo accounts sync against the
+//                                    emulator mounted in demo mode (its worker thread; part of "http" too)
 //   BENCH_DEMO_ROOTS=<dir>,<dir>     …alternating between these checkouts' builds (before/after in one run)
 //   BENCH_ONLY=load                  the load benchmark (issue 27; opt-in: several minutes): BENCH_LOAD_USERS signed-in
 //                                    users (default 200) browse for BENCH_LOAD_SECONDS (60) at BENCH_LOAD_RATE req/s (20),
@@ -83,23 +87,48 @@ function stopEmulator(child: ChildProcess): Promise<void> {
  * TypeScript compiler in the process whose time and peak RSS are measured. Built afresh on
  * each run, into build/bench/ (packages resolve from the repository's node_modules).
  */
-let compiled: string | undefined;
-async function compiledSyncBench(): Promise<string> {
-  if (compiled) return compiled;
+const compiled = new Map<string, string>();
+/**
+ * `general`: the same code with the batch decoder's module replaced by one that leaves every batch to
+ * the general path (JSON.parse, zod, toRow), for BENCH_ONLY=decode: what the hand-written decoding
+ * still saves on the backfill (issue 26 point 7). Nothing in the product's code knows of it.
+ */
+async function compiledSyncBench(variant: "decoder" | "general" = "decoder"): Promise<string> {
+  const done = compiled.get(variant);
+  if (done) return done;
   const { build } = await import("esbuild");
-  const outdir = fileURLToPath(new URL("../build/bench/", import.meta.url));
+  const outdir = fileURLToPath(new URL(variant === "decoder" ? "../build/bench/" : "../build/bench-general/", import.meta.url));
   // The build's own options (the worker's bundle byte for byte what the server starts).
-  const common = { ...serverBundleOptions, absWorkingDir: fileURLToPath(new URL("..", import.meta.url)) };
+  const common = {
+    ...serverBundleOptions,
+    absWorkingDir: fileURLToPath(new URL("..", import.meta.url)),
+    plugins:
+      variant === "general"
+        ? [
+            {
+              name: "general-path-only",
+              setup(b: { onLoad(o: { filter: RegExp }, cb: () => { contents: string; loader: "ts" }): void }) {
+                b.onLoad({ filter: /batch-decoder\.server\.ts$/ }, () => ({
+                  contents: "export function decodeBatch(..._args: unknown[]): undefined { return undefined; }",
+                  loader: "ts",
+                }));
+              },
+            },
+          ]
+        : [],
+  };
   // Beside the entry, where worker-host.server.ts looks for it in a build.
   await build({ ...common, entryPoints: [here("../app/server/ads/sync/worker.server.ts")], outfile: path.join(outdir, "sync-worker.js") });
   await build({ ...common, entryPoints: [here("./sync.bench.ts")], outfile: path.join(outdir, "sync.bench.mjs") });
-  return (compiled = path.join(outdir, "sync.bench.mjs"));
+  const entry = path.join(outdir, "sync.bench.mjs");
+  compiled.set(variant, entry);
+  return entry;
 }
 
-async function runWorker(input: WorkerInput): Promise<WorkerResult> {
+async function runWorker(input: WorkerInput, variant: "decoder" | "general" = "decoder"): Promise<WorkerResult> {
   const child = spawn(
     process.execPath,
-    [...cpuProf, ...(process.env.BENCH_TRACE_GC ? ["--trace-gc"] : []), await compiledSyncBench(), "worker", JSON.stringify(input)],
+    [...cpuProf, ...(process.env.BENCH_TRACE_GC ? ["--trace-gc"] : []), await compiledSyncBench(variant), "worker", JSON.stringify(input)],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },
@@ -292,6 +321,72 @@ function printDuringSync(d: NonNullable<HttpBenchResult["duringSync"]>) {
     );
 }
 
+/** Demo mode: the mounted emulator (on its worker thread, issue 26 point 6) serves the first sync. */
+function printDemoDuringSync(d: NonNullable<HttpBenchResult["duringSync"]>) {
+  console.log(
+    `\n### Demo mode: while the demo account's first sync runs against the emulator mounted on the app's port (${fmt(d.syncMs / 1000, 1)} s, Allow → all detail in), ${RATE} req/s per endpoint\n`,
+  );
+  table(
+    ["endpoint", "target", "idle p50", "idle p99", "during sync p50", "during sync p99", "met", "max", "requests", "non-2xx"],
+    d.busy.map((b, i) => {
+      const target = b.name === "/healthz" ? 100 : 500;
+      return [
+        b.name,
+        `p99 < ${target} ms`,
+        ms(d.idle[i].p50),
+        ms(d.idle[i].p99),
+        ms(b.p50),
+        ms(b.p99),
+        mark(b.p99 < target),
+        ms(b.max),
+        fmt(b.requests),
+        fmt(b.bad),
+      ];
+    }),
+  );
+}
+
+/** Hand-written decoding against the general path on the backfill: wall and CPU, and the large streams' steps. */
+function printDecode(runs: Array<{ variant: "decoder" | "general"; result: WorkerResult }>) {
+  const STREAMS = [
+    "Loading campaign performance",
+    "Loading ad group performance",
+    "Loading keywords",
+    "Loading keyword performance",
+    "Loading ad performance",
+    "Loading search terms",
+  ];
+  console.log(`\n### The ${fmt(KEYWORDS)}-keyword backfill (SQLite, Google's side pre-rendered): the batch decoder against the general path, alternating\n`);
+  const stepS = (r: WorkerResult, step: string) => r.steps.filter((s) => s.step === step).reduce((a, s) => a + s.ms, 0) / 1000;
+  table(
+    ["path", "wall s", "CPU s (all threads)", ...STREAMS.map((s) => s.replace("Loading ", "") + " s")],
+    runs.map(({ variant, result: r }) => [variant, fmt(r.wallMs / 1000, 1), fmt(r.cpuMs / 1000, 1), ...STREAMS.map((s) => fmt(stepS(r, s), 2))]),
+  );
+  const med = (variant: string, by: (r: WorkerResult) => number) =>
+    by(
+      median(
+        runs.filter((x) => x.variant === variant).map((x) => x.result),
+        by,
+      ),
+    );
+  const cpuSaving = 1 - med("decoder", (r) => r.cpuMs) / med("general", (r) => r.cpuMs);
+  const wallSaving = 1 - med("decoder", (r) => r.wallMs) / med("general", (r) => r.wallMs);
+  console.log(
+    `\nMedians: the decoder's backfill takes ${fmt(wallSaving * 100)} % less wall time and ${fmt(cpuSaving * 100)} % less CPU than the general path ` +
+      `(keep where ≥ 20 %: ${mark(Math.max(cpuSaving, wallSaving) >= 0.2)}). Per stream:`,
+  );
+  for (const step of STREAMS) {
+    const saving =
+      1 -
+      med("decoder", (r) => stepS(r, step)) /
+        Math.max(
+          1e-9,
+          med("general", (r) => stepS(r, step)),
+        );
+    console.log(`- ${step.replace("Loading ", "")}: ${fmt(saving * 100)} % less time with the decoder`);
+  }
+}
+
 function printRefresh(runs: SyncRun[]) {
   if (runs.length === 0) return;
   console.log(`\n### Steady state: a refresh of the ${fmt(KEYWORDS)}-keyword account an hour after its first sync (ADR 021)\n`);
@@ -433,6 +528,13 @@ async function main() {
     printPages(await benchPages(SECONDS));
   }
 
+  // Demo mode: the server's own mounted emulator (its worker thread) serves the demo account's first sync.
+  if (only.has("http") || only.has("demosync")) {
+    ensureBuilds();
+    console.error("the server while the demo account syncs against its mounted emulator…");
+    printDemoDuringSync(await benchDuringSync({}, RATE));
+  }
+
   // 1. Sync of a large account. Google's side rendered ahead (emulator/rest/stream-cache.ts): the sync's
   // figures are the sync's, not the emulator's building of a million rows on the same two cores. One
   // SQLite run with the emulator building its answers live follows, for comparison.
@@ -513,6 +615,29 @@ async function main() {
     } finally {
       await stopEmulator(demo.child);
     }
+  }
+
+  // 5. The backfill with and without the hand-written batch decoder (issue 26 point 7), alternating.
+  if (only.has("decode")) {
+    const big = await startEmulator({
+      today: TODAY,
+      scale: { campaigns: 200, adGroupsPerCampaign: 10, totalKeywords: KEYWORDS, days: 90 },
+      prerenderSyncAt: SYNC_AT.toISOString(),
+    });
+    const runs: Array<{ variant: "decoder" | "general"; result: WorkerResult }> = [];
+    try {
+      for (let i = 0; i < SYNC_RUNS; i++) {
+        for (const variant of ["decoder", "general"] as const) {
+          console.error(`the backfill with ${variant === "decoder" ? "the batch decoder" : "the general path only"}, run ${i + 1} of ${SYNC_RUNS}…`);
+          const result = await runWorker({ baseUrl: `http://127.0.0.1:${big.info.port}`, dialect: "sqlite", noEngine: true }, variant);
+          if (result.status !== "ok") throw new Error(`the ${variant} backfill failed: ${result.lastError}`);
+          runs.push({ variant, result });
+        }
+      }
+    } finally {
+      await stopEmulator(big.child);
+    }
+    printDecode(runs);
   }
 
   // 2. Reads on an account with many campaigns.

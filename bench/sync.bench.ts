@@ -96,6 +96,8 @@ export interface WorkerResult {
   wallMs: number;
   /** From the call until a staged first sync's first stage was switched in (status "ok"). */
   firstStageMs: number;
+  /** CPU time of the whole process (every thread: the sync's worker too) from the call until every row was in. */
+  cpuMs: number;
   /** From the last stream's end until the switch-over committed (delete + insert of every table). */
   saveMs: number;
   rowsPerSecond: number;
@@ -329,6 +331,8 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
     await workerReady();
     const baselineRssMb = process.memoryUsage().rss / 2 ** 20;
     const steps: StepTiming[] = [];
+    const cpu0 = process.cpuUsage();
+    let cpuAtOk: NodeJS.CpuUsage | undefined;
     const t0 = performance.now();
     let last = t0;
     let currentStep = "Loading campaigns";
@@ -352,6 +356,7 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
           firstStageAt ??= performance.now();
           if (row.detail_status === "running") return;
           okAt = performance.now();
+          cpuAtOk = process.cpuUsage(cpu0);
           peakAtOk = process.resourceUsage().maxRSS / 1024;
         });
     }, 20);
@@ -415,6 +420,7 @@ export async function runWorker(input: WorkerInput): Promise<WorkerResult> {
       rowCounts,
       wallMs,
       firstStageMs: (firstStageAt ?? okAt) - t0,
+      cpuMs: ((cpuAtOk ?? process.cpuUsage(cpu0)).user + (cpuAtOk ?? process.cpuUsage(cpu0)).system) / 1000,
       saveMs: okAt - savingFrom,
       rowsPerSecond: rows / (wallMs / 1000),
       peakRssMb,
@@ -439,6 +445,7 @@ const EMPTY_RESULT: Omit<WorkerResult, "dialect" | "status" | "day"> = {
   rowCounts: {},
   wallMs: 0,
   firstStageMs: 0,
+  cpuMs: 0,
   saveMs: 0,
   rowsPerSecond: 0,
   peakRssMb: 0,

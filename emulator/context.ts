@@ -1,4 +1,5 @@
 import type { AdsDataSource } from "./ads/contract";
+import type { AccessLevel } from "./env";
 import type { FaultEngine } from "./faults";
 import type { Delays } from "./http/util";
 import type { SigningKey } from "./oauth/jwt";
@@ -27,6 +28,7 @@ export interface EmulatorContext {
   accessTokenTtlSeconds: number;
   publicBaseUrl?: string;
   sunsetVersions: ReadonlySet<string>;
+  accessLevel: AccessLevel;
   mutate?: MutateHandler;
   now: () => number;
   oauth: OAuthState;

@@ -11,3 +11,12 @@ export const emulatorToday = z
 
 /** EMULATOR_DAILY_OPERATIONS: Google's daily operations cap (Explorer access 2880); unset: counted, never refused. */
 export const emulatorDailyOperations = z.coerce.number().int().positive().optional();
+
+/**
+ * EMULATOR_ACCESS_LEVEL: the Google Cloud project's Google Ads API access level. `test` refuses every call
+ * on an account that is not a test account, as Google does (v25+: CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION;
+ * older versions: DEVELOPER_TOKEN_NOT_APPROVED). Default: standard.
+ */
+export const ACCESS_LEVELS = ["test", "explorer", "basic", "standard"] as const;
+export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+export const emulatorAccessLevel = z.enum(ACCESS_LEVELS).default("standard");

@@ -15,11 +15,14 @@
  *                              with POST /__emulator/clock. Unset: the real clock.
  *   EMULATOR_DAILY_OPERATIONS  operations per rolling 24 h before Google's daily-cap error (Explorer access:
  *                              2880). Unset: counted (GET /__emulator/operations), never refused.
+ *   EMULATOR_ACCESS_LEVEL      the Cloud project's access level: test, explorer, basic, standard (default). With
+ *                              test, calls on non-test accounts get Google's CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION
+ *                              (v25+) or DEVELOPER_TOKEN_NOT_APPROVED (older versions).
  */
 import http from "node:http";
 import { z } from "zod";
 import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_USER_EMAIL, loadFixtureFile, type AdsStore } from "./ads";
-import { emulatorDailyOperations, emulatorToday } from "./env";
+import { emulatorAccessLevel, emulatorDailyOperations, emulatorToday } from "./env";
 import { parseFaultsEnv } from "./faults";
 import { createEmulator } from "./server";
 
@@ -42,6 +45,8 @@ const envSchema = z.object({
   EMULATOR_FIXTURE: z.string().min(1).optional(),
   EMULATOR_TODAY: emulatorToday,
   EMULATOR_DAILY_OPERATIONS: emulatorDailyOperations,
+  // The Cloud project's access level; test: only test accounts may be called (Google's authorization errors).
+  EMULATOR_ACCESS_LEVEL: emulatorAccessLevel,
 });
 
 function loadEnv() {
@@ -86,6 +91,7 @@ function main() {
     accessTokenTtlSeconds: env.EMULATOR_ACCESS_TOKEN_TTL,
     faults: env.faults,
     dailyOperations: env.EMULATOR_DAILY_OPERATIONS,
+    accessLevel: env.EMULATOR_ACCESS_LEVEL,
     clock: store.clock,
     enableAdmin: env.EMULATOR_ENABLE_ADMIN,
     publicBaseUrl: env.EMULATOR_PUBLIC_URL,

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { createAdsDataSource, createDemoStore, createMutateHandler, DEMO_USER_EMAIL, loadFixtureFile } from "./ads";
-import { emulatorDailyOperations, emulatorToday } from "./env";
+import { emulatorAccessLevel, emulatorDailyOperations, emulatorToday } from "./env";
 import { parseFaultsEnv } from "./faults";
 import { fileOAuthPersistence, journaledMutate, prepareStateDir } from "./persistence";
 import { createEmulator } from "./server";
@@ -23,6 +23,8 @@ const mountEnv = z.object({
   EMULATOR_TODAY: emulatorToday,
   // Google's daily operations cap (Explorer access: 2880); unset: counted, never refused.
   EMULATOR_DAILY_OPERATIONS: emulatorDailyOperations,
+  // The Cloud project's access level; test: only test accounts may be called (Google's authorization errors).
+  EMULATOR_ACCESS_LEVEL: emulatorAccessLevel,
 });
 
 export interface DemoMountOptions {
@@ -74,6 +76,7 @@ export function mountDemoEmulator(opts: DemoMountOptions) {
     enableAdmin: env.EMULATOR_ENABLE_ADMIN,
     faults: parseFaultsEnv(env.EMULATOR_FAULTS),
     dailyOperations: env.EMULATOR_DAILY_OPERATIONS,
+    accessLevel: env.EMULATOR_ACCESS_LEVEL,
     clock: store.clock,
     accessTokenTtlSeconds: env.EMULATOR_ACCESS_TOKEN_TTL,
   });

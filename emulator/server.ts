@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import type { AdsDataSource } from "./ads/contract";
+import type { AccessLevel } from "./env";
 import type { EmulatorClock, EmulatorContext, EmulatorLogger } from "./context";
 import { OperationsMeter, type OperationsReport } from "./quota";
 import { FaultEngine, faultConfigSchema, type FaultRule, type ParsedFaultRule } from "./faults";
@@ -42,6 +43,12 @@ export type { OAuthSnapshot } from "./oauth/state";
 export type { MutateHandler, MutateRequest } from "./rest/mutate";
 export { ADWORDS_SCOPE } from "./oauth/scopes";
 
+/**
+ * Versions Google has turned off (v22 on 2026-10-07; https://developers.google.com/google-ads/api/docs/sunset-dates):
+ * the emulator refuses them as Google does, and serves every later one (v23 to v26 today, and any newer).
+ */
+export const GOOGLE_SUNSET_VERSIONS: readonly string[] = Array.from({ length: 22 }, (_, i) => `v${i + 1}`);
+
 export interface EmulatorOptions {
   dataSource: AdsDataSource;
   /** The one Google account that "signs in". Default: Demo Advertiser <demo.advertiser@example.com>. */
@@ -65,8 +72,13 @@ export interface EmulatorOptions {
   publicBaseUrl?: string;
   /** Serve /__emulator/* (faults, revoke-all, expire-tokens, revoke-access, unlink-client). Off by default: nothing to be reached in demo mode. */
   enableAdmin?: boolean;
-  /** Versions answered with requestError UNSUPPORTED_VERSION, as Google does after a sunset. */
+  /** Versions answered with requestError UNSUPPORTED_VERSION, as Google does after a sunset. Default: v22 and older (GOOGLE_SUNSET_VERSIONS). */
   sunsetVersions?: string[];
+  /**
+   * The Cloud project's access level (EMULATOR_ACCESS_LEVEL). `test`: calls on accounts that are not test
+   * accounts are refused as Google refuses them. Default: standard.
+   */
+  accessLevel?: AccessLevel;
   /** Write-side extension point; unset → mutate endpoints answer 501 UNIMPLEMENTED. */
   mutate?: MutateHandler;
   /** Clock in ms, for tests of expiry. Default Date.now. */
@@ -149,7 +161,8 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     redirectUris: options.clientId !== undefined && options.redirectUris ? new Set(options.redirectUris) : undefined,
     accessTokenTtlSeconds: ttl,
     publicBaseUrl: options.publicBaseUrl?.replace(/\/+$/, ""),
-    sunsetVersions: new Set(options.sunsetVersions ?? []),
+    sunsetVersions: new Set(options.sunsetVersions ?? GOOGLE_SUNSET_VERSIONS),
+    accessLevel: options.accessLevel ?? "standard",
     mutate: options.mutate,
     requirePkce: options.requirePkce === true,
     now,

@@ -18,6 +18,7 @@ import { runTurn } from "../app/server/ai/chat.server";
 import { describeModel } from "../app/server/ai/model.server";
 import { toolRunners } from "../app/server/ai/tools.server";
 import type { DB } from "../app/server/db/db.server";
+import { runOptimizer } from "../app/server/optimizer/run.server";
 import { listRecommendations } from "../app/server/optimizer/service.server";
 import { requireAccountOf } from "../app/server/account-access.server";
 import { CASES, type Truth } from "./assistant-cases";
@@ -103,6 +104,9 @@ async function main() {
   console.log("Syncing the demo account…");
   const userId = await connectDemoUser(emulator.baseUrl);
   await syncAccount(userId, DEMO_RICH_CUSTOMER_ID);
+  // The app runs the engine after each sync as a job (engine-run, ADR 022); no job runner is started
+  // here, so it runs in process, as that job would: the analyst's recommendations are the engine's.
+  await runOptimizer(DEMO_RICH_CUSTOMER_ID);
   await setActiveAccount(userId, DEMO_RICH_CUSTOMER_ID);
   const account = await requireAccountOf(userId, DEMO_RICH_CUSTOMER_ID);
   const truth = await truthOf(env, userId, account);

@@ -6,6 +6,9 @@ import { serverBundleOptions } from "./server-bundle.mjs";
 await build({ ...serverBundleOptions, entryPoints: ["server.ts"], outfile: "build/server.js" });
 await build({ ...serverBundleOptions, entryPoints: ["emulator/main.ts"], outfile: "build/emulator.js" });
 
+// The demo emulator's worker thread (emulator/mount-host.ts loads it beside build/server.js).
+await build({ ...serverBundleOptions, entryPoints: ["emulator/mount-worker.ts"], outfile: "build/emulator-worker.js" });
+
 // The sync's worker thread (app/server/ads/sync/runner.server.ts loads it beside the server bundle).
 await build({ ...serverBundleOptions, entryPoints: ["app/server/ads/sync/worker.server.ts"], outfile: "build/server/sync-worker.js" });
 

@@ -43,6 +43,7 @@ function panelData(analysis: AnalysisView, ranAt: string | null = null): PanelDa
     ranAt,
     syncedAt: null,
     score: ranAt ? 72 : null,
+    targetSet: true,
     currencyCode: "USD",
     timeZone: "America/New_York",
     now: "2026-11-25T10:20:00.000Z",

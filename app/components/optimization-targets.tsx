@@ -4,7 +4,7 @@ import { TargetsForm } from "~/lib/targets-form";
 import { errorAria, FieldMessage, useSchemaForm } from "./forms";
 
 // /settings: the target CPA / ROAS the engine judges campaigns against when
-// their bidding strategy has none (otherwise it assumes the 90-day average).
+// their bidding strategy has none (otherwise it compares them with the account's other campaigns).
 
 export interface TargetsData {
   accountName: string;
@@ -48,8 +48,8 @@ export function OptimizationTargets({ data, lastResult }: { data: TargetsData; l
         Optimization targets
       </h2>
       <p className="mt-1 text-sm text-gray-600">
-        For {data.accountName}: what recommendations judge campaigns against when their bidding strategy sets no target. Empty: the 90-day average, shown as
-        “assumed target”.
+        For {data.accountName}: what recommendations judge campaigns against when their bidding strategy sets no target. Empty: each campaign is compared with
+        the account&apos;s other campaigns of its channel (“account reference”), and bids are only cut when far above it.
       </p>
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="mt-4 flex flex-wrap items-start gap-6">
         <input type="hidden" name="intent" value="set-targets" />

@@ -42,6 +42,8 @@ export interface PanelRecommendation {
   };
   actions: unknown[];
   links: Array<{ label: string; href: string }>;
+  /** Other findings on the same entity (issue 29 point 5): not counted again in the totals. */
+  alternatives?: Array<{ key: string; type: string; title: string; impact: { kind: string; monthly: number }; currencyCode: string }>;
   dismissedReason: string | null;
   snoozedUntil: string | null;
   changeSetId: string | null;
@@ -54,10 +56,22 @@ export interface PanelData {
   /** An engine run in flight: its results replace these when it ends. */
   analysis: AnalysisView;
   counts: Record<RecommendationList, number>;
+  /** The list's filters (GET ?campaign=&type=), and the choices the list has. */
+  filter?: { campaign?: string; type?: string };
+  campaigns?: Array<{ id: string; name: string }>;
+  types?: string[];
+  /** What the listed items are worth a month, each once. */
+  totals?: { count: number; costSaved: number; conversions: number; value: number };
   recommendations: PanelRecommendation[];
+  /** Open advice a change applied since the run already carried out (left out of the list and the counts). */
+  carriedOut?: number;
+  /** The days most figures below cover: the engine's last complete days, which may end before a report page's range. */
+  window?: { from: string; to: string } | null;
   ranAt: string | null;
   syncedAt: string | null;
   score: number | null;
+  /** Whether a target exists (the account's in Settings, or a campaign's bidding strategy): without one, the panel says so. */
+  targetSet: boolean;
   currencyCode: string;
   /** The account's time zone: times are shown in it, as on every other screen. */
   timeZone: string;
@@ -82,6 +96,8 @@ function formatFigure(f: Figure, currency: string): string {
 // Items shown per group until it is opened in full (?group=<type>): the largest groups run to dozens, and
 // on narrow screens, where the list follows the chat, every item adds to the page's length.
 const GROUP_PREVIEW = 5;
+/** Items the panel leads with, by impact, before the groups. */
+const TOP = 10;
 
 const small = "rounded-md border border-gray-300 px-2.5 py-1 text-xs font-semibold text-gray-700 hover:bg-gray-50 disabled:opacity-50";
 
@@ -103,6 +119,13 @@ function Item({
   const mine = error && error.id === r.id ? error : null;
   return (
     <li id={`rec-${r.id}`} className="rounded-lg border border-gray-200 bg-white p-3 shadow-sm" data-type={r.type} data-status={r.status}>
+      {list === "open" && r.actions.length && !r.changeSetId ? (
+        // Outside the bulk form in the page, tied to it by `form`: each item keeps its own forms.
+        <label className="float-right ml-2 flex items-center gap-1 text-xs text-gray-600">
+          <input type="checkbox" name="ids" value={r.id} form="bulk-apply" />
+          <span className="sr-only">Select “{r.title}” to apply with others</span>
+        </label>
+      ) : null}
       <p className="text-sm font-medium text-gray-900">{r.title}</p>
       <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-gray-600">
         <span
@@ -145,6 +168,20 @@ function Item({
           ) : null}
         </div>
       </details>
+      {r.alternatives?.length ? (
+        <details className="mt-2 text-xs text-gray-700" data-testid="alternatives">
+          <summary className="cursor-pointer font-semibold text-blue-700">
+            Also found on this ({r.alternatives.length}): the action above is the best of them
+          </summary>
+          <ul className="mt-1 list-disc space-y-0.5 pl-4">
+            {r.alternatives.map((a) => (
+              <li key={a.key}>
+                {a.title} <span className="text-gray-500">— {impactText({ ...a.impact, currencyCode: a.currencyCode })}, not counted again</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
       {r.links.length ? (
         <p className="mt-2 text-xs">
           {r.links.map((l) => (
@@ -240,8 +277,16 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
   // The page's state counts too: once the poll sees the sync end, it is said until the new data arrives.
   const sync = useLiveSync(data.sync);
   const syncing = !analysing && (syncInProgress(data.sync) || syncInProgress(sync));
+  // The panel leads with the ten largest by impact (the list comes sorted by it); the rest follow by type.
+  const top = data.recommendations.slice(0, TOP);
   const groups = new Map<string, PanelRecommendation[]>();
-  for (const r of data.recommendations) groups.set(r.type, [...(groups.get(r.type) ?? []), r]);
+  for (const r of data.recommendations.slice(TOP)) groups.set(r.type, [...(groups.get(r.type) ?? []), r]);
+  const money = (n: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: data.currencyCode, maximumFractionDigits: 0 }).format(n);
+  const totals = data.totals;
+  const filtered = !!(data.filter?.campaign || data.filter?.type);
+  const item = (r: PanelRecommendation) => (
+    <Item key={r.id} r={r} list={data.list} error={error} busy={busy} currency={data.currencyCode} timeZone={data.timeZone} />
+  );
   return (
     <section aria-labelledby="recommendations-heading" className="flex min-h-0 flex-col rounded-xl border border-gray-200 bg-gray-50 p-4 xl:w-[28rem]">
       <div className="flex items-center justify-between gap-2">
@@ -271,6 +316,7 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
       ) : null}
       <p className="mt-1 text-xs text-gray-500">
         {data.ranAt ? `Last analysis ${formatTimeAgo(data.ranAt, data.now)}` : analysing || syncing ? null : "No analysis yet: it runs after the first sync."}
+        {data.ranAt && data.window ? ` · figures for ${formatDateRange(data.window)}, its last complete days` : null}
         {data.score !== null ? (
           <>
             {" · "}
@@ -280,6 +326,22 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
           </>
         ) : null}
       </p>
+      {data.carriedOut ? (
+        <p className="mt-1 text-xs text-gray-600" data-testid="carried-out">
+          {data.carriedOut === 1 ? "1 recommendation was" : `${data.carriedOut} recommendations were`} carried out by a change applied since the last analysis,
+          so {data.carriedOut === 1 ? "it is" : "they are"} no longer listed.
+        </p>
+      ) : null}
+      {data.targetSet ? null : (
+        <p className="mt-2 rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-900" data-testid="no-target">
+          No target is set for this account: campaigns are compared with the account&apos;s other campaigns. A target CPA or ROAS sharpens these recommendations
+          —{" "}
+          <Link to="/settings#targets-heading" className="font-semibold text-blue-700 hover:underline">
+            set one in Settings
+          </Link>
+          .
+        </p>
+      )}
       <nav aria-label="Recommendation lists" className="mt-3 flex gap-3 text-sm">
         {RECOMMENDATION_LISTS.map((l) => (
           <Link
@@ -293,6 +355,60 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
           </Link>
         ))}
       </nav>
+      {data.campaigns && data.types && (data.types.length > 1 || data.campaigns.length > 1 || filtered) ? (
+        // A plain GET form: filtering works without JavaScript; the chat and the list stay.
+        <form method="get" action="/ai-optimizer" className="mt-3 flex flex-wrap items-end gap-2 text-xs" aria-label="Filter recommendations">
+          {new URLSearchParams(search).get("chat") ? <input type="hidden" name="chat" value={new URLSearchParams(search).get("chat")!} /> : null}
+          <input type="hidden" name="recs" value={data.list} />
+          <label className="flex flex-col gap-0.5">
+            <span className="text-gray-600">Campaign</span>
+            <select name="campaign" defaultValue={data.filter?.campaign ?? ""} className="max-w-[12rem] rounded-md border border-gray-300 px-2 py-1">
+              <option value="">All campaigns</option>
+              {data.campaigns.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col gap-0.5">
+            <span className="text-gray-600">Type</span>
+            <select name="type" defaultValue={data.filter?.type ?? ""} className="max-w-[12rem] rounded-md border border-gray-300 px-2 py-1">
+              <option value="">All types</option>
+              {data.types.map((t) => (
+                <option key={t} value={t}>
+                  {RECOMMENDATION_TYPE_LABELS[t] ?? t}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className={small}>
+            Filter
+          </button>
+          {filtered ? (
+            <Link to={optimizerHref(search, { campaign: null, type: null, group: null })} className="py-1 font-semibold text-blue-700 hover:underline">
+              Clear filters
+            </Link>
+          ) : null}
+        </form>
+      ) : null}
+      {totals && totals.count > 0 && data.list === "open" ? (
+        <p className="mt-2 text-xs text-gray-700" data-testid="rec-totals">
+          {countOf(totals.count, filtered ? "matching recommendation" : "recommendation")}
+          {totals.costSaved > 0 ? ` · saves about ${money(totals.costSaved)} a month` : ""}
+          {totals.conversions > 0 ? ` · about +${Math.round(totals.conversions * 10) / 10} conversions a month` : ""}
+          {totals.value > 0 ? ` · about +${money(totals.value)} conversion value a month` : ""} <span className="text-gray-500">(each counted once)</span>
+        </p>
+      ) : null}
+      {data.list === "open" && data.recommendations.some((r) => r.actions.length && !r.changeSetId) ? (
+        <Form method="post" id="bulk-apply" className="mt-2 flex items-center gap-2 text-xs">
+          <input type="hidden" name="intent" value="rec-bulk-apply" />
+          <button type="submit" disabled={busy} className="rounded-md bg-blue-600 px-2.5 py-1 font-semibold text-white hover:bg-blue-700 disabled:opacity-50">
+            Apply selected
+          </button>
+          <span className="text-gray-600">Tick items below: one change set, one review.</span>
+        </Form>
+      ) : null}
       {error && error.id === null ? (
         <p role="alert" className="mt-2 text-sm text-red-700">
           {error.message}
@@ -309,34 +425,41 @@ export function RecommendationsPanel({ data, error }: { data: PanelData; error: 
             </p>
           )
         ) : (
-          [...groups.entries()].map(([type, items]) => {
-            const label = RECOMMENDATION_TYPE_LABELS[type] ?? type;
-            const all = expanded === type || items.length <= GROUP_PREVIEW;
-            return (
-              <details key={type} open id={`group-${type}`} className="group" data-group={type}>
-                <summary className="cursor-pointer text-sm font-semibold text-gray-800">
-                  {label} ({items.length})
-                </summary>
-                <ol className="mt-2 space-y-2">
-                  {(all ? items : items.slice(0, GROUP_PREVIEW)).map((r) => (
-                    <Item key={r.id} r={r} list={data.list} error={error} busy={busy} currency={data.currencyCode} timeZone={data.timeZone} />
-                  ))}
-                </ol>
-                {items.length > GROUP_PREVIEW ? (
-                  <p className="mt-2 text-sm">
-                    <Link
-                      to={optimizerHref(search, { group: all ? null : type }, `group-${type}`)}
-                      preventScrollReset
-                      className="font-semibold text-blue-700 hover:underline"
-                    >
-                      {all ? `Show the top ${GROUP_PREVIEW}` : `Show all ${items.length}`}
-                      <span className="sr-only"> of {label}</span>
-                    </Link>
-                  </p>
-                ) : null}
-              </details>
-            );
-          })
+          <>
+            {top.length ? (
+              <section aria-labelledby="top-heading" data-testid="top-ten">
+                <h3 id="top-heading" className="text-sm font-semibold text-gray-800">
+                  {data.recommendations.length > TOP ? `Top ${TOP} by impact` : "By impact"}
+                </h3>
+                <ol className="mt-2 space-y-2">{top.map(item)}</ol>
+              </section>
+            ) : null}
+            {[...groups.entries()].map(([type, items]) => {
+              const label = RECOMMENDATION_TYPE_LABELS[type] ?? type;
+              const all = expanded === type || items.length <= GROUP_PREVIEW;
+              return (
+                <details key={type} open id={`group-${type}`} className="group" data-group={type}>
+                  <summary className="cursor-pointer text-sm font-semibold text-gray-800">
+                    {top.length ? "More: " : ""}
+                    {label} ({items.length})
+                  </summary>
+                  <ol className="mt-2 space-y-2">{(all ? items : items.slice(0, GROUP_PREVIEW)).map(item)}</ol>
+                  {items.length > GROUP_PREVIEW ? (
+                    <p className="mt-2 text-sm">
+                      <Link
+                        to={optimizerHref(search, { group: all ? null : type }, `group-${type}`)}
+                        preventScrollReset
+                        className="font-semibold text-blue-700 hover:underline"
+                      >
+                        {all ? `Show the top ${GROUP_PREVIEW}` : `Show all ${items.length}`}
+                        <span className="sr-only"> of {label}</span>
+                      </Link>
+                    </p>
+                  ) : null}
+                </details>
+              );
+            })}
+          </>
         )}
       </div>
     </section>

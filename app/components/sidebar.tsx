@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { clearAuthState } from "~/lib/auth-storage";
 import { formatCustomerId } from "~/lib/format";
+import { AccountSwitcher, type SwitcherAccount } from "./account-switcher";
 
 const NAV = [
   { to: "/dashboard", label: "Dashboard", icon: "M3 12l9-9 9 9M5 10v10h5v-6h4v6h5V10" },
@@ -10,6 +11,14 @@ const NAV = [
   { to: "/ad-generator", label: "Ad Generator", icon: "M4 20h4l10-10-4-4L4 16v4zM14 6l4 4" },
   { to: "/history", label: "History", icon: "M12 8v4l3 3M21 12a9 9 0 1 1-3-6.7L21 8M21 3v5h-5" },
 ];
+// With two or more client accounts: every one of them on one screen (issue 31).
+const ACCOUNTS = { to: "/accounts", label: "Accounts", icon: "M3 7h18M3 12h18M3 17h18M7 3v18" };
+// With a client account: the bell, counting the alerts not yet read.
+const ALERTS = {
+  to: "/alerts",
+  label: "Alerts",
+  icon: "M15 17h5l-1.4-1.4A2 2 0 0 1 18 14.2V11a6 6 0 0 0-4-5.7V5a2 2 0 1 0-4 0v.3A6 6 0 0 0 6 11v3.2a2 2 0 0 1-.6 1.4L4 17h5m6 0v1a3 3 0 1 1-6 0v-1m6 0H9",
+};
 // With an account connected: where proposed changes wait (the seed's five screens stay as they are without one).
 const DRAFTS = {
   to: "/drafts",
@@ -22,6 +31,10 @@ interface SidebarProps {
   activeAccount: { customerId: string; name: string } | null;
   /** Drafts waiting in the active account; null without one (then no Drafts item). */
   draftCount: number | null;
+  /** The client accounts to switch between (two or more), else null: no switcher. */
+  switcher?: SwitcherAccount[] | null;
+  /** Unread alerts (the bell); null without a client account: no bell. */
+  unreadAlerts?: number | null;
 }
 
 /**
@@ -41,6 +54,7 @@ export function Sidebar(props: SidebarProps) {
             {props.email}
           </p>
         </div>
+        {props.switcher ? <AccountSwitcher accounts={props.switcher} active={props.activeAccount} /> : null}
         <NavContents {...props} />
       </aside>
     </>
@@ -54,7 +68,8 @@ function MobileMenu(props: SidebarProps) {
   // once a link in it has been followed (without JavaScript the page reloads closed).
   useEffect(() => {
     if (ref.current) ref.current.open = false;
-  }, [location.pathname, location.search]);
+    // By key, not by address: the account switcher posts and comes back to the same address.
+  }, [location.key]);
   return (
     <details ref={ref} className="group sticky top-0 z-30 border-b border-gray-200 bg-white md:hidden" data-testid="mobile-menu">
       <summary className="flex cursor-pointer list-none items-center justify-between px-4 py-3 [&::-webkit-details-marker]:hidden">
@@ -69,14 +84,17 @@ function MobileMenu(props: SidebarProps) {
       </summary>
       <div className="border-t border-gray-100 pb-2">
         <p className="truncate px-6 pt-3 text-xs text-gray-500">{props.email}</p>
+        {/* Open in the menu: a second disclosure inside this one would be one more tap, and one more summary. */}
+        {props.switcher ? <AccountSwitcher accounts={props.switcher} active={props.activeAccount} inline /> : null}
         <NavContents {...props} />
       </div>
     </details>
   );
 }
 
-function NavContents({ activeAccount, draftCount }: SidebarProps) {
-  const items = draftCount === null ? NAV : [...NAV, DRAFTS];
+function NavContents({ activeAccount, draftCount, switcher, unreadAlerts }: SidebarProps) {
+  // With several client accounts, the overview of them all comes first.
+  const items = [...(switcher ? [ACCOUNTS] : []), ...NAV, ...(draftCount === null ? [] : [DRAFTS]), ...(unreadAlerts == null ? [] : [ALERTS])];
   return (
     <>
       <nav aria-label="Main" className="flex-1 space-y-1 px-3 py-4">
@@ -92,6 +110,12 @@ function NavContents({ activeAccount, draftCount }: SidebarProps) {
               <path strokeLinecap="round" strokeLinejoin="round" d={item.icon} />
             </svg>
             {item.label}
+            {item === ALERTS && unreadAlerts ? (
+              <span className="ml-auto rounded-full bg-red-600 px-2 py-0.5 text-xs font-semibold text-white" data-testid="alert-count">
+                {unreadAlerts}
+                <span className="sr-only"> unread</span>
+              </span>
+            ) : null}
             {item === DRAFTS && draftCount ? (
               <span className="ml-auto rounded-full bg-blue-600 px-2 py-0.5 text-xs font-semibold text-white" data-testid="draft-count">
                 {draftCount}

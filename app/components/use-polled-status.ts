@@ -36,9 +36,9 @@ export function usePolledStatus<T>(path: string, initial: T, active: boolean, en
       } catch {
         // A dropped poll is retried on the next tick; the page stays usable.
       }
-      if (!stopped) timer = setTimeout(poll, POLL_MS);
+      if (!stopped) timer = setTimeout(() => void poll(), POLL_MS);
     };
-    timer = setTimeout(poll, POLL_MS);
+    timer = setTimeout(() => void poll(), POLL_MS);
     return () => {
       stopped = true;
       if (timer) clearTimeout(timer);

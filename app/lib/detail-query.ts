@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { defaultDirFor, parseListQuery, type ListQuery } from "./list-query";
 import type { DetailTab } from "./report-query";
 
@@ -66,3 +67,14 @@ export function parseDetailListQuery(params: URLSearchParams, tab: DetailTab): {
 
 /** The query keys of a tab's table: switching tabs drops them (another tab has other columns). */
 export { TABLE_KEYS } from "./list-query";
+
+/** The Ads tab shows full cards or a compact table (one row per ad); a link switches (?view=table), so it works without JavaScript. */
+export const AD_VIEWS = ["cards", "table"] as const;
+export type AdView = (typeof AD_VIEWS)[number];
+
+export function parseAdView(params: URLSearchParams): { view: AdView; ignored: boolean } {
+  const raw = params.get("view");
+  if (raw === null || raw === "") return { view: "cards", ignored: false };
+  const parsed = z.enum(AD_VIEWS).safeParse(raw);
+  return parsed.success ? { view: parsed.data, ignored: false } : { view: "cards", ignored: true };
+}

@@ -15,7 +15,7 @@ export const OPTIMIZER_PATH = "/ai-optimizer";
 
 export function optimizerHref(
   current: URLSearchParams | string,
-  changes: { chat?: string | null; recs?: string | null; group?: string | null },
+  changes: { chat?: string | null; recs?: string | null; group?: string | null; campaign?: string | null; type?: string | null },
   hash?: string,
 ): string {
   const from = new URLSearchParams(current);
@@ -27,6 +27,11 @@ export function optimizerHref(
   if (recs) kept.set("recs", recs);
   // A recommendation type (weak_ad, paused_converting…): the group of the list shown in full.
   if (group && isRecommendationType(group)) kept.set("group", group);
+  // The list's filters (issue 29 point 5): a campaign id and a recommendation type.
+  const campaign = from.get("campaign");
+  if (campaign && /^\d{1,20}$/.test(campaign)) kept.set("campaign", campaign);
+  const type = from.get("type");
+  if (type && isRecommendationType(type)) kept.set("type", type);
   const href = hrefWith(OPTIMIZER_PATH, kept, changes);
   return hash ? `${href}#${hash}` : href;
 }

@@ -19,7 +19,7 @@ type LayoutData = Awaited<ReturnType<typeof loader>>;
 function Shell({ data, children }: { data: LayoutData; children: ReactNode }) {
   return (
     <div className="min-h-screen md:flex">
-      <Sidebar email={data.email} activeAccount={data.activeAccount} draftCount={data.draftCount} />
+      <Sidebar email={data.email} activeAccount={data.activeAccount} draftCount={data.draftCount} switcher={data.switcher} unreadAlerts={data.unreadAlerts} />
       {/* A screen marked data-fit-screen (the AI Optimizer) fills the window below whatever banners are shown, at xl and up. */}
       <main className="min-w-0 flex-1 px-4 py-5 sm:px-6 lg:p-6 xl:px-8 xl:has-[[data-fit-screen]]:flex xl:has-[[data-fit-screen]]:h-screen xl:has-[[data-fit-screen]]:flex-col">
         {children}

@@ -16,8 +16,9 @@ import { AdStrengthBadge, RsaAssetList, RsaPreview } from "~/components/rsa-prev
 import { StatusBadge } from "~/components/status-badge";
 import { SyncStatus, useLiveSync } from "~/components/sync-status";
 import { DetailImportNotice, detailMissing } from "~/components/detail-import";
-import { PageHeader, Notice } from "~/components/ui";
-import { formatDecimal, formatEnum, formatInteger, formatMoney, formatPercent } from "~/lib/format";
+import { Notice } from "~/components/ui";
+import { countOf, formatDecimal, formatEnum, formatInteger, formatMoney, formatPercent } from "~/lib/format";
+import { impactText } from "~/lib/recommendations";
 import { averageCpc, conversionValuePerCost, costPerConversion, ctr, type Metrics } from "~/lib/metrics";
 import { currentPath, hrefWith, keptParams } from "~/lib/query";
 import { DETAIL_TABS, presetLinks, rangeFormHidden, rangeOnly, type DetailTab } from "~/lib/report-query";
@@ -55,6 +56,45 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 type Data = Route.ComponentProps["loaderData"];
 
+/** The campaign's own open recommendations (issue 29 point 5), largest first; the AI Optimizer holds the actions. */
+function CampaignRecommendations({ campaignId, data, currency }: { campaignId: string; data: Data["recommendations"]; currency: string }) {
+  const all = `/ai-optimizer?campaign=${campaignId}`;
+  const money = (n: number) => new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: 0 }).format(n);
+  return (
+    <section aria-labelledby="campaign-recs-heading" className="mb-6 rounded-xl border border-gray-200 bg-white p-5 shadow-sm">
+      <h2 id="campaign-recs-heading" className="text-base font-semibold text-gray-900">
+        Recommendations for this campaign
+      </h2>
+      {data.totals.count === 0 ? (
+        <p className="mt-1 text-sm text-gray-600">No open recommendation for this campaign.</p>
+      ) : (
+        <>
+          <p className="mt-1 text-sm text-gray-600">
+            {countOf(data.totals.count, "open recommendation")}
+            {data.totals.costSaved > 0 ? ` · saves about ${money(data.totals.costSaved)} a month` : ""}
+            {data.totals.conversions > 0 ? ` · about +${Math.round(data.totals.conversions * 10) / 10} conversions a month` : ""}
+          </p>
+          <ol className="mt-3 space-y-1 text-sm">
+            {data.items.map((r) => (
+              <li key={r.id} className="flex flex-wrap items-baseline justify-between gap-2">
+                <Link to={`${all}#rec-${r.id}`} className="text-blue-700 hover:underline">
+                  {r.title}
+                </Link>
+                <span className="text-xs text-gray-500">{impactText(r.impact)}</span>
+              </li>
+            ))}
+          </ol>
+          <p className="mt-3 text-sm">
+            <Link to={all} className="font-semibold text-blue-700 hover:underline">
+              {data.totals.count > data.items.length ? `See all ${data.totals.count} in the AI Optimizer` : "Review and apply in the AI Optimizer"}
+            </Link>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
 const TAB_LABELS: Record<DetailTab, string> = {
   adgroups: "Ad groups",
   keywords: "Keywords",
@@ -77,21 +117,28 @@ export default function CampaignDetailPage({ loaderData: data }: Route.Component
   return (
     <>
       <BackLink href={backHref} />
-      <PageHeader title={campaign.name} description={`Campaign in ${data.account.name}`} />
+      {/* Compact on purpose: at 1440 px the open tab's table starts on the first screen (issue 32). */}
+      <header className="mb-3">
+        <h1 className="text-xl font-bold text-gray-900">{campaign.name}</h1>
+        <p className="text-sm text-gray-600">{`Campaign in ${data.account.name}`}</p>
+      </header>
       {syncBar}
-      <section aria-label="Campaign settings" className="mb-6 rounded-xl border border-gray-200 bg-white p-5 shadow-sm">
-        <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
+      <section
+        aria-label="Campaign settings"
+        className="mb-3 flex flex-wrap items-end justify-between gap-x-6 gap-y-3 rounded-xl border border-gray-200 bg-white px-4 py-3 shadow-sm"
+      >
+        <dl className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
           <Setting label="Status" value={<StatusBadge status={campaign.status} />} />
           <Setting label="Type" value={formatEnum(campaign.channelType)} />
           <Setting label="Bidding" value={formatEnum(campaign.biddingStrategyType)} />
           <Setting label="Budget" value={campaign.budgetMicros === null ? "—" : `${formatMoney(campaign.budgetMicros, currency)}/day`} />
         </dl>
-        <div className="mt-4 flex flex-wrap items-start justify-between gap-4 border-t border-gray-100 pt-4">
+        <div className="flex flex-wrap items-start gap-4">
           <BudgetForm campaignId={campaign.id} budgetMicros={campaign.budgetMicros} currency={currency} />
           <CampaignStatusButtons campaignId={campaign.id} status={campaign.status} />
         </div>
       </section>
-      <div className="mb-4">
+      <div className="mb-3">
         <DateRangePicker
           action={pathname}
           range={data.range}
@@ -110,7 +157,7 @@ export default function CampaignDetailPage({ loaderData: data }: Route.Component
             <Link
               key={tab}
               // Another tab has other columns: its sort, filters and page start fresh.
-              to={hrefWith(pathname, search, { tab: tab === "adgroups" ? null : tab, ...Object.fromEntries(TABLE_KEYS.map((k) => [k, null])) })}
+              to={hrefWith(pathname, search, { tab: tab === "adgroups" ? null : tab, view: null, ...Object.fromEntries(TABLE_KEYS.map((k) => [k, null])) })}
               aria-current={current ? "page" : undefined}
               preventScrollReset
               className={`-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium sm:px-4 ${current ? "border-blue-600 text-blue-700" : "border-transparent text-gray-600 hover:text-gray-900"}`}
@@ -132,6 +179,10 @@ export default function CampaignDetailPage({ loaderData: data }: Route.Component
           </div>
         ) : null}
       </section>
+      {/* After the tab's table, which leads the page (issue 32 point 6). */}
+      <div className="mt-6">
+        <CampaignRecommendations campaignId={campaign.id} data={data.recommendations} currency={currency} />
+      </div>
     </>
   );
 }
@@ -147,8 +198,8 @@ function BackLink({ href }: { href: string }) {
 function Setting({ label, value }: { label: string; value: React.ReactNode }) {
   return (
     <div>
-      <dt className="text-gray-500">{label}</dt>
-      <dd className="mt-1 font-medium text-gray-900">{value}</dd>
+      <dt className="text-xs text-gray-500">{label}</dt>
+      <dd className="mt-0.5 font-medium text-gray-900">{value}</dd>
     </div>
   );
 }
@@ -165,12 +216,12 @@ function MetricSummary({ metrics, currency }: { metrics: Metrics; currency: stri
     ["Conv. value/cost", formatDecimal(conversionValuePerCost(metrics))],
   ];
   return (
-    <section aria-label="Campaign metrics" className="mb-6 rounded-xl border border-gray-200 bg-white p-5 shadow-sm">
-      <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-4 xl:grid-cols-8">
+    <section aria-label="Campaign metrics" className="mb-3 rounded-xl border border-gray-200 bg-white px-4 py-3 shadow-sm">
+      <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4 xl:grid-cols-8">
         {items.map(([label, value]) => (
           <div key={label}>
-            <dt className="text-gray-500">{label}</dt>
-            <dd className="mt-1 text-lg font-semibold tabular-nums text-gray-900">{value}</dd>
+            <dt className="text-xs text-gray-500">{label}</dt>
+            <dd className="mt-0.5 text-base font-semibold tabular-nums text-gray-900">{value}</dd>
           </div>
         ))}
       </dl>
@@ -330,8 +381,10 @@ function TabPanel({ data, currency, newAdHref }: { data: Data; currency: string;
         </>
       );
     }
-    case "ads":
-      return (
+    case "ads": {
+      type Row = (typeof opened.list.rows)[number];
+      const adId = (ad: Row) => `${ad.adGroupId}~${ad.adId}`;
+      const head = (
         <>
           {detail.adGroupOptions.length > 0 ? (
             <p className="mb-4">
@@ -340,7 +393,51 @@ function TabPanel({ data, currency, newAdHref }: { data: Data; currency: string;
               </Link>
             </p>
           ) : null}
-          <AdsSortForm sort={query.sort} dir={query.dir} />
+          <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
+            <AdsSortForm sort={query.sort} dir={query.dir} />
+            <AdViewLinks view={data.adView} />
+          </div>
+        </>
+      );
+      if (data.adView === "table") {
+        const columns: Column<Row>[] = [
+          {
+            key: "ad",
+            label: "Ad",
+            rowHeader: true,
+            cell: (ad) => (
+              <span title={ad.finalUrls[0] ?? undefined}>
+                {ad.headlines[0]?.text ?? formatEnum(ad.type ?? "AD")} <span className="text-xs text-gray-500">#{ad.adId}</span>
+              </span>
+            ),
+          },
+          { key: "adGroup", label: "Ad group", sortable: true, narrow: true, cell: (ad) => ad.adGroupName },
+          { key: "status", label: "Status", sortable: true, cell: (ad) => <StatusBadge status={ad.status} /> },
+          { key: "adStrength", label: "Ad strength", sortable: true, cell: (ad) => <AdStrengthBadge strength={ad.adStrength ?? null} /> },
+          { key: "headlines", label: "Headlines", numeric: true, cell: (ad) => formatInteger(ad.headlines.length) },
+          { key: "descriptions", label: "Descriptions", numeric: true, cell: (ad) => formatInteger(ad.descriptions.length) },
+          ...metricColumns<Row>((ad) => ad.metrics, currency, { totals: opened.list.totals, sortable: true }),
+          { key: "actions", label: "Actions", cell: (ad) => <AdStatusButtons id={adId(ad)} status={ad.status} /> },
+        ];
+        return (
+          <>
+            {head}
+            <DataTable
+              caption="Ads"
+              columns={columns}
+              rows={opened.list.rows}
+              rowKey={adId}
+              sort={sort}
+              showTotals
+              totalsLabel={totalsLabel}
+              empty={filtered ? "No ads match these filters." : "This campaign has no ads."}
+            />
+          </>
+        );
+      }
+      return (
+        <>
+          {head}
           {opened.list.rows.length === 0 ? (
             <p className="text-gray-600">{filtered ? "No ads match these filters." : "This campaign has no ads."}</p>
           ) : (
@@ -393,6 +490,7 @@ function TabPanel({ data, currency, newAdHref }: { data: Data; currency: string;
           </ul>
         </>
       );
+    }
     case "searchterms": {
       type Row = (typeof opened.list.rows)[number];
       const columns: Column<Row>[] = [
@@ -469,11 +567,32 @@ const AD_SORT_LABELS: Record<string, string> = {
   conversionValuePerCost: "Conv. value/cost",
 };
 
-/** The ads are cards, so their sort is a small GET form instead of column headers. */
+/** Cards or the compact table: links (?view=table), so the switch works without JavaScript; the sort and filters stay. */
+function AdViewLinks({ view }: { view: "cards" | "table" }) {
+  const { pathname, search } = useLocation();
+  const link = (v: "cards" | "table", label: string) => (
+    <Link
+      to={hrefWith(pathname, search, { view: v === "cards" ? null : v })}
+      aria-current={view === v ? "page" : undefined}
+      preventScrollReset
+      className={`px-3 py-1.5 font-medium ${view === v ? "bg-blue-600 text-white" : "text-gray-700 hover:bg-gray-50"} border-l border-gray-300 first:border-l-0`}
+    >
+      {label}
+    </Link>
+  );
+  return (
+    <nav aria-label="Ads view" className="flex overflow-hidden rounded-lg border border-gray-300 bg-white text-sm">
+      {link("cards", "Cards")}
+      {link("table", "Table")}
+    </nav>
+  );
+}
+
+/** The cards have no column headers, so the ads' sort is a small GET form (the table view uses it too). */
 function AdsSortForm({ sort, dir }: { sort: string; dir: "asc" | "desc" }) {
   const { pathname, search } = useLocation();
   return (
-    <Form method="get" action={pathname} preventScrollReset aria-label="Sort ads" className="mb-3 flex flex-wrap items-end gap-2 text-sm">
+    <Form method="get" action={pathname} preventScrollReset aria-label="Sort ads" className="flex flex-wrap items-end gap-2 text-sm">
       {keptParams(search, ["sort", "dir", "page"]).map(([key, value], i) => (
         <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
       ))}

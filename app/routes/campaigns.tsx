@@ -18,6 +18,8 @@ import { userContext } from "~/server/request-context.server";
 import { proposeAction } from "~/server/change-pages.server";
 import { saveCampaignColumns } from "~/server/campaign-columns.server";
 import { campaignsPage } from "~/server/report-pages.server";
+import { PacingBadge } from "~/components/budget-pacing";
+import { pacingSection } from "~/server/agency/pacing-pages.server";
 import type { Route } from "./+types/campaigns";
 
 export function meta() {
@@ -26,7 +28,9 @@ export function meta() {
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { user } = context.get(userContext);
-  return campaignsPage(user, url);
+  const page = await campaignsPage(user, url);
+  if (!page.connected) return page;
+  return { ...page, plan: await pacingSection(user) };
 }
 
 /** The column chooser, or bulk pause/enable/remove of the ticked campaigns → the review page. */
@@ -105,6 +109,21 @@ function ConnectedCampaigns({ data }: { data: Connected }) {
     <>
       <PageHeader title="Campaigns" description={`Manage your Google Ads campaigns · ${account.name}`} />
       <SyncStatus sync={sync} now={data.now} timeZone={account.timeZone} returnTo={currentPath(pathname, search)} />
+      {data.plan && (data.plan.account || data.plan.campaigns.length) ? (
+        <p className="mb-3 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-gray-700" data-testid="campaign-pacing">
+          <span className="font-medium">Budget pacing this month:</span>
+          {data.plan.account ? (
+            <span>
+              Account <PacingBadge pacing={data.plan.account} />
+            </span>
+          ) : null}
+          {data.plan.campaigns.map((c) => (
+            <span key={c.campaignId}>
+              {c.name} <PacingBadge pacing={c.pacing} />
+            </span>
+          ))}
+        </p>
+      ) : null}
       {data.firstSync ? (
         <EmptyState title="Importing your campaigns">
           <p>Your campaigns and 90 days of performance are being copied from Google Ads. The table appears when it is done.</p>

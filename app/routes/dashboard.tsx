@@ -12,6 +12,8 @@ import { RANGE_PRESETS } from "~/lib/dates";
 import { userContext } from "~/server/request-context.server";
 import { optimizerCards } from "~/server/optimizer/pages.server";
 import { dashboardPage } from "~/server/report-pages.server";
+import { BudgetPacing } from "~/components/budget-pacing";
+import { pacingAction, pacingSection } from "~/server/agency/pacing-pages.server";
 import type { Route } from "./+types/dashboard";
 
 export function meta() {
@@ -22,7 +24,14 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { user } = context.get(userContext);
   const page = await dashboardPage(user, url);
   if (!page.connected) return page;
-  return { ...page, optimizer: await optimizerCards(page.account.customerId, page.account.timeZone) };
+  const [optimizer, plan] = await Promise.all([optimizerCards(page.account.customerId, page.account.timeZone), pacingSection(user)]);
+  return { ...page, optimizer, pacing: plan?.account ?? null };
+}
+
+/** The budget pacing section's forms: set the monthly budget, or propose the daily budgets that land on it. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = context.get(userContext);
+  return pacingAction(user, await request.formData());
 }
 
 const STEPS = [
@@ -36,14 +45,14 @@ const STEPS = [
   { title: "Generate Ads", text: "Create ad copy that fits Google's limits in seconds." },
 ];
 
-export default function Dashboard({ loaderData }: Route.ComponentProps) {
+export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
   if (!loaderData.connected) return <UnconnectedDashboard />;
-  return <ConnectedDashboard data={loaderData} />;
+  return <ConnectedDashboard data={loaderData} pacingError={(actionData as { pacingError?: string } | undefined)?.pacingError ?? null} />;
 }
 
 type Connected = Extract<Route.ComponentProps["loaderData"], { connected: true }>;
 
-function ConnectedDashboard({ data }: { data: Connected }) {
+function ConnectedDashboard({ data, pacingError }: { data: Connected; pacingError: string | null }) {
   const location = useLocation();
   const { account, range, summary, series, sync } = data;
   const preset = RANGE_PRESETS.find((p) => p.id === data.presetId);
@@ -77,6 +86,7 @@ function ConnectedDashboard({ data }: { data: Connected }) {
             <AiOptimizationsCard money={data.optimizer.aiOptimizations} currencyCode={account.currencyCode} />
             <PerformanceScoreCard score={data.optimizer.score} />
           </div>
+          <BudgetPacing pacing={data.pacing} currencyCode={account.currencyCode} error={pacingError} />
           <section className="mt-8 rounded-xl border border-gray-200 bg-white p-6 shadow-sm" aria-labelledby="performance-heading">
             <div className="mb-4 flex flex-wrap items-start justify-between gap-4">
               <h2 id="performance-heading" className="text-lg font-semibold text-gray-900">

@@ -250,6 +250,18 @@ describe("Campaign detail screen", () => {
     ...base,
     tab,
     tabNotice: null,
+    recommendations: {
+      totals: { count: 7, costSaved: 324, conversions: 0, value: 0 },
+      items: [
+        {
+          id: "a".repeat(24),
+          type: "wasted_keyword",
+          title: "Pause “tent footprint”",
+          impact: { kind: "cost_saved", monthly: 324, riskConversions: 0, assumption: "", currencyCode: "USD" },
+          confidenceLabel: "Strong",
+        },
+      ],
+    },
     query: { sort: "cost", dir: "desc", status: "all", q: "", page: 1, pageSize: 50, ...query },
     detail: {
       campaign: {
@@ -303,6 +315,11 @@ describe("Campaign detail screen", () => {
       "/campaigns/1?tab=keywords&range=90d",
     );
     expect(await screen.findByRole("heading", { level: 1, name: "Search | Tents" })).toBeInTheDocument();
+    // The campaign's own recommendations (issue 29 point 5), largest first, leading to the AI Optimizer filtered to it.
+    const recs = screen.getByRole("region", { name: "Recommendations for this campaign" });
+    expect(recs).toHaveTextContent("7 open recommendations · saves about $324 a month");
+    expect(within(recs).getByRole("link", { name: "Pause “tent footprint”" })).toHaveAttribute("href", `/ai-optimizer?campaign=1#rec-${"a".repeat(24)}`);
+    expect(within(recs).getByRole("link", { name: "See all 7 in the AI Optimizer" })).toHaveAttribute("href", "/ai-optimizer?campaign=1");
     const tabs = screen.getByRole("navigation", { name: "Campaign sections" });
     expect(within(tabs).getByRole("link", { name: /Keywords/ })).toHaveAttribute("aria-current", "page");
     expect(within(tabs).getByRole("link", { name: /Ad groups/ })).toHaveAttribute("href", "/campaigns/1?range=90d");
@@ -376,6 +393,7 @@ describe("Campaign detail while a first sync imports keyword, ad and search-term
     ...base,
     sync,
     tab,
+    recommendations: { totals: { count: 0, costSaved: 0, conversions: 0, value: 0 }, items: [] },
     tabNotice: null,
     query: { sort: "cost", dir: "desc", status: "all", q: "", page: 1, pageSize: 50 },
     detail: {

@@ -1,3 +1,4 @@
+import { versionSunsetWarning } from "./ads/api-versions.server";
 import { stopSyncs } from "./ads/sync.server";
 import { CALLBACK_PATH } from "./auth/google-oauth.server";
 import { closeDb, dialectOf, getDb, migrateToLatest, pingDb, sqliteFileOf } from "./db/db.server";
@@ -18,6 +19,7 @@ import { log } from "./log.server";
 export async function boot() {
   const config = getConfig();
   warnAboutPublicDemo(config);
+  warnAboutApiVersion(config);
   // SQLite serves one instance (its jobs run in process): a second process on the same file stops here.
   const sqliteFile = dialectOf(config.DATABASE_URL) === "sqlite" ? sqliteFileOf({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }) : null;
   const releaseInstance = sqliteFile && sqliteFile !== ":memory:" ? claimSqliteInstance(sqliteFile) : () => {};
@@ -72,4 +74,10 @@ export function warnAboutPublicDemo(config: Pick<AppConfig, "demoMode" | "DEMO_M
       "demo Google user, so they are all one app user: they share its chats, change sets and AI budget, and all change the same demo account " +
       "(no real Google account is involved). Set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET to use Google instead.",
   );
+}
+
+/** A configured Google Ads API version within 90 days of its published sunset (or past it) says so at every start. */
+export function warnAboutApiVersion(config: Pick<AppConfig, "google">, now: Date = new Date()) {
+  const warning = versionSunsetWarning(config.google.adsApiVersion, now);
+  if (warning) log.warn(warning);
 }

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_ADS_API_VERSION } from "./ads/api-versions.server";
 import { ensurePrivateDir } from "./data-dir.server";
 import { trustProxySchema } from "./http/client-ip.server";
 
@@ -74,6 +75,7 @@ const schema = z.object({
   DEMO_MODE: z.enum(["public"], { error: "may only be public (demo mode on a non-loopback APP_URL; see the README)" }).optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Optional: Google ignores it since the developer-token sunset (2026-09-09); sent when set, for older setups. */
   GOOGLE_ADS_DEVELOPER_TOKEN: z.string().min(1).optional(),
   GOOGLE_AUTHORIZATION_URL: z.url().optional(),
   GOOGLE_TOKEN_URL: z.url().optional(),
@@ -82,8 +84,8 @@ const schema = z.object({
   GOOGLE_ADS_API_URL: z.url().optional(),
   GOOGLE_ADS_API_VERSION: z
     .string()
-    .regex(/^v\d+$/, "must look like v24")
-    .default("v24"),
+    .regex(/^v\d+$/, `must look like ${DEFAULT_ADS_API_VERSION}`)
+    .default(DEFAULT_ADS_API_VERSION),
   /** Google Ads API operations this install may spend per rolling 24 hours (Explorer access 2,880; Basic 15,000). */
   GOOGLE_ADS_DAILY_OPERATIONS: positiveInt.default(2880),
   /** Share of that budget scheduled refreshes leave to people (applies, Sync now), in percent. */

@@ -1,7 +1,8 @@
+import { campaignRecommendations } from "./optimizer/pages.server";
 import { emptyMetrics } from "~/lib/metrics";
 import { parseCampaignListQuery, parseDetailTab, type CampaignSortKeyParam } from "~/lib/report-query";
 import { previousPeriod, wantsComparison } from "~/lib/compare-period";
-import { parseDetailListQuery } from "~/lib/detail-query";
+import { parseAdView, parseDetailListQuery } from "~/lib/detail-query";
 import { getCampaignOverview, listDetailTab } from "./ads/detail-lists.server";
 import { getAccountSummary, getDailySeries, listCampaigns, type CampaignSortKey, type CampaignStatusFilter } from "./ads/reports.server";
 import { hiddenCampaignColumns } from "./campaign-columns.server";
@@ -97,16 +98,20 @@ export async function campaignDetailPage(user: User, url: URL, campaignId: strin
   const overview = await cachedRead(scope, "campaign", [campaignId, ctx.range], () => getCampaignOverview(account.customerId, campaignId, ctx.range));
   if (!overview) notFound();
   const { query, ignored } = parseDetailListQuery(url.searchParams, tab);
+  const { view: adView, ignored: viewIgnored } = parseAdView(url.searchParams);
   const opened = await cachedRead<Awaited<ReturnType<typeof listDetailTab>>>(scope, "tab", [tab, campaignId, ctx.range, query], () =>
     listDetailTab(tab, account.customerId, campaignId, ctx.range, query),
   );
   const notices = [
     tabIgnored ? "Unknown tab in the address; showing ad groups." : null,
     ignored.length ? `Ignored an invalid ${ignored.join(", ")} in the address; showing the default instead.` : null,
+    viewIgnored && tab === "ads" ? "Ignored an invalid view in the address; showing the ads as cards." : null,
   ].filter(Boolean);
   return {
     ...ctx,
     tab,
+    adView,
+    recommendations: await campaignRecommendations(account.customerId, campaignId),
     tabNotice: notices.length ? notices.join(" ") : null,
     query: { ...query, page: opened.list.page },
     detail: { campaign: overview.campaign, counts: overview.counts, adGroupOptions: overview.adGroupOptions },

@@ -45,6 +45,8 @@ export interface AdsDataSource {
    */
   canAccess(userEmail: string, customerId: string, loginCustomerId: string | undefined): boolean;
   customerExists(customerId: string): boolean;
+  /** A Google Ads test account (customer.test_account): a Test-level Cloud project may only call these. Unset: none is. */
+  isTestAccount?(customerId: string): boolean;
   /** Test hook (state.revokeCustomerAccess): the user loses direct access to the customer. */
   revokeAccess?(userEmail: string, customerId: string): boolean;
   /** Test hook (state.unlinkClient): the manager no longer manages the client. */

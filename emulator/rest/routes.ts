@@ -286,6 +286,7 @@ async function run(
   }
 
   const loginCustomerId = checkCustomerAccess(ctx, req, email, customerId);
+  if (customerId !== undefined) checkAccessLevel(ctx, version, customerId);
 
   if (route.op === "unimplemented") throw new GoogleApiError(501, "UNIMPLEMENTED", MSG.UNIMPLEMENTED);
 
@@ -343,6 +344,28 @@ function checkCustomerAccess(ctx: EmulatorContext, req: MaybeExpressRequest, ema
   return loginCustomerId;
 }
 
+/**
+ * A Test-level Cloud project may call test accounts only. v25 introduced CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION
+ * for it; older versions still answer with the developer token's DEVELOPER_TOKEN_NOT_APPROVED (messages as in
+ * Google's authorization_error.proto).
+ */
+function checkAccessLevel(ctx: EmulatorContext, version: string, customerId: string): void {
+  if (ctx.accessLevel !== "test" || ctx.dataSource.isTestAccount?.(customerId)) return;
+  const projectError = Number(version.slice(1)) >= 25;
+  throw adsError(403, "PERMISSION_DENIED", MSG.PERMISSION_DENIED, [
+    projectError
+      ? {
+          errorCode: { authorizationError: "CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION" },
+          message:
+            "The Google Cloud project is only approved for use with test accounts. To access non-test accounts, apply for Explorer, Basic or Standard access.",
+        }
+      : {
+          errorCode: { authorizationError: "DEVELOPER_TOKEN_NOT_APPROVED" },
+          message: "The developer token is only approved for use with test accounts. To access non-test accounts, apply for Basic or Standard access.",
+        },
+  ]);
+}
+
 /** QueryPage plus fields a data source may add beyond the contract (passed through when present). */
 type PageWithExtras = QueryPage & { summaryRow?: Record<string, unknown> };
 
@@ -378,11 +401,11 @@ async function search(ctx: EmulatorContext, res: ServerResponse, customerId: str
       },
     ]);
   }
-  const page = (await ctx.dataSource.query(customerId, body.query ?? "", {
+  const page = ctx.dataSource.query(customerId, body.query ?? "", {
     pageSize: PAGE_ROWS,
     pageToken: body.pageToken || undefined,
     returnTotalResultsCount: settings.returnTotalResultsCount === true,
-  })) as PageWithExtras;
+  }) as PageWithExtras;
 
   // Field order as Google serialises SearchGoogleAdsResponse; empty repeated fields are omitted.
   const out: Record<string, unknown> = {};
@@ -432,7 +455,7 @@ async function* streamBatches(ctx: EmulatorContext, customerId: string, query: s
 }
 
 async function* pagedBatches(source: AdsDataSource, customerId: string, query: string): AsyncGenerator<StreamBatch> {
-  let page = (await source.query(customerId, query, { pageSize: PAGE_ROWS })) as PageWithExtras;
+  let page = source.query(customerId, query, { pageSize: PAGE_ROWS }) as PageWithExtras;
   const seenTokens = new Set<string>();
   for (;;) {
     const last = !page.nextPageToken;
@@ -446,7 +469,7 @@ async function* pagedBatches(source: AdsDataSource, customerId: string, query: s
     // A data source that hands back a token it already gave would loop forever.
     if (seenTokens.has(page.nextPageToken!)) throw new Error(`data source repeated page token ${page.nextPageToken}`);
     seenTokens.add(page.nextPageToken!);
-    page = (await source.query(customerId, query, { pageSize: PAGE_ROWS, pageToken: page.nextPageToken })) as PageWithExtras;
+    page = source.query(customerId, query, { pageSize: PAGE_ROWS, pageToken: page.nextPageToken }) as PageWithExtras;
   }
 }
 

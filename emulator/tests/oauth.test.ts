@@ -408,7 +408,7 @@ describe("behind body parsers", () => {
     const { fakeDataSource } = await import("./helpers");
     const emulator = createEmulator({ dataSource: fakeDataSource() });
     // What express.urlencoded()/express.json() leave behind: a drained stream and a parsed object.
-    const server = createServer(async (req, res) => {
+    const handle = async (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
       const text = Buffer.concat(chunks).toString();
@@ -422,7 +422,8 @@ describe("behind body parsers", () => {
         }
       Object.assign(req, { body: parsed });
       emulator.handler(req, res);
-    });
+    };
+    const server = createServer((req, res) => void handle(req, res));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     try {

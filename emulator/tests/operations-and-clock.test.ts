@@ -69,7 +69,7 @@ describe("operations, as Google counts them", () => {
   it("EMULATOR_DAILY_OPERATIONS: Google's daily-cap error once the rolling 24 h are full, with the delay until room frees", async () => {
     emu.emulator.state.setDailyOperations(4);
     for (let i = 0; i < 3; i++) expect((await stream("SELECT campaign.id FROM campaign")).status).toBe(200);
-    await emu.store.clock.advance(3_600_000);
+    emu.store.clock.advance(3_600_000);
     const [c] = await campaigns(); // the 4th: fits exactly
     // A mutate of two operations does not fit in what is left (none).
     const refused = await mutate([{ update: { resourceName: `customers/${CID}/campaigns/${c.campaign.id}`, name: "x" }, updateMask: "name" }]);
@@ -102,7 +102,7 @@ describe("operations, as Google counts them", () => {
     expect(wrapped.json[0].error.details[0].errors[0].errorCode).toEqual({ quotaError: "RESOURCE_EXHAUSTED" });
     expect(emu.emulator.state.operations().last24h).toBe(6);
     // A day later the window is empty again.
-    await emu.store.clock.advance(24 * 3_600_000);
+    emu.store.clock.advance(24 * 3_600_000);
     expect((await stream("SELECT campaign.id FROM campaign")).status).toBe(200);
   });
 

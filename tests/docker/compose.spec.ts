@@ -4,7 +4,7 @@ import type { RunOptions } from "../../scripts/docker/shell";
 import { attachLogs, becomesHealthy, freePort, getDocker, IMAGE, seesDemoCampaigns, signInThroughDemo } from "./support";
 
 /**
- * compose.yaml as README's "Run more than one instance" runs it: PostgreSQL, two app instances
+ * compose.yaml as docs/operations.md's "Run more than one instance" runs it: PostgreSQL, two app instances
  * and Caddy in front, with the secrets a .env would hold. Sign-ins go through the proxy until
  * both instances have completed one.
  */

@@ -12,6 +12,19 @@ import { connectDemoAccount, expect, RICH_CUSTOMER_ID, type ConnectedUser } from
 
 const panel = (page: Page) => page.getByRole("region", { name: "Recommendations" });
 const changesTable = (page: Page) => page.getByRole("table", { name: "Changes in this change set" });
+/** The panel's items (an item's alternatives are list items too, inside it). */
+const items = (page: Page) => panel(page).locator('li[id^="rec-"]');
+
+/** A weak-ad item whose title no other item has (an ad group's ads can share one), and that title. */
+async function uniqueWeakAd(page: Page) {
+  const weak = items(page).and(page.locator('[data-type="weak_ad"]'));
+  await expect(weak.first()).toBeVisible();
+  const titles = await items(page).evaluateAll((els) => els.map((e) => e.querySelector("p")?.textContent ?? ""));
+  const weakTitles = await weak.evaluateAll((els) => els.map((e) => e.querySelector("p")?.textContent ?? ""));
+  const title = weakTitles.find((t) => titles.filter((x) => x === t).length === 1);
+  expect(title, "a weak ad with a title of its own").toBeDefined();
+  return { item: items(page).filter({ hasText: title! }), title: title! };
+}
 
 /** How many AI optimizations the Dashboard's card says were applied this month (its figure is the money measured: impact.spec.ts). */
 async function aiOptimizations(page: Page): Promise<number> {
@@ -36,13 +49,12 @@ async function apiTitles(request: APIRequestContext, user: ConnectedUser, status
 async function applyRecommendation(page: Page, request: APIRequestContext, user: ConnectedUser, keyword: string) {
   const countBefore = await aiOptimizations(page);
   const title = (r: { title: string }) => r.title.includes(`Enable “${keyword}”`);
-  expect((await apiTitles(request, user, "open")).filter(title)).toHaveLength(1);
+  // The engine runs after the detail import the connection waited for: wait for its list.
+  await expect.poll(async () => (await apiTitles(request, user, "open")).filter(title).length, { timeout: 60_000 }).toBe(1);
 
-  // The whole group, as its "Show all" link opens it: the panel shows each group's top five.
-  await page.goto("/ai-optimizer?group=paused_converting");
-  const group = panel(page).locator('[data-group="paused_converting"]');
-  await expect(group).toBeVisible();
-  const item = group.getByRole("listitem").filter({ hasText: `Enable “${keyword}”` });
+  // Filtered to its type, the whole group open (the panel leads with the top ten, then each group's top five).
+  await page.goto("/ai-optimizer?type=paused_converting&group=paused_converting");
+  const item = items(page).filter({ hasText: `Enable “${keyword}”` });
   await expect(item).toHaveCount(1);
   // The evidence opens in place.
   await item.getByText("Evidence").click();
@@ -104,12 +116,13 @@ test("Camp Stoves' own target CPA (plant P7): Apply → review shows $95.00 → 
   test.setTimeout(240_000);
   await connectDemoAccount(page, request, "/dashboard");
   await page.goto("/ai-optimizer");
-  const group = panel(page).locator('[data-group="bid_adjustment"]');
-  // Beyond the group's top five: "Show all" opens the whole group.
-  await group.getByRole("link", { name: /^Show all \d+/ }).click();
-  await expect(page).toHaveURL(/group=bid_adjustment/);
-  await expect(group).toBeVisible();
-  const item = group.getByRole("listitem").filter({ hasText: "target CPA of ad group Camp Stoves" });
+  // Filtered by type, then the whole group opened by its "Show all" link when it runs past the top ten and five.
+  await panel(page).getByRole("combobox", { name: "Type" }).selectOption("bid_adjustment");
+  await panel(page).getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/type=bid_adjustment/);
+  const showAll = panel(page).getByRole("link", { name: /^Show all \d+/ });
+  if ((await showAll.count()) > 0) await showAll.click();
+  const item = items(page).filter({ hasText: "target CPA of ad group Camp Stoves" });
   await expect(item).toHaveCount(1);
   await item.getByRole("button", { name: /^(Apply|Review change set)$/ }).click();
 
@@ -136,24 +149,23 @@ test("without JavaScript: apply, dismiss with a reason, snooze and restore throu
 
   // Dismiss a weak ad with a reason: it leaves the open list and waits in Dismissed.
   await page.goto("/ai-optimizer");
-  const weak = panel(page).locator('[data-group="weak_ad"]').getByRole("listitem").first();
-  const title = (await weak.locator("p").first().textContent())!;
+  const { item: weak, title } = await uniqueWeakAd(page);
   await weak.getByLabel("Reason for dismissing (optional)").fill("Written by legal");
   await weak.getByRole("button", { name: "Dismiss" }).click();
   await expect(page).toHaveURL(/recs=open/);
   await expect(panel(page).getByText(title, { exact: true })).toHaveCount(0);
   await page.goto("/ai-optimizer?recs=dismissed");
-  const dismissed = panel(page).getByRole("listitem").filter({ hasText: title });
+  const dismissed = items(page).filter({ hasText: title });
   await expect(dismissed).toContainText("Reason: Written by legal");
   await dismissed.getByRole("button", { name: "Restore" }).click();
   await page.goto("/ai-optimizer");
   await expect(panel(page).getByText(title, { exact: true })).toHaveCount(1);
 
   // Snooze for 7 days, then restore.
-  const item = panel(page).locator('[data-group="weak_ad"]').getByRole("listitem").filter({ hasText: title });
+  const item = items(page).filter({ hasText: title });
   await item.getByRole("button", { name: "Snooze 7 days" }).click();
   await page.goto("/ai-optimizer?recs=snoozed");
-  const snoozed = panel(page).getByRole("listitem").filter({ hasText: title });
+  const snoozed = items(page).filter({ hasText: title });
   await expect(snoozed).toContainText("Snoozed until");
   await snoozed.getByRole("button", { name: "Restore" }).click();
   await context.close();
@@ -184,8 +196,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(conversation).toContainText("How are my campaigns doing?");
     };
 
-    const weak = panel(page).locator('[data-group="weak_ad"]').getByRole("listitem").first();
-    const title = (await weak.locator("p").first().textContent())!;
+    const { item: weak, title } = await uniqueWeakAd(page);
     await weak.getByLabel("Reason for dismissing (optional)").fill("Kept beside the chat");
     await weak.getByRole("button", { name: "Dismiss" }).click();
     await stillOpen("open");
@@ -195,7 +206,7 @@ for (const javaScriptEnabled of [true, false]) {
       .getByRole("link", { name: /^Dismissed \(\d+\)$/ })
       .click();
     await stillOpen("dismissed");
-    const dismissed = panel(page).getByRole("listitem").filter({ hasText: title });
+    const dismissed = items(page).filter({ hasText: title });
     await dismissed.getByRole("button", { name: "Restore" }).click();
     await stillOpen("dismissed");
     await expect(panel(page).getByText(title, { exact: true })).toHaveCount(0);
@@ -221,3 +232,55 @@ test("an item on the score page opens its recommendation on the AI Optimizer, be
   await expect(page).toHaveURL(/\/ai-optimizer\?recs=open&group=weak_ad#rec-/);
   await expect(panel(page).locator(`[id="rec-${id}"]`)).toBeVisible();
 });
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`triage (issue 29 point 5): top ten, filters by type and campaign, two ticked items as one change set, the campaign page's own list (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
+    browser,
+    request,
+  }) => {
+    test.slow();
+    const context = await browser.newContext({ javaScriptEnabled });
+    const page = await context.newPage();
+    await connectDemoAccount(page, request, "/dashboard");
+    await page.goto("/ai-optimizer");
+    await expect(panel(page).getByRole("heading", { name: "Top 10 by impact" })).toBeVisible();
+    await expect(panel(page).getByTestId("top-ten").locator('li[id^="rec-"]')).toHaveCount(10);
+    await expect(panel(page).getByTestId("rec-totals")).toContainText("(each counted once)");
+
+    // Filter by type: a plain GET form.
+    await panel(page).getByRole("combobox", { name: "Type" }).selectOption("wasted_search_term");
+    await panel(page).getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/type=wasted_search_term/);
+    await expect(items(page).first()).toBeVisible();
+    expect(new Set(await items(page).evaluateAll((els) => els.map((e) => e.getAttribute("data-type"))))).toEqual(new Set(["wasted_search_term"]));
+
+    // Tick two and apply them together: one change set, one review.
+    const ticks = panel(page).getByRole("checkbox", { name: /to apply with others$/ });
+    await ticks.nth(0).check();
+    await ticks.nth(1).check();
+    await panel(page).getByRole("button", { name: "Apply selected" }).click();
+    await expect(page).toHaveURL(/\/changes\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^2 recommendations: /);
+    await expect(changesTable(page).getByRole("row")).toHaveCount(3);
+    // Nothing goes to Google: discarded, the account stays as it was.
+    await page.getByRole("button", { name: "Discard" }).click();
+    await expect(page.getByText("Discarded: nothing was sent to Google.").first()).toBeVisible();
+
+    // The filter by campaign, and the campaign page's own recommendations.
+    await page.goto("/ai-optimizer");
+    const campaigns = panel(page).getByRole("combobox", { name: "Campaign" });
+    const [id, name] = await campaigns
+      .locator("option")
+      .nth(1)
+      .evaluate((o) => [(o as HTMLOptionElement).value, o.textContent ?? ""]);
+    await page.goto(`/campaigns/${id}`);
+    const own = page.getByRole("region", { name: "Recommendations for this campaign" });
+    await expect(own).toContainText(/\d+ open recommendations?/);
+    await own.getByRole("link", { name: /in the AI Optimizer$/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/ai-optimizer\\?campaign=${id}`));
+    await expect(panel(page).getByRole("combobox", { name: "Campaign" })).toHaveValue(id);
+    expect(name).not.toBe("");
+    await expect(items(page).first()).toBeVisible();
+    await context.close();
+  });
+}

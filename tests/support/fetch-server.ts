@@ -13,7 +13,7 @@ export interface FetchServer {
 }
 
 export async function serveFetch(handler: (request: Request) => Promise<Response>): Promise<FetchServer> {
-  const server = http.createServer(async (req, res) => {
+  const answer = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     try {
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) {
@@ -36,7 +36,9 @@ export async function serveFetch(handler: (request: Request) => Promise<Response
       if (!res.headersSent) res.writeHead(500);
       res.end();
     }
-  });
+  };
+  // Every failure is answered inside (500), so nothing is left for the caller to handle.
+  const server = http.createServer((req, res) => void answer(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -145,7 +145,7 @@ export function BriefForm({
               const fd = new FormData(formRef.current!);
               fd.set("adGroupId", e.target.value);
               fd.delete("intent");
-              submit(fd, { method: "get", replace: true, preventScrollReset: true });
+              void submit(fd, { method: "get", replace: true, preventScrollReset: true });
             }}
           >
             <option value="">No ad group (write from the brief only)</option>

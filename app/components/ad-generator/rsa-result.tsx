@@ -181,7 +181,7 @@ export function RsaResult({
           {hydrated ? (
             <button
               type="button"
-              onClick={() => copyText(line.text, label.toLowerCase())}
+              onClick={() => void copyText(line.text, label.toLowerCase())}
               aria-label={`Copy ${label.toLowerCase()}`}
               className="font-medium text-gray-600 hover:text-gray-900"
               disabled={line.text.trim() === ""}
@@ -272,7 +272,7 @@ export function RsaResult({
         {hydrated ? (
           <button
             type="button"
-            onClick={() => copyText(asText(headlines, descriptions, path1, path2), "the whole ad")}
+            onClick={() => void copyText(asText(headlines, descriptions, path1, path2), "the whole ad")}
             className="rounded-md border border-gray-300 px-3 py-1 font-semibold text-gray-700 hover:bg-gray-50"
           >
             Copy all

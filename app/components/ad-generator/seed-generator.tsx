@@ -182,7 +182,7 @@ function AdCard({ ad, onChange }: { ad: GeneratedAd; onChange: (ad: GeneratedAd)
           <p className="mt-1 text-sm text-gray-700">{ad.description}</p>
           <span className="mt-2 inline-block rounded bg-blue-50 px-2 py-0.5 text-xs font-semibold text-blue-700">{ad.cta}</span>
           <div className="mt-3 flex gap-4 text-sm">
-            <button type="button" onClick={copy} className="font-medium text-gray-600 hover:text-gray-900">
+            <button type="button" onClick={() => void copy()} className="font-medium text-gray-600 hover:text-gray-900">
               Copy
             </button>
             <button

@@ -338,7 +338,7 @@ describe("apply, confirm, revert, discard", () => {
 describe("methods", () => {
   it("GET on a POST-only path is a 405 {detail}; so is any other method", async () => {
     for (const loader of [proposeLoader, applyLoader]) {
-      const res = await read(await loader());
+      const res = await read(loader());
       expect(res).toMatchObject({ status: 405, body: { detail: "Method not allowed" } });
       expect(res.headers.get("Allow")).toBe("POST");
     }

@@ -388,9 +388,38 @@ describe("error bodies", () => {
     const { client } = makeClient();
     const error = await failure(client.listAccessibleCustomers(), GoogleAdsApiError);
     expect(error.requestId).toBe("ctPQxfy09Y6rARFlyeiW6w");
-    expect(error.userMessage).toBe(
-      `Google Ads rejected the request: ${message} [authorizationError.DEVELOPER_TOKEN_NOT_APPROVED; request ID ctPQxfy09Y6rARFlyeiW6w]`,
+    expect(error.userMessage).toMatch(
+      new RegExp(
+        `^Google Ads rejected the request: ${message.replace(/[.()]/g, "\\$&")} Since developer tokens were retired \\(2026-09-09\\) this means the Google Cloud project that owns this app's OAuth client \\(GOOGLE_CLIENT_ID\\) has Test access.*GOOGLE_ADS_DEVELOPER_TOKEN is not needed\\. Apply for Explorer access .*https://console\\.cloud\\.google\\.com/google/ads-apis/overview.* \\[authorizationError\\.DEVELOPER_TOKEN_NOT_APPROVED; request ID ctPQxfy09Y6rARFlyeiW6w\\]$`,
+      ),
     );
+  });
+
+  // Issue 26 point 5: what to apply for, and where (Google's message names only the access level).
+  it("says what to apply for and where on CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION (v25+)", async () => {
+    const message =
+      "The Google Cloud project is only approved for use with test accounts. To access non-test accounts, apply for Explorer, Basic or Standard access.";
+    replies.push(
+      send(
+        403,
+        googleError(403, "PERMISSION_DENIED", "The caller does not have permission", [
+          { errorCode: { authorizationError: "CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION" }, message },
+        ]),
+      ),
+    );
+    const { client } = makeClient();
+    const error = await failure(client.listAccessibleCustomers(), GoogleAdsApiError);
+    expect(error).toMatchObject({ kind: "permission", retryable: false });
+    expect(
+      error.userMessage.startsWith(
+        `Google Ads rejected the request: ${message} The Google Cloud project that owns this app's OAuth client (GOOGLE_CLIENT_ID) has Test access`,
+      ),
+    ).toBe(true);
+    expect(error.userMessage).toContain("Apply for Explorer access (up to 2,880 operations a day on real accounts");
+    expect(error.userMessage).toContain("Google Cloud Console, https://console.cloud.google.com/google/ads-apis/overview");
+    expect(error.userMessage).toContain("https://developers.google.com/google-ads/api/docs/api-policy/access-levels");
+    expect(error.userMessage).toMatch(/\[authorizationError\.CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION; request ID [^\]]+\]$/);
+    expect(requests).toHaveLength(1);
   });
 
   it("parses the array-wrapped searchStream error form", async () => {

@@ -43,7 +43,7 @@ export interface RequestMeter {
 export interface AdsClientOptions {
   /** e.g. "https://googleads.googleapis.com" (config google.adsApiUrl). */
   baseUrl: string;
-  /** e.g. "v24" (config google.adsApiVersion). */
+  /** e.g. "v26" (config google.adsApiVersion). */
   version: string;
   developerToken?: string;
   /** Returns a valid access token; with forceRefresh the cached one must not be reused. */

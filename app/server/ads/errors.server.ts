@@ -291,7 +291,7 @@ export function parseErrorResponse(res: {
   statusText?: string;
   headers?: Headers;
   text: string;
-  /** e.g. "POST /v24/customers/1234567890/googleAds:searchStream", for 404 hints. */
+  /** e.g. "POST /v26/customers/1234567890/googleAds:searchStream", for 404 hints. */
   what?: string;
 }): GoogleAdsApiError {
   const headerRequestId = res.headers?.get("request-id") ?? undefined;
@@ -390,6 +390,7 @@ const CODE_HINTS: Record<string, string> = {
   "authorizationError.USER_PERMISSION_DENIED":
     "The signed-in Google user has no access to this Google Ads account. If access comes through a manager account, the manager must be used as the login account.",
   "authorizationError.DEVELOPER_TOKEN_NOT_APPROVED": "The developer token is only approved for use with test accounts.",
+  "authorizationError.CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION": "The Google Cloud project is only approved for use with test accounts.",
   "authorizationError.CUSTOMER_NOT_ENABLED": "This Google Ads account is not enabled (cancelled or not fully set up).",
   "authenticationError.OAUTH_TOKEN_EXPIRED": "The Google sign-in has expired. Reconnect the Google Ads account.",
   "authenticationError.OAUTH_TOKEN_INVALID": "The Google sign-in is no longer valid. Reconnect the Google Ads account.",
@@ -402,6 +403,22 @@ const CODE_HINTS: Record<string, string> = {
   "databaseError.CONCURRENT_MODIFICATION": "Someone else changed the same item at the same time.",
   "internalError.TRANSIENT_ERROR": "Google Ads had a temporary problem.",
   "internalError.INTERNAL_ERROR": "Google Ads had an internal error.",
+};
+
+const ACCESS_LEVELS_URL = "https://developers.google.com/google-ads/api/docs/api-policy/access-levels";
+const CLOUD_CONSOLE_ADS_API_URL = "https://console.cloud.google.com/google/ads-apis/overview";
+const APPLY_FOR_ACCESS =
+  `Apply for Explorer access (up to 2,880 operations a day on real accounts; usually approved automatically) on the Google Ads API overview page ` +
+  `of that project in the Google Cloud Console, ${CLOUD_CONSOLE_ADS_API_URL}; Basic (15,000 a day) and Standard are applied for there too (${ACCESS_LEVELS_URL}).`;
+
+/**
+ * Said after Google's own message, which names the access to apply for but not where or for what:
+ * since the developer-token sunset (2026-09-09) the access level belongs to the Google Cloud project
+ * that owns the OAuth client, and older API versions still answer with the token's error.
+ */
+const ACCESS_HINTS: Record<string, string> = {
+  "authorizationError.CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION": `The Google Cloud project that owns this app's OAuth client (GOOGLE_CLIENT_ID) has Test access, which reaches Google Ads test accounts only. ${APPLY_FOR_ACCESS}`,
+  "authorizationError.DEVELOPER_TOKEN_NOT_APPROVED": `Since developer tokens were retired (2026-09-09) this means the Google Cloud project that owns this app's OAuth client (GOOGLE_CLIENT_ID) has Test access, which reaches Google Ads test accounts only; GOOGLE_ADS_DEVELOPER_TOKEN is not needed. ${APPLY_FOR_ACCESS}`,
 };
 
 const REASON_HINTS: Record<string, string> = {
@@ -422,6 +439,8 @@ function describeFailure(init: GoogleAdsApiErrorInit, errors: AdsErrorEntry[], k
   if (errors.length > 0) {
     const first = errors[0];
     reason = describeEntry(first);
+    const hint = ACCESS_HINTS[first.code];
+    if (hint) reason = `${/[.!?)]$/.test(reason) ? reason : `${reason}.`} ${hint}`;
     tags.push(first.code);
     if (errors.length > 1) reason += ` (and ${errors.length - 1} more error${errors.length > 2 ? "s" : ""})`;
   } else if (init.reason && REASON_HINTS[init.reason]) {

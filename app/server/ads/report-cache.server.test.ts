@@ -39,6 +39,20 @@ describe("cachedRead", () => {
     expect(reads).toBe(1);
   });
 
+  it("a failure removes only its own entry, not a newer read stored under the same key after an eviction", async () => {
+    let rejectFirst!: (error: Error) => void;
+    const first = cachedRead(scope(4), "campaigns", ["k"], () => new Promise<string>((_resolve, reject) => (rejectFirst = reject)), handle);
+    // 500 other reads push the first one out of the cache while it is still running.
+    for (let i = 0; i < 500; i++) await cachedRead(scope(4), "campaigns", [i], () => Promise.resolve(i), handle);
+    let reads = 0;
+    const read = () => Promise.resolve(`rows ${++reads}`);
+    expect(await cachedRead(scope(4), "campaigns", ["k"], read, handle)).toBe("rows 1");
+    rejectFirst(new Error("database is locked"));
+    await expect(first).rejects.toThrow("locked");
+    expect(await cachedRead(scope(4), "campaigns", ["k"], read, handle)).toBe("rows 1");
+    expect(reads).toBe(1);
+  });
+
   it("keeps no failure: the next caller reads again", async () => {
     let reads = 0;
     const read = () => (++reads === 1 ? Promise.reject(new Error("database is locked")) : Promise.resolve("rows"));

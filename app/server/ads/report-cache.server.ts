@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { getDb, type DB } from "../db/db.server";
 
 /**
@@ -15,7 +16,7 @@ import { getDb, type DB } from "../db/db.server";
 const MAX_ENTRIES = 500;
 
 // Per database handle: tests (and a process that opened another database) never share entries.
-const caches = new WeakMap<DB, Map<string, Promise<unknown>>>();
+const caches = new WeakMap<DB, LRUCache<string, Promise<unknown>>>();
 
 export function cachedRead<T>(
   scope: { customerId: string; dataVersion: number },
@@ -25,18 +26,13 @@ export function cachedRead<T>(
   db: DB = getDb(),
 ): Promise<T> {
   let entries = caches.get(db);
-  if (!entries) caches.set(db, (entries = new Map()));
+  if (!entries) caches.set(db, (entries = new LRUCache({ max: MAX_ENTRIES })));
   const key = `${scope.customerId}\u0000${scope.dataVersion}\u0000${what}\u0000${JSON.stringify(args)}`;
   const hit = entries.get(key) as Promise<T> | undefined;
-  if (hit) {
-    // Most recently used last.
-    entries.delete(key);
-    entries.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const pending = read();
   entries.set(key, pending);
-  pending.catch(() => entries.delete(key));
-  if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  // Only this read's own entry: a later read under the same key (after an eviction) stays.
+  pending.catch(() => entries.peek(key) === pending && entries.delete(key));
   return pending;
 }

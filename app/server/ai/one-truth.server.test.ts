@@ -11,6 +11,7 @@ import { requireAccountOf } from "../account-access.server";
 import { syncAccount } from "../ads/sync.server";
 import { applyChangeSet } from "../changes/pipeline.server";
 import { applyRecommendation, countRecommendations, listRecommendations } from "../optimizer/service.server";
+import { recommendationsPanel } from "../optimizer/pages.server";
 import { analystAnswer } from "./analyst.server";
 import { toolRunners, type ToolContext } from "./tools.server";
 
@@ -106,6 +107,14 @@ describe("an applied change shows at once", () => {
     const out = await toolRunners(chat).get_recommendations({ limit: 20 });
     expect(out.recommendations.map((r) => r.id)).not.toContain(term.id);
     expect(out.alreadyCarriedOut).toBe(1);
+    // The panel agrees at once: the item leaves its list and its count, with a line saying why.
+    await ctx.db.updateTable("users").set({ active_customer_id: ID }).where("id", "=", chat.userId).execute();
+    const user = await ctx.db.selectFrom("users").selectAll().where("id", "=", chat.userId).executeTakeFirstOrThrow();
+    const panel = (await recommendationsPanel(user, new URL("http://localhost:3000/ai-optimizer")))!;
+    expect(panel.recommendations.map((r) => r.id)).not.toContain(term.id);
+    expect(panel.carriedOut).toBe(1);
+    expect(panel.counts.open).toBe(panel.recommendations.length);
+    expect(panel.window).toEqual(panel.recommendations[0]?.evidence.dateRange ?? null);
     const answer = await analystAnswer(chat, "Add the worst non-converting search term as a negative keyword", { notice: false });
     expect(drafted(answer)).toBeUndefined();
     expect(answer.text).toMatch(/no open search term to exclude \(1 carried out since its last run\)/);

@@ -27,7 +27,7 @@ import { listRecommendations } from "../optimizer/service.server";
 import { RECOMMENDATION_TYPES } from "../optimizer/types.server";
 import { untrusted } from "./untrusted.server";
 import { titleMismatch } from "./proposal-check.server";
-import { alreadyInEffect } from "./in-effect.server";
+import { alreadyInEffect } from "../optimizer/in-effect.server";
 import { impactRecords } from "../impact/store.server";
 
 /**

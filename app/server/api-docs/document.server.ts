@@ -11,13 +11,14 @@ import meta from "./meta.server";
 import { defaultTokenScope } from "../http/api-route.server";
 import { ApiErrorBody, FORBIDDEN_TO_TOKEN, TOKEN_TOO_MANY, UNAUTHORIZED, type ApiArea, type Endpoint, type HttpMethod } from "./registry.server";
 import reports from "./reports.server";
+import agency from "./agency.server";
 
 // The OpenAPI 3.1 document of /api/v1, served at /api/v1/openapi.json and
 // generated from the areas' zod schemas (z.toJSONSchema, JSON Schema
 // 2020-12 as OpenAPI 3.1 uses). How to add an endpoint: registry.server.ts.
 
 /** Every area of the API, in the document's order. A new area is one more module here. */
-export const AREAS: ApiArea[] = [auth, reports, changeSets, impact, drafts, recommendations, adCopy, history, chat, meta];
+export const AREAS: ApiArea[] = [auth, reports, agency, changeSets, impact, drafts, recommendations, adCopy, history, chat, meta];
 
 type JsonSchema = Record<string, unknown>;
 type Side = "input" | "output";

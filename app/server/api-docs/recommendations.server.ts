@@ -20,9 +20,29 @@ const Figure = z.object({
 const Target = z.object({
   metric: z.enum(["cpa", "roas"]),
   value: z.number().describe("CPA in account currency units, or ROAS as a ratio (3 = 300 %)"),
-  source: z.enum(["bidding strategy", "account setting", "assumed target"]),
+  source: z.enum(["bidding strategy", "account setting", "account reference", "assumed target"]),
+  basis: z.string().optional().describe("For an account reference: the campaigns and conversions it is made of"),
   label: z.string(),
 });
+
+const Evidence = z.object({
+  summary: z.string(),
+  dateRange: z.object({ from: z.string(), to: z.string() }).describe("The judged days (the last 3 days of data are never judged)"),
+  syncedAt: NullableTimestamp,
+  figures: z.array(Figure),
+  target: Target.nullable(),
+  test: z.object({ name: z.string(), result: z.string(), confidence: z.number().nullable() }).nullable(),
+  notes: z.array(z.string()),
+});
+
+const Resources = z.array(
+  z.object({
+    kind: z.enum(["campaign", "ad_group", "keyword", "negative_keyword", "campaign_negative_keyword", "search_term", "ad"]),
+    id: z.string(),
+    name: z.string(),
+    resourceName: z.string().optional(),
+  }),
+);
 
 export const Recommendation = z.object({
   id: z
@@ -41,29 +61,34 @@ export const Recommendation = z.object({
     assumption: z.string(),
     currencyCode: z.string(),
   }),
-  evidence: z.object({
-    summary: z.string(),
-    dateRange: z.object({ from: z.string(), to: z.string() }).describe("The judged days (the last 3 days of data are never judged)"),
-    syncedAt: NullableTimestamp,
-    figures: z.array(Figure),
-    target: Target.nullable(),
-    test: z.object({ name: z.string(), result: z.string(), confidence: z.number().nullable() }).nullable(),
-    notes: z.array(z.string()),
-  }),
+  evidence: Evidence,
   actions: z
     .array(z.looseObject({ type: z.enum(ACTION_TYPES) }))
     .describe(
       "Exactly the change-set API's actions (components/schemas/Action), ready for POST /accounts/{customerId}/change-sets; empty when nothing is changed automatically",
     ),
-  resources: z.array(
-    z.object({
-      kind: z.enum(["campaign", "ad_group", "keyword", "negative_keyword", "campaign_negative_keyword", "search_term", "ad"]),
-      id: z.string(),
-      name: z.string(),
-      resourceName: z.string().optional(),
-    }),
-  ),
+  resources: Resources,
   links: z.array(z.object({ label: z.string(), href: z.string() })),
+  alternatives: z
+    .array(
+      z.object({
+        key: z.string(),
+        type: z.enum(RECOMMENDATION_TYPES),
+        title: z.string(),
+        confidence: z.number().min(0).max(1),
+        impact: z.object({
+          kind: z.enum(["cost_saved", "conversions_gained", "value_gained", "none"]),
+          monthly: z.number(),
+          riskConversions: z.number().nullable(),
+          assumption: z.string(),
+        }),
+        actions: z.array(z.looseObject({ type: z.enum(ACTION_TYPES) })),
+        resources: Resources,
+        evidence: Evidence,
+        currencyCode: z.string(),
+      }),
+    )
+    .describe("Other findings on the same entity, folded into this one (its action is the best); their impact is not counted again"),
   dismissedReason: z.string().nullable(),
   snoozedUntil: NullableTimestamp,
   changeSetId: z.string().nullable().describe("The latest change set its Apply created"),

@@ -1,4 +1,5 @@
 import type { JoinBuilder } from "kysely";
+import { LRUCache } from "lru-cache";
 import { getDb, type DB } from "../db/db.server";
 import type { Database, User } from "../db/schema";
 import { getConfig } from "../env.server";
@@ -56,23 +57,17 @@ export async function clearSessionCookie() {
 // of every signed-in request's CPU in the profile, and a browser sends the same
 // Cookie header request after request: the answer per header is kept (a
 // small LRU; the result depends only on the header and the fixed secret).
-const parsedCookies = new Map<string, string | null>();
-const PARSED_COOKIES_MAX = 2_000;
+const parsedCookies = new LRUCache<string, { sessionId: string | null }>({ max: 2_000 });
 
 /** The stored id (the hash) of the session the request's cookie names, or null without one. */
 export async function getSessionId(request: Request): Promise<string | null> {
   const header = request.headers.get("Cookie");
   if (!header) return null;
   const known = parsedCookies.get(header);
-  if (known !== undefined) {
-    parsedCookies.delete(header);
-    parsedCookies.set(header, known);
-    return known;
-  }
+  if (known) return known.sessionId;
   const value = await sessionCookie().parse(header);
   const sessionId = typeof value === "string" && value.length > 0 ? sha256(value) : null;
-  parsedCookies.set(header, sessionId);
-  if (parsedCookies.size > PARSED_COOKIES_MAX) parsedCookies.delete(parsedCookies.keys().next().value!);
+  parsedCookies.set(header, { sessionId });
   return sessionId;
 }
 

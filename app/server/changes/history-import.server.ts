@@ -7,7 +7,7 @@ import { importChangeEvents, IMPORT_EVERY_MS } from "./history.server";
  * The import of changes made outside the product (Google's change_event) as a
  * job (issue 27 point 1): /history queues one when the account's last import
  * is older than IMPORT_EVERY_MS and shows what was imported so far; the job
- * asks Google (one query), on whichever instance takes it, and records when
+ * asks Google (one query per 10,000 changes), on whichever instance takes it, and records when
  * it succeeded or why it failed, for every instance's next page view.
  */
 const UNAVAILABLE = "Changes made outside Ads AI Manager could not be loaded from Google just now; showing what was imported before.";

@@ -87,6 +87,7 @@ export type HistoryFilters = z.input<typeof HistoryQuery>;
 
 interface ChangeEventRow {
   changeEvent?: {
+    resourceName?: string;
     changeDateTime?: string;
     changeResourceType?: string;
     changeResourceName?: string;
@@ -101,26 +102,50 @@ interface ChangeEventRow {
 
 const only = (wrapper: Record<string, unknown> | undefined) => (wrapper ? (Object.values(wrapper)[0] ?? null) : null);
 
-/** Copies the account's change_event rows of the last 30 days; already imported rows are skipped. Returns rows read. */
+/** Google's most rows per change_event query (a larger LIMIT is refused with changeEventError.INVALID_LIMIT_CLAUSE). */
+export const CHANGE_EVENT_PAGE_ROWS = 10_000;
+
+/**
+ * Copies the account's change_event rows of the last 30 days; already imported rows are skipped. Returns rows read.
+ * Google answers at most 10,000 rows a query, so a busy account (bulk edits, scripts) is read newest first in
+ * pages: each next query ends at the last row's time, inclusive (rows of the same moment are read again and
+ * told apart by their resource name), until a page comes back short.
+ */
 export async function importChangeEvents(userId: string, customerId: string, now: Date = new Date()): Promise<{ read: number; inserted: number }> {
   const db = getDb();
   const { account, client, loginCustomerId } = await requireAdsContext(userId, customerId, { db });
   // Google counts the 30 days in the account's time zone; starting a day later stays inside.
   const from = dateIn(account.time_zone, subHours(now, 29 * 24));
-  const to = dateIn(account.time_zone, addHours(now, 24));
-  const rows = (await client.searchStream(
-    customerId,
-    `SELECT change_event.resource_name, change_event.change_date_time, change_event.change_resource_name, change_event.user_email,
-            change_event.client_type, change_event.change_resource_type, change_event.old_resource, change_event.new_resource,
-            change_event.resource_change_operation, change_event.changed_fields
-     FROM change_event
-     WHERE change_event.change_date_time >= ${gaqlString(from)} AND change_event.change_date_time <= ${gaqlString(to)}
-     ORDER BY change_event.change_date_time DESC LIMIT 10000`,
-    { loginCustomerId },
-  )) as ChangeEventRow[];
+  let until = dateIn(account.time_zone, addHours(now, 24));
+  const events = new Map<string, NonNullable<ChangeEventRow["changeEvent"]>>();
+  for (;;) {
+    const page = (await client.searchStream(
+      customerId,
+      `SELECT change_event.resource_name, change_event.change_date_time, change_event.change_resource_name, change_event.user_email,
+              change_event.client_type, change_event.change_resource_type, change_event.old_resource, change_event.new_resource,
+              change_event.resource_change_operation, change_event.changed_fields
+       FROM change_event
+       WHERE change_event.change_date_time >= ${gaqlString(from)} AND change_event.change_date_time <= ${gaqlString(until)}
+       ORDER BY change_event.change_date_time DESC LIMIT ${CHANGE_EVENT_PAGE_ROWS}`,
+      { loginCustomerId },
+    )) as ChangeEventRow[];
+    let added = 0;
+    for (const row of page) {
+      const e = row.changeEvent;
+      const key = e?.resourceName ?? `${e?.changeDateTime}|${e?.changeResourceName}|${e?.changedFields}`;
+      if (e && !events.has(key)) {
+        events.set(key, e);
+        added++;
+      }
+    }
+    const last = page.at(-1)?.changeEvent?.changeDateTime;
+    if (page.length < CHANGE_EVENT_PAGE_ROWS || !last) break;
+    // A full page of one single moment cannot be paged past by time; what was read is kept.
+    if (added === 0 || last === until) break;
+    until = last;
+  }
   const importedAt = now.toISOString();
-  const values = rows
-    .map((r) => r.changeEvent)
+  const values = [...events.values()]
     .filter((e): e is NonNullable<ChangeEventRow["changeEvent"]> => !!e?.changeDateTime && !!e.changeResourceName)
     .map((e) => ({
       id: randomUUID(),

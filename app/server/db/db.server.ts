@@ -1,6 +1,7 @@
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { CompiledQuery, Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type Driver } from "kysely";
+import { LRUCache } from "lru-cache";
 import pg from "pg";
 import { ensurePrivateDir, ensurePrivateFile } from "../data-dir.server";
 import { getConfig } from "../env.server";
@@ -99,23 +100,15 @@ const CACHED_STATEMENTS = 300;
  * never handed out twice.
  */
 function withStatementCache(database: SQLite.Database) {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new LRUCache<string, SQLite.Statement>({ max: CACHED_STATEMENTS });
   return {
     close: () => database.close(),
     prepare(text: string) {
       if (text.length > CACHED_SQL_MAX_LENGTH) return database.prepare(text);
       const cached = cache.get(text);
-      if (cached && !cached.busy) {
-        // Most recently used last.
-        cache.delete(text);
-        cache.set(text, cached);
-        return cached;
-      }
+      if (cached && !cached.busy) return cached;
       const statement = database.prepare(text);
-      if (!cached) {
-        cache.set(text, statement);
-        if (cache.size > CACHED_STATEMENTS) cache.delete(cache.keys().next().value!);
-      }
+      if (!cached) cache.set(text, statement);
       return statement;
     },
   };

@@ -453,6 +453,12 @@ export interface RecommendationsTable {
   last_seen_at: string;
 }
 
+/** Every recommendation a change set carries out ("Apply selected": several in one set). */
+export interface ChangeSetRecommendationsTable {
+  change_set_id: string;
+  recommendation_id: string;
+}
+
 export interface OptimizerRunsTable {
   customer_id: string;
   ran_at: string;
@@ -611,6 +617,50 @@ export interface ImpactRecordsTable {
   computed_at: string;
 }
 
+/** A monthly budget set in the app (0190): the account's (campaign_id "") or one campaign's. */
+export interface BudgetPlansTable {
+  customer_id: string;
+  campaign_id: string;
+  monthly_budget_micros: number;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+export type AlertRule = import("~/lib/alert-rules").AlertRuleName;
+
+/** An anomaly found by the checks after a refresh (0191). */
+export interface AlertsTable {
+  id: string;
+  customer_id: string;
+  rule: AlertRule;
+  subject: string;
+  campaign_id: string | null;
+  status: "open" | "resolved";
+  ongoing: number;
+  resolved_by: "check" | "user" | null;
+  title: string;
+  figures_json: string;
+  started_on: string;
+  evidence_path: string;
+  recommendation_id: string | null;
+  created_at: string;
+  last_seen_at: string;
+  resolved_at: string | null;
+}
+
+export interface AlertReadsTable {
+  user_id: string;
+  alert_id: string;
+  read_at: string;
+}
+
+export interface AlertMutesTable {
+  user_id: string;
+  customer_id: string;
+  rule: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -637,9 +687,14 @@ export interface Database {
   chats: ChatsTable;
   chat_messages: ChatMessagesTable;
   recommendations: RecommendationsTable;
+  change_set_recommendations: ChangeSetRecommendationsTable;
   optimizer_runs: OptimizerRunsTable;
   optimizer_in_flight: OptimizerInFlightTable;
   account_targets: AccountTargetsTable;
+  budget_plans: BudgetPlansTable;
+  alerts: AlertsTable;
+  alert_reads: AlertReadsTable;
+  alert_mutes: AlertMutesTable;
   user_preferences: UserPreferencesTable;
   job_leases: JobLeasesTable;
   jobs: JobsTable;

@@ -22,7 +22,7 @@ interface RouteArgs {
 
 export interface ApiRouteOptions {
   /** Only this method; any other is a 405 with Allow. */
-  method?: "POST";
+  method?: "POST" | "PUT";
   /** The Allow header of that 405, when the path also serves GET (default: the method). */
   allow?: string;
   /** The success status (default 200). */

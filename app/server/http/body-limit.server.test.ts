@@ -17,7 +17,7 @@ const seen: Array<{ ok: boolean; bytes?: number; error?: string }> = [];
 beforeAll(async () => {
   const limit = bodyLimit(LIMIT);
   server = http.createServer((req, res) => {
-    limit(req, res, async () => {
+    const answer = async () => {
       const request = new Request("http://x/", { method: "POST", body: createReadableStreamFromReadable(req), duplex: "half" } as RequestInit);
       try {
         const text = await request.text();
@@ -27,7 +27,8 @@ beforeAll(async () => {
         seen.push({ ok: false, error: (error as Error).name });
         if (!res.writableEnded) res.end();
       }
-    });
+    };
+    limit(req, res, () => void answer());
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { getConfig } from "../env.server";
 
 /**
@@ -20,8 +21,6 @@ import { getConfig } from "../env.server";
 interface Template {
   /** The document split at each occurrence of the placeholder nonce. */
   parts: Buffer[];
-  bytes: number;
-  expiresAt: number;
 }
 
 export interface Rendered {
@@ -39,15 +38,20 @@ export class DocumentCache {
   /** Rendered where the nonce goes; random per process, the shape of a real nonce, so no page's text can contain it by chance. */
   readonly placeholder = randomBytes(16).toString("base64");
   private readonly placeholderBytes = Buffer.from(this.placeholder);
-  // A Map iterates in insertion order: re-inserting on a hit keeps the least recently used first.
-  private readonly entries = new Map<string, Template>();
-  private bytes = 0;
+  // Least recently used dropped first once the documents' bytes pass maxBytes; a document larger than
+  // the whole cache is never kept. An entry older than ttlMs is stale and rendered again.
+  private readonly entries: LRUCache<string, Template>;
   // Renders under way, so requests for the same document while one renders wait for it.
   private readonly rendering = new Map<string, Promise<{ parts: Buffer[]; status: number }>>();
-  private readonly now: () => number;
 
-  constructor(private readonly options: DocumentCacheOptions) {
-    this.now = options.now ?? Date.now;
+  constructor(options: DocumentCacheOptions) {
+    this.entries = new LRUCache({
+      maxSize: options.maxBytes,
+      ttl: options.ttlMs,
+      // Read the clock at every check (the default reuses one reading for a millisecond): tests move it by hand.
+      ttlResolution: 0,
+      perf: options.now ? { now: options.now } : undefined,
+    });
   }
 
   /** The digest of what a render reads: the URL, the status and the encoded state. */
@@ -81,35 +85,15 @@ export class DocumentCache {
   }
 
   private take(key: string): Template | undefined {
-    const template = this.entries.get(key);
-    if (!template) return undefined;
-    this.entries.delete(key);
-    if (template.expiresAt <= this.now()) {
-      this.bytes -= template.bytes;
-      return undefined;
-    }
-    this.entries.set(key, template);
-    return template;
+    return this.entries.get(key);
   }
 
   private keep(key: string, parts: Buffer[], bytes: number) {
-    const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.bytes -= old.bytes;
-    }
-    if (bytes > this.options.maxBytes) return;
-    this.entries.set(key, { parts, bytes, expiresAt: this.now() + this.options.ttlMs });
-    this.bytes += bytes;
-    for (const [oldest, template] of this.entries) {
-      if (this.bytes <= this.options.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= template.bytes;
-    }
+    this.entries.set(key, { parts }, { size: bytes });
   }
 
   get size(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
+    return { entries: this.entries.size, bytes: this.entries.calculatedSize };
   }
 }
 

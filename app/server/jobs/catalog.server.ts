@@ -7,3 +7,4 @@ import "../changes/settle-jobs.server";
 import "../email/outbox.server";
 import "../optimizer/engine-job.server";
 import "../impact/job.server";
+import "../agency/alert-job.server";

@@ -34,6 +34,8 @@ const queues = {
   "history-import": { retryLimit: 0, retryDelaySeconds: 0, retryBackoff: false, timeoutSeconds: 120, concurrency: 2 },
   /** An account's impact records, computed again after its data changed (impact/job.server.ts). */
   "impact-records": { retryLimit: 2, retryDelaySeconds: 60, retryBackoff: true, timeoutSeconds: 600, concurrency: 1 },
+  /** The anomaly checks on an account's data after a refresh (agency/alert-job.server.ts). */
+  "alert-check": { retryLimit: 2, retryDelaySeconds: 60, retryBackoff: true, timeoutSeconds: 300, concurrency: 1 },
   /** One account's sync (the sync's own module: ads/sync). */
   // SQLite has one writer: one sync at a time there.
   "sync-account": { retryLimit: 2, retryDelaySeconds: 60, retryBackoff: true, timeoutSeconds: 2 * 3600, concurrency: { postgres: 2, sqlite: 1 } },

@@ -1,4 +1,4 @@
-import { formatMoney } from "~/lib/format";
+import { countOf, formatEnum, formatMoney } from "~/lib/format";
 import {
   addDays,
   addTotals,
@@ -39,8 +39,12 @@ export interface Context {
   money(units: number): string;
 }
 
-/** Conversions a campaign needs before its own average can stand in for a target. */
-const MIN_CONVERSIONS_FOR_ASSUMED = 10;
+/** Conversions the account's other campaigns need before their blend can stand in for a target. */
+const MIN_CONVERSIONS_FOR_REFERENCE = 10;
+
+function channelName(channel: string): string {
+  return channel === "SEARCH" ? "Search" : formatEnum(channel);
+}
 
 const rate = (t: Totals) => (t.clicks > 0 ? t.conversions / t.clicks : 0);
 export const cpaOf = (t: Totals) => (t.conversions > 0 ? t.cost / t.conversions : null);
@@ -62,20 +66,42 @@ export function buildContext(data: AccountData): Context {
   }
   const money = (units: number) => formatMoney(Math.round(units * 1e6), data.currencyCode);
 
-  const assumedCpa = cpaOf(account);
   const userCpa = data.accountTargets.cpaMicros !== null ? data.accountTargets.cpaMicros / 1e6 : null;
   const userRoas = data.accountTargets.roas;
+  // Without a target someone set, a campaign is never measured against its own average (by
+  // construction half its ad groups would be "off target" and it could never beat it): it is
+  // compared with the account's other campaigns of its channel (issue 28 point 2).
+  const references = new Map<string, Target | null>();
+  const referenceOf = (c: CampaignRow): Target | null => {
+    let hit = references.get(c.id);
+    if (hit !== undefined) return hit;
+    const others = data.campaigns.filter((o) => o.id !== c.id && o.channel === c.channel);
+    const t = others.reduce((sum, o) => addTotals(sum, o.m.all), EMPTY_TOTALS);
+    hit = null;
+    if (t.conversions >= MIN_CONVERSIONS_FOR_REFERENCE) {
+      const contributing = others.filter((o) => o.m.all.conversions > 0).length;
+      const basis = `${countOf(contributing, `other ${channelName(c.channel)} campaign`)}, ${countOf(Math.round(t.conversions), "conversion")} in the judged window`;
+      // A value goal when the campaign and the others both record value; otherwise cost per conversion.
+      const valued = t.value > 0 && c.m.all.value > 0 && c.bidding.includes("VALUE");
+      hit = valued
+        ? { metric: "roas", value: t.value / t.cost, source: "account reference", basis }
+        : { metric: "cpa", value: t.cost / t.conversions, source: "account reference", basis };
+    }
+    references.set(c.id, hit);
+    return hit;
+  };
+  const blendedCpa = cpaOf(account);
   const targetOf = (campaignId: string): Target | null => {
     const c = campaigns.get(campaignId);
     if (c?.targetRoas) return { metric: "roas", value: c.targetRoas, source: "bidding strategy" };
     if (c?.targetCpaMicros) return { metric: "cpa", value: c.targetCpaMicros / 1e6, source: "bidding strategy" };
     if (userRoas) return { metric: "roas", value: userRoas, source: "account setting" };
     if (userCpa) return { metric: "cpa", value: userCpa, source: "account setting" };
-    // Assumed: the campaign's own 90-day CPA (its parent level, research §0.2), else the account's.
-    // Per campaign, so a cheap brand campaign does not make every other campaign look wasteful.
-    const own = c && c.m.all.conversions >= MIN_CONVERSIONS_FOR_ASSUMED ? cpaOf(c.m.all) : null;
-    if (own) return { metric: "cpa", value: own, source: "assumed target" };
-    if (assumedCpa) return { metric: "cpa", value: assumedCpa, source: "assumed target" };
+    const reference = c ? referenceOf(c) : null;
+    if (reference) return reference;
+    // Nothing to compare with (one campaign of its channel): the account's blend. Only rules that
+    // judge spend without any conversion use it; relative moves (bids) need better (bid-adjustment).
+    if (blendedCpa) return { metric: "cpa", value: blendedCpa, source: "assumed target" };
     return null;
   };
   return {
@@ -110,7 +136,10 @@ export function targetLabel(t: Target, money: (n: number) => string): string {
   const what = t.metric === "cpa" ? `target CPA ${money(t.value)}` : `target ROAS ${Math.round(t.value * 100)} %`;
   if (t.source === "bidding strategy") return `${what} (from the campaign's bidding strategy)`;
   if (t.source === "account setting") return `${what} (set in Settings for this account)`;
-  return `${what} (assumed target: the 90-day average of the campaign, or of the account for small campaigns; no target is set)`;
+  const hint = "no target is set: setting one in Settings sharpens this advice";
+  if (t.source === "account reference")
+    return `${t.metric === "cpa" ? `account reference CPA ${money(t.value)}` : `account reference ROAS ${Math.round(t.value * 100)} %`} (the blended figure of ${t.basis ?? "the account's other campaigns"}; ${hint})`;
+  return `${what} (assumed target: the account's blended cost per conversion, as it has no other campaign to compare with; ${hint})`;
 }
 
 /** The rate of the nearest parent with clicks: ad group, else campaign, else account. */

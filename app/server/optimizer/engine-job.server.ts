@@ -6,6 +6,7 @@ import { log } from "../log.server";
 import { endAnalysis } from "./in-flight.server";
 import { runOptimizerOffThread } from "./run.server";
 import { queueImpactRecords } from "../impact/job.server";
+import { queueAlertCheck } from "../agency/alert-job.server";
 
 /**
  * The recommendations engine after a sync, as a job (issue 27 point 1): one
@@ -40,6 +41,8 @@ defineJob("engine-run", {
 export async function queueEngineRun(db: DB, customerId: string, inFlightId: string, now: Date): Promise<void> {
   // The changes' measured effects follow the same new data (impact/job.server.ts).
   await queueImpactRecords(customerId, db);
+  // So do the anomaly checks (agency/alert-job.server.ts): alerts for accounts nobody opened.
+  await queueAlertCheck(db, customerId, now);
   const id = await enqueue("engine-run", { customerId, inFlightId, nowMs: now.getTime() }, { db });
   if (!id) await endAnalysis(db, customerId, inFlightId);
 }

@@ -7,6 +7,7 @@ import { negativeNgrams } from "./rules/negative-ngram.server";
 import { rarelyServed } from "./rules/rarely-served.server";
 import { harvestSearchTerms, judgeableTerms, wastedSearchTerms } from "./rules/search-terms.server";
 import { wastedKeywords } from "./rules/wasted-keyword.server";
+import { mergeOverlaps } from "./overlaps.server";
 import { enforceSafety } from "./safety.server";
 import { computeScore, type PerformanceScore } from "./score.server";
 import type { Finding } from "./types.server";
@@ -46,7 +47,9 @@ export function runRules(ctx: Context): Finding[] {
 
 export function runEngine(data: AccountData): EngineResult {
   const ctx = buildContext(data);
-  const { kept, dropped } = enforceSafety(ctx, runRules(ctx));
+  const { kept: safe, dropped } = enforceSafety(ctx, runRules(ctx));
+  // One item per entity, its impact counted once in the order and the score.
+  const kept = mergeOverlaps(ctx, safe);
   kept.sort((a, b) => b.sortAmount - a.sortAmount || a.key.localeCompare(b.key));
   return { findings: kept, score: computeScore(ctx, kept), dropped, trackingSuspect: ctx.trackingSuspect };
 }

@@ -5,6 +5,7 @@ import {
   ENGINE_ACCOUNT_IDS,
   ENGINE_TODAY,
   healthyAccount,
+  noTargetAccount,
   RULE_PLANTS,
   ruleAccount,
   SAFETY_EDGES,
@@ -18,7 +19,9 @@ import { syncAccount } from "../ads/sync.server";
 import { buildContext } from "./context.server";
 import { loadAccountData } from "./data.server";
 import { enforceSafety } from "./safety.server";
+import { runOptimizer } from "./run.server";
 import { listRecommendations } from "./service.server";
+import { hasAnyTarget, setAccountTargets } from "./targets.server";
 import { RECOMMENDATION_TYPES, type Finding, type Recommendation } from "./types.server";
 
 // The engine over accounts described as fixtures, through the real path:
@@ -42,6 +45,10 @@ const EDGE = {
   convertingAboveTargetRoasControl: "3000000009",
   manyKeywords: "3000000010",
   fewKeywords: "3000000011",
+  ngramProductWord: "3000000012",
+  noTarget: "3000000013",
+  noTargetWithSetting: "3000000014",
+  overlaps: "3000000015",
 };
 const edges: CustomerInput[] = [
   SAFETY_EDGES.lagCostOnly(EDGE.lagCostOnly),
@@ -55,6 +62,10 @@ const edges: CustomerInput[] = [
   SAFETY_EDGES.convertingAboveTargetRoas(EDGE.convertingAboveTargetRoasControl, 500),
   SAFETY_EDGES.manyKeywords(EDGE.manyKeywords),
   SAFETY_EDGES.fewKeywords(EDGE.fewKeywords),
+  SAFETY_EDGES.ngramProductWord(EDGE.ngramProductWord),
+  SAFETY_EDGES.overlaps(EDGE.overlaps),
+  noTargetAccount(EDGE.noTarget),
+  noTargetAccount(EDGE.noTargetWithSetting, "Edge: no campaign target, $20 set in Settings"),
 ];
 
 let emu: RunningEmulator;
@@ -74,6 +85,10 @@ beforeAll(async () => {
     expect(state.status, c.name).toBe("ok");
     recs.set(id, (await listRecommendations(ctx.db, id, { now: NOW })).recommendations);
   }
+  // The same account with a target CPA of $20 set in Settings (stored in account_targets), analysed again.
+  await setAccountTargets(ctx.db, EDGE.noTargetWithSetting, userId, { targetCpa: 20, targetRoasPercent: null });
+  await runOptimizer(EDGE.noTargetWithSetting, { now: NOW });
+  recs.set(EDGE.noTargetWithSetting, (await listRecommendations(ctx.db, EDGE.noTargetWithSetting, { now: NOW })).recommendations);
 }, 300_000);
 
 afterAll(async () => {
@@ -187,7 +202,10 @@ describe("fixtures through sync and engine", () => {
     const [r] = of(c);
     expect(r.actions).toEqual([{ type: "bid", kind: "ad_group", items: [{ id: "140000009001", cpc: 1.6 }] }]);
     expect(figure(r, "bid")).toBe(2);
-    expect(r.evidence.target).toMatchObject({ metric: "cpa", source: "assumed target" });
+    // No target on the manual-CPC campaign: the other campaign's blend ($25) is the reference, and $67 is far above it.
+    expect(r.evidence.target).toMatchObject({ metric: "cpa", source: "account reference" });
+    expect(r.evidence.target!.value).toBeCloseTo(25, 0);
+    expect(r.evidence.target!.label).toContain("setting one in Settings sharpens this advice");
     expect(r.confidence).toBeGreaterThanOrEqual(0.9);
   });
 
@@ -278,6 +296,29 @@ describe("the safety rules, on accounts at their edge (each with a control that 
     expect(negativesOf(of(EDGE.ngramBlocksEnabledKeyword))).toEqual([]);
   });
 
+  it("never a negative made of the ad group's own product words (plural/singular included): the distinctive words instead", async () => {
+    const list = of(EDGE.ngramProductWord);
+    const adGroup = await idOf(EDGE.ngramProductWord, "ads_ad_groups", "Kids Toys");
+    expect(negativesOf(list).sort()).toEqual(["diy (PHRASE)", "free (PHRASE)"]);
+    for (const r of list.filter((x) => x.type === "negative_ngram"))
+      expect(r.actions).toEqual([expect.objectContaining({ level: "ad_group", parentId: adGroup })]);
+    // The final gate refuses it too, whichever rule would propose it (an n-gram or a search term).
+    const data = await loadAccountData(ctx.db, EDGE.ngramProductWord, "USD", NOW);
+    const c = buildContext(data!);
+    const neg = (key: string, text: string, matchType: string) =>
+      ({
+        key,
+        type: "negative_ngram",
+        actions: [{ type: "add_negatives", level: "ad_group", parentId: adGroup, keywords: [{ text, matchType }] }],
+      }) as unknown as Finding;
+    const { kept, dropped } = enforceSafety(c, [neg("toy", "toy", "PHRASE"), neg("wooden toy", "wooden toy", "EXACT"), neg("toy box", "toy box", "PHRASE")]);
+    expect(kept.map((f) => f.key)).toEqual(["toy box"]);
+    expect(dropped.map((d) => d.reason)).toEqual([
+      "“toy” is the ad group's own product (a word of its keywords)",
+      "“wooden toy” is the ad group's own product (a word of its keywords)",
+    ]);
+  });
+
   it("never a negative that blocks a search term that converted, even when it converted in the last 3 days", () => {
     expect(negativesOf(of(EDGE.ngramConvertingAddedTerm))).toEqual([]);
     expect(negativesOf(of(EDGE.ngramLagConvertingTerm))).toEqual([]);
@@ -319,5 +360,77 @@ describe("the safety rules, on accounts at their edge (each with a control that 
       { key: "blocks-converting-term", reason: "it would block the converting search term “big family tent”" },
       { key: "pauses-converting", reason: "“family tent” converts at or below target" },
     ]);
+  });
+});
+
+describe("no self-referential targets (issue 28 point 2)", () => {
+  const titles = (list: Recommendation[], type: string) => list.filter((r) => r.type === type).map((r) => r.resources[0].name);
+
+  it("without any target, campaigns are compared with the account's other campaigns of their channel, and the evidence says so", () => {
+    const list = of(EDGE.noTarget);
+    // Budget-limited at half the others' cost per conversion: flagged (against its own average it never could be).
+    const [budget] = list.filter((r) => r.type === "budget_limited");
+    expect(budget?.resources[0].name, summary(list)).toBe("Search | Tents");
+    expect(budget.evidence.target).toMatchObject({ metric: "cpa", source: "account reference" });
+    // The other two campaigns' blend over the judged window: ≈ $13,390 / 410 conversions.
+    expect(budget.evidence.target!.value).toBeCloseTo(13390 / 410, 0);
+    expect(budget.evidence.target!.label).toMatch(/2 other Search campaigns.*setting one in Settings sharpens this advice/);
+    // The paused keyword with 40 conversions near its campaign's average, below the reference: enable it.
+    expect(titles(list, "paused_converting")).toEqual(["leather boots (phrase)"]);
+    // Above its campaign's average but not far from the account's: no bid cut. Twice the account's: cut.
+    expect(titles(list, "bid_adjustment")).toEqual(["Camp Stoves"]);
+    const [cut] = list.filter((r) => r.type === "bid_adjustment");
+    expect(cut.actions).toEqual([{ type: "bid", kind: "ad_group", items: [{ id: cut.resources[0].id, cpc: 2 }] }]);
+    expect(cut.evidence.notes.join(" ")).toContain("No target is set");
+    expect(list.map((r) => r.type).sort(), summary(list)).toEqual(["bid_adjustment", "budget_limited", "paused_converting"]);
+  });
+
+  it("the panel knows whether any target exists: a campaign's bidding strategy or the account's setting", async () => {
+    expect(await hasAnyTarget(ctx.db, EDGE.noTarget)).toBe(false);
+    expect(await hasAnyTarget(ctx.db, EDGE.noTargetWithSetting)).toBe(true);
+    expect(await hasAnyTarget(ctx.db, CLEAN)).toBe(true);
+  });
+
+  it("a target set in Settings wins over the reference: the $30 ad group is cut against it, the $15 campaign still gets budget", () => {
+    const list = of(EDGE.noTargetWithSetting);
+    for (const r of list.filter((x) => x.evidence.target))
+      expect(r.evidence.target, r.title).toMatchObject({ metric: "cpa", value: 20, source: "account setting" });
+    expect(titles(list, "budget_limited")).toEqual(["Search | Tents"]);
+    expect(titles(list, "bid_adjustment").sort()).toEqual(["Camp Stoves", "Trail Boots"]);
+    // $26 a conversion misses a $20 target: the paused keyword stays paused.
+    expect(titles(list, "paused_converting")).toEqual([]);
+  });
+});
+
+describe("overlapping findings on one entity (issue 29 point 5)", () => {
+  it("become one item with the best action and the others as alternatives, their impact counted once", async () => {
+    const list = of(EDGE.overlaps);
+    expect(
+      list
+        .map(
+          (r) =>
+            `${r.type}: ${r.resources[0].name} [${r.alternatives
+              .map((a) => a.type)
+              .sort()
+              .join(", ")}]`,
+        )
+        .sort(),
+      summary(list),
+    ).toEqual([
+      // "free tent" (ad group) sits inside the campaign's "free"; "free tent rental" fails on its own too.
+      "negative_ngram: free [negative_ngram, wasted_search_term]",
+      "wasted_keyword: tent footprint (broad) [low_quality_score, wasted_search_term]",
+    ]);
+    const pause = list.find((r) => r.type === "wasted_keyword")!;
+    // The alternatives keep their own evidence and actions (one can be chosen instead), in the account's currency.
+    const qs = pause.alternatives.find((a) => a.type === "low_quality_score")!;
+    expect(qs.evidence.figures.find((f) => f.name === "qualityScore")?.value).toBe(2);
+    const term = pause.alternatives.find((a) => a.type === "wasted_search_term")!;
+    expect(term.actions[0]).toMatchObject({ type: "add_negatives", keywords: [{ text: "tent footprint ground sheet", matchType: "EXACT" }] });
+    expect(term.currencyCode).toBe("USD");
+    // Counted once: the score lists only the items, never an alternative.
+    const { score } = await listRecommendations(ctx.db, EDGE.overlaps, { now: NOW });
+    const scored = score.breakdown.flatMap((c) => c.items.map((i) => i.recommendationId));
+    expect(scored.sort()).toEqual(list.map((r) => r.id).sort());
   });
 });

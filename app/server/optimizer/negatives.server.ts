@@ -39,6 +39,44 @@ export function tokens(text: string): string[] {
   return hit;
 }
 
+/** Single words too common to mean anything on their own (Opteo ignores stop words for single words). */
+export const STOP_WORDS = new Set(
+  "a an and are as at be by for from how i in is it me my near of on or the to what when where which who with you your".split(" "),
+);
+
+/**
+ * A light stem, so that a singular and its plural (toy/toys, box/boxes,
+ * battery/batteries, knife/knives) and simple -ing/-ed forms meet. Google's
+ * negatives do not match close variants, so "toy" never blocks the keyword
+ * "kids toys" — which is exactly why the product-word test (below) compares stems.
+ */
+export function stem(word: string): string {
+  let w = word.toLowerCase().replace(/['’]s$/, "");
+  if (w.length <= 3) return w;
+  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (/(ches|shes|sses|xes|zes)$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.endsWith("ing") && w.length > 5) w = w.slice(0, -3);
+  else if (w.endsWith("ed") && w.length > 4) w = w.slice(0, -2);
+  if (w.endsWith("e") && w.length > 3) w = w.slice(0, -1);
+  // running → runn → run; knife/knives → kniv (f and v meet).
+  if (/([bdgmnprt])\1$/.test(w)) w = w.slice(0, -1);
+  return w.replace(/f$/, "v");
+}
+
+/**
+ * Whether every meaningful word of the negative is a word (by stem) of these
+ * keywords: the product the ad group or campaign sells. Such a negative blocks
+ * every future query for that product, so the engine never proposes one
+ * (issue 28 point 1); stop words do not count either way.
+ */
+export function isProductWordNegative(negativeText: string, keywordTexts: string[]): boolean {
+  const words = tokens(negativeText).filter((w) => !STOP_WORDS.has(w));
+  if (words.length === 0) return false;
+  const own = new Set(keywordTexts.flatMap((k) => tokens(k).map(stem)));
+  return words.every((w) => own.has(stem(w)));
+}
+
 function containsContiguous(haystack: string[], needle: string[]): boolean {
   if (needle.length === 0 || needle.length > haystack.length) return false;
   outer: for (let i = 0; i + needle.length <= haystack.length; i++) {

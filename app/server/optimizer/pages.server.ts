@@ -4,7 +4,7 @@ import { recommendationList } from "~/lib/recommendations";
 import { optimizerHref } from "~/lib/optimizer-url";
 import { parseSubmission, refusal } from "~/lib/form-submission";
 import { TargetsForm } from "~/lib/targets-form";
-import { getDb } from "../db/db.server";
+import { getDb, type DB } from "../db/db.server";
 import type { User } from "../db/schema";
 import { toHttpError } from "../http/errors.server";
 import { activeAccountOf } from "../account-access.server";
@@ -13,9 +13,11 @@ import { renderClock } from "../render-clock.server";
 import { freshness } from "../sync-status.server";
 import { getAnalysisState } from "./in-flight.server";
 import { runOptimizerOffThread } from "./run.server";
-import { getAccountTargets, setAccountTargets } from "./targets.server";
+import { getAccountTargets, hasAnyTarget, setAccountTargets } from "./targets.server";
 import {
   applyRecommendation,
+  applyRecommendations,
+  BulkApplyInput,
   countRecommendations,
   dismissRecommendation,
   DismissInput,
@@ -26,6 +28,8 @@ import {
   SnoozeInput,
 } from "./service.server";
 import { log } from "../log.server";
+import { alreadyInEffect } from "./in-effect.server";
+import { RECOMMENDATION_TYPES, type Recommendation } from "./types.server";
 import { calibration, measuredMoneyThisMonth } from "../impact/service.server";
 
 // What the screens need from the engine: the AI Optimizer's panel (and its
@@ -37,25 +41,128 @@ export async function recommendationsPanel(user: User, url: URL) {
   const list = recommendationList(url.searchParams.get("recs")) ?? "open";
   const db = getDb();
   // Recommendations are only as fresh as the data: this page keeps it fresh as the report pages do.
-  const [{ sync }, result, counts, analysis] = await Promise.all([
+  const filter = PanelFilter.parse({ campaign: url.searchParams.get("campaign") ?? undefined, type: url.searchParams.get("type") ?? undefined });
+  const [{ sync }, result, counts, analysis, targetSet, campaignOf] = await Promise.all([
     freshness(user.id, account),
     listRecommendations(db, account.customerId, { status: list }),
     countRecommendations(db, account.customerId),
     getAnalysisState(db, account.customerId),
+    hasAnyTarget(db, account.customerId),
+    campaignsOfRecommendations(db, account.customerId),
   ]);
+  // Advice that a change applied since the engine's run carried out (from the chat, ticked rows, a
+  // revert) leaves the open list at once, as it does in the chat; the next run drops it for good.
+  const carriedOut = list === "open" ? await carriedOutSinceRun(db, account.customerId, result.ranAt, result.recommendations) : new Set<string>();
+  const all = result.recommendations.filter((r) => !carriedOut.has(r.id));
+  const shown = all.filter((r) => (!filter.type || r.type === filter.type) && (!filter.campaign || campaignOf(r).has(filter.campaign)));
+  // The campaigns and types the list has, for the filters' choices.
+  const campaignIds = new Set(all.flatMap((r) => [...campaignOf(r)]));
   return {
     list,
     sync,
     analysis,
-    counts,
-    recommendations: result.recommendations,
+    counts: { ...counts, open: Math.max(0, counts.open - carriedOut.size) },
+    carriedOut: carriedOut.size,
+    window: commonWindow(shown),
+    filter,
+    campaigns: campaignOf.names.filter((c) => campaignIds.has(c.id)),
+    types: [...new Set(all.map((r) => r.type))],
+    totals: totalsOf(shown),
+    recommendations: shown,
     ranAt: result.ranAt,
     syncedAt: result.syncedAt,
     score: result.score.value,
+    targetSet,
     currencyCode: account.currencyCode,
     timeZone: account.timeZone,
     now: renderClock(),
   };
+}
+
+/** The recommendations whose every action is already what the account has, when a change set was applied since the run. */
+async function carriedOutSinceRun(db: DB, customerId: string, ranAt: string | null, recs: Recommendation[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (!ranAt) return out;
+  const appliedSince = await db
+    .selectFrom("change_sets")
+    .select("id")
+    .where("customer_id", "=", customerId)
+    .where("applied_at", ">", ranAt)
+    .limit(1)
+    .executeTakeFirst();
+  if (!appliedSince) return out;
+  for (const r of recs) if (await alreadyInEffect(customerId, r.actions)) out.add(r.id);
+  return out;
+}
+
+/** The window most of the listed recommendations' figures cover (the engine's last complete days), to name it once. */
+function commonWindow(recs: Recommendation[]): { from: string; to: string } | null {
+  const counts = new Map<string, number>();
+  for (const r of recs) {
+    const key = `${r.evidence.dateRange.from}|${r.evidence.dateRange.to}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const top = [...counts].sort((a, b) => b[1] - a[1])[0];
+  if (!top) return null;
+  const [from, to] = top[0].split("|");
+  return { from, to };
+}
+
+const PanelFilter = z.object({
+  // Values that cannot be ours (typed, tampered with) are ignored, as the address's other parts are.
+  campaign: z
+    .string()
+    .regex(/^\d{1,20}$/)
+    .optional()
+    .catch(undefined),
+  type: z.enum(RECOMMENDATION_TYPES).optional().catch(undefined),
+});
+
+/**
+ * Which campaigns each recommendation is about: its campaign resources, and the campaigns of
+ * its ad groups and keywords (an ad group negative names only its ad group).
+ */
+export async function campaignsOfRecommendations(db: DB, customerId: string) {
+  const [groups, campaigns] = await Promise.all([
+    db.selectFrom("ads_ad_groups").select(["id", "campaign_id"]).where("customer_id", "=", customerId).execute(),
+    db.selectFrom("ads_campaigns").select(["id", "name"]).where("customer_id", "=", customerId).orderBy("name").execute(),
+  ]);
+  const campaignOfGroup = new Map(groups.map((g) => [g.id, g.campaign_id]));
+  const of = (r: Pick<Recommendation, "resources">): Set<string> => {
+    const out = new Set<string>();
+    for (const x of r.resources) {
+      if (x.kind === "campaign") out.add(x.id);
+      else if (x.kind === "ad_group" || x.kind === "keyword" || x.kind === "ad" || x.kind === "negative_keyword") {
+        const c = campaignOfGroup.get(x.id.split("~")[0]);
+        if (c) out.add(c);
+      }
+    }
+    return out;
+  };
+  return Object.assign(of, { names: campaigns.map((c) => ({ id: c.id, name: c.name })) });
+}
+
+/**
+ * A campaign page's own recommendations (issue 29 point 5): the open items about the campaign
+ * (its ad groups and keywords included), largest impact first, with their totals counted once.
+ */
+export async function campaignRecommendations(customerId: string, campaignId: string, limit = 5) {
+  const db = getDb();
+  const [{ recommendations }, campaignOf] = await Promise.all([
+    listRecommendations(db, customerId, { status: "open" }),
+    campaignsOfRecommendations(db, customerId),
+  ]);
+  const own = recommendations.filter((r) => campaignOf(r).has(campaignId));
+  return {
+    totals: totalsOf(own),
+    items: own.slice(0, limit).map((r) => ({ id: r.id, type: r.type, title: r.title, impact: r.impact, confidenceLabel: r.confidenceLabel })),
+  };
+}
+
+/** What the listed items are worth a month, each item once (its alternatives are not added: issue 29 point 5). */
+export function totalsOf(list: Array<Pick<Recommendation, "impact">>) {
+  const sum = (kind: string) => Math.round(list.reduce((s, r) => s + (r.impact.kind === kind ? r.impact.monthly : 0), 0) * 100) / 100;
+  return { count: list.length, costSaved: sum("cost_saved"), conversions: sum("conversions_gained"), value: sum("value_gained") };
 }
 
 const Intent = z.discriminatedUnion("intent", [
@@ -74,6 +181,22 @@ export function isRecommendationIntent(form: FormData): boolean {
 export async function recommendationsAction(user: User, form: FormData, url: URL) {
   // Back to the list the form was on, with the chat beside it still open.
   const back = optimizerHref(url.search, { recs: recommendationList(form.get("list")) ?? "open" });
+  if (form.get("intent") === "rec-bulk-apply") {
+    // "Apply selected": the ticked items (checkboxes named ids) become one change set and one review.
+    const body = BulkApplyInput.safeParse({ ids: form.getAll("ids").map(String) });
+    if (!body.success) return data({ recError: { id: null as string | null, field: "ids", message: body.error.issues[0].message } }, { status: 400 });
+    try {
+      const { changeSet, validationProblem } = await applyRecommendations(user.id, body.data.ids);
+      return redirectWithToast(
+        `/changes/${changeSet.id}`,
+        validationProblem ? { type: "error", message: validationProblem } : { type: "success", message: "Change set ready: review it and apply" },
+      );
+    } catch (error) {
+      const known = toHttpError(error);
+      if (known) return data({ recError: { id: null as string | null, field: "ids", message: known.detail } }, { status: known.status });
+      throw error;
+    }
+  }
   const parsed = Intent.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ recError: { id: null as string | null, field: "intent", message: "Unknown action" } }, { status: 400 });
   const input = parsed.data;

@@ -50,8 +50,14 @@ afterAll(async () => {
 });
 
 const ofType = (type: RecommendationType) => recs.filter((r) => r.type === type);
+/** A finding of that type about the resource: an item, or an alternative folded into an item on the same entity (issue 29 point 5). */
 const about = (type: RecommendationType, resourceId: string) => ofType(type).find((r) => r.resources.some((x) => x.id === resourceId));
-const figure = (r: Recommendation, name: string) => r.evidence.figures.find((f) => f.name === name)?.value;
+const aboutAny = (
+  type: RecommendationType,
+  resourceId: string,
+): Pick<Recommendation, "type" | "title" | "confidence" | "actions" | "evidence" | "resources"> | undefined =>
+  about(type, resourceId) ?? recs.flatMap((r) => r.alternatives).find((a) => a.type === type && a.resources.some((x) => x.id === resourceId));
+const figure = (r: Pick<Recommendation, "evidence">, name: string) => r.evidence.figures.find((f) => f.name === name)?.value;
 
 /** The keyword's totals straight from the synced rows, over the evidence's own date range. */
 async function keywordTotals(id: string, range: { from: string; to: string }) {
@@ -122,17 +128,25 @@ describe("planted findings of the demo account", () => {
       expect(r!.confidence).toBeGreaterThanOrEqual(0.9);
       expect(r!.actions).toEqual([{ type: "add_negatives", level: "ad_group", parentId: expect.any(String), keywords: [{ text: t, matchType: "EXACT" }] }]);
     }
-    // The other plants spent less than three target conversions without converting: the rule of
-    // three (research §0.3) cannot call that a 95 % verdict, so nothing is proposed for them.
+    // The other plants are junk too; each is either excluded (with the same evidence) or spent less than
+    // three target conversions without converting: the rule of three (research §0.3) cannot call that a 95 %
+    // verdict. (Since issue 28 point 2 the boots campaign, which has no target, is judged against the account's
+    // other Search campaigns instead of its own average, and "boot repair near me" and "cowboy boots" cross the bar.)
     const data = (await loadAccountData(ctx.db, RICH, "USD", NOW))!;
     const engine = buildContext(data);
     for (const t of ["how to set up a tent", "boot repair near me", "cowboy boots", "used climbing rope", "climbing rope swing"]) {
-      expect(about("wasted_search_term", t), t).toBeUndefined();
       const row = data.searchTerms.find((x) => x.term === t)!;
       expect(row.m.all.conversions, t).toBe(0);
       const unit = costPerTargetConversion(engine, engine.targetOf(row.campaignId)!, row.campaignId)!;
-      expect(row.m.all.cost, t).toBeLessThan(3 * unit);
+      const r = aboutAny("wasted_search_term", t) ?? viaGram(t);
+      if (row.m.all.cost < 3 * unit) expect(r, t).toBeUndefined();
+      else {
+        expect(r, t).toBeDefined();
+        expect(figure(r!, "conversions"), t).toBe(0);
+        expect(r!.confidence, t).toBeGreaterThanOrEqual(0.9);
+      }
     }
+    expect(aboutAny("wasted_search_term", "boot repair near me")).toBeDefined();
   });
 
   it("P3: Search | Climbing Gear → budget_limited with a capped raise and the gain stated", () => {
@@ -181,14 +195,29 @@ describe("planted findings of the demo account", () => {
   });
 
   it("P6: low quality score with spend → low_quality_score with the three components", () => {
-    const boots = about("low_quality_score", "140000000137~300000003885");
+    const boots = aboutAny("low_quality_score", "140000000137~300000003885");
     expect(boots).toBeDefined();
     expect(figure(boots!, "qualityScore")).toBe(2);
     for (const c of ["searchPredictedCtr", "creativeQualityScore", "postClickQualityScore"]) expect(figure(boots!, c)).toBe("Below average");
     for (const id of ["140000000070~300000001887", "140000000059~300000001432"]) {
-      const r = about("low_quality_score", id);
+      const r = aboutAny("low_quality_score", id);
       expect(r, id).toBeDefined();
       expect(figure(r!, "qualityScore")).toBe(3);
+    }
+  });
+
+  it("issue 28 point 2: no bid cut for beating or missing a campaign's own average (Brand - Core earns ~29× its cost)", () => {
+    const bids = ofType("bid_adjustment");
+    expect(bids.find((r) => r.resources.some((x) => x.name === "Brand - Core"))).toBeUndefined();
+    const cpa = (r: Recommendation) => Number(figure(r, "cost")) / Number(figure(r, "conversions"));
+    for (const r of bids) {
+      expect(r.evidence.target?.source, r.title).not.toBe("assumed target");
+      // Against a reference, only "far above it" is a reason (1.5×), and only to cut.
+      if (r.evidence.target?.source === "account reference") {
+        expect(r.actions[0]).toMatchObject({ type: "bid" });
+        expect(cpa(r), r.title).toBeGreaterThan(1.5 * r.evidence.target.value);
+        expect(r.title, r.title).toMatch(/^Lower/);
+      }
     }
   });
 
@@ -196,11 +225,11 @@ describe("planted findings of the demo account", () => {
     const trail = ofType("bid_adjustment").find((r) => r.resources[0].id === "140000000129");
     expect(trail).toBeDefined();
     expect(trail!.actions).toEqual([{ type: "bid", kind: "ad_group", items: [{ id: "140000000129", cpc: 4.64 }] }]);
-    // Evidence: Trail Shoes' CPA ≈ $140 against the campaign's (assumed) target.
+    // Evidence: Trail Shoes' CPA ≈ $140 against the account reference (no target is set for its campaign).
     const cpa = (r: Recommendation) => Number(figure(r, "cost")) / Number(figure(r, "conversions"));
     expect(cpa(trail!)).toBeGreaterThan(110);
     expect(cpa(trail!)).toBeLessThan(180);
-    expect(trail!.evidence.target).toMatchObject({ metric: "cpa", source: "assumed target" });
+    expect(trail!.evidence.target).toMatchObject({ metric: "cpa", source: "account reference" });
     expect(cpa(trail!)).toBeGreaterThan(2 * trail!.evidence.target!.value);
     const stoves = ofType("bid_adjustment").find((r) => r.resources[0].id === "140000000277");
     expect(stoves).toBeDefined();

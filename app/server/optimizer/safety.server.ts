@@ -1,5 +1,5 @@
 import { meetsTarget, type Context } from "./context.server";
-import { negativeBlocksKeyword, negativeBlocksQuery, type NegativeKeyword } from "./negatives.server";
+import { isProductWordNegative, negativeBlocksKeyword, negativeBlocksQuery, type NegativeKeyword } from "./negatives.server";
 import type { Windows } from "./data.server";
 import type { Finding, Target } from "./types.server";
 
@@ -8,6 +8,7 @@ import type { Finding, Target } from "./types.server";
 //  1. never a negative that would block an enabled keyword in its scope;
 //  2. never a negative that would block a search term that converted;
 //  3. never pause something that converts at or below target;
+//  6. never a negative made only of the scope's own product words (its enabled keywords' words, by stem);
 // (4. the last LAG_DAYS and entities younger than MIN_AGE_DAYS are never judged: data.server/context.server;
 //  5. false discoveries are controlled with Benjamini–Hochberg in the rules that test many entities.)
 
@@ -43,10 +44,22 @@ export function convertsAtTarget(m: Windows, target: Target): boolean {
   return meetsTarget(m.all, target) || meetsTarget(m.w30, target) || meetsTarget(m.last30, target);
 }
 
+/**
+ * The enabled keywords whose words are the scope's product: an ad group negative is judged
+ * against its ad group's keywords (a word of a sibling ad group may rightly be excluded there,
+ * to send those queries to the sibling), a campaign negative against the campaign's.
+ */
+function productKeywords(ctx: Context, scope: Scope): string[] {
+  const inScope = (scope.level === "campaign" ? ctx.keywordsByCampaign : ctx.keywordsByAdGroup).get(scope.parentId) ?? [];
+  return inScope.filter((k) => k.status === "ENABLED").map((k) => k.text);
+}
+
 /** Why a proposed negative is unsafe, or null when it is safe. */
 export function negativeProblem(ctx: Context, negative: NegativeKeyword, scope: Scope): string | null {
   const kws = blockedKeywords(ctx, negative, scope);
   if (kws.length > 0) return `it would block the enabled keyword “${kws[0].text}”`;
+  if (isProductWordNegative(negative.text, productKeywords(ctx, scope)))
+    return `“${negative.text}” is the ${scope.level === "campaign" ? "campaign" : "ad group"}'s own product (a word of its keywords)`;
   const terms = blockedConvertingTerms(ctx, negative, scope);
   if (terms.length > 0) return `it would block the converting search term “${terms[0].term}”`;
   return null;

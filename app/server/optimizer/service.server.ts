@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LRUCache } from "lru-cache";
 import { getDb, type DB } from "../db/db.server";
 import type { RecommendationStatus, RecommendationsTable } from "../db/schema";
 import { ConflictError, InvalidError, NotFoundError } from "../domain-errors.server";
@@ -7,7 +8,16 @@ import { proposeBulk, type Action } from "../changes/propose.server";
 import { changeSetView, validateQuietly, type ChangeSetView } from "../changes/review.server";
 import type { PerformanceScore } from "./score.server";
 import { markApplied } from "./store.server";
-import { RECOMMENDATION_TYPES, type Evidence, type Impact, type Link, type Recommendation, type RecommendationType, type ResourceRef } from "./types.server";
+import {
+  RECOMMENDATION_TYPES,
+  type Alternative,
+  type Evidence,
+  type Impact,
+  type Link,
+  type Recommendation,
+  type RecommendationType,
+  type ResourceRef,
+} from "./types.server";
 
 // The recommendations as the screens, the JSON API and the assistant use them.
 // Access: callers pass a user id; a recommendation of an account the user does
@@ -34,7 +44,7 @@ function effectiveStatus(r: Pick<RecommendationsTable, "status" | "snoozed_until
 }
 
 function toRecommendation(r: RecommendationsTable, currencyCode: string, changeSetId: string | null, now: Date): Recommendation {
-  const extra = JSON.parse(r.resources_json) as { resources: ResourceRef[]; links: Link[] };
+  const extra = JSON.parse(r.resources_json) as { resources: ResourceRef[]; links: Link[]; alternatives?: Alternative[] };
   return {
     id: r.id,
     type: r.type as RecommendationType,
@@ -47,6 +57,7 @@ function toRecommendation(r: RecommendationsTable, currencyCode: string, changeS
     actions: JSON.parse(r.actions_json) as Action[],
     resources: extra.resources,
     links: extra.links,
+    alternatives: (extra.alternatives ?? []).map((a) => ({ ...a, currencyCode })),
     dismissedReason: r.dismissed_reason,
     snoozedUntil: effectiveStatus(r, now) === "snoozed" ? r.snoozed_until : null,
     changeSetId,
@@ -93,8 +104,19 @@ export async function listRecommendations(
           .execute()
       : Promise.resolve([]),
   ]);
+  // Sets made by "Apply selected" carry several recommendations (change_set_recommendations).
+  const together = rows.length
+    ? await db
+        .selectFrom("change_set_recommendations as l")
+        .innerJoin("change_sets", "change_sets.id", "l.change_set_id")
+        .select(["l.recommendation_id", "change_sets.id", "change_sets.created_at"])
+        .where("change_sets.customer_id", "=", customerId)
+        .where("change_sets.status", "!=", "discarded")
+        .execute()
+    : [];
   const latestSet = new Map<string, string>();
-  for (const s of sets) if (s.recommendation_id && !latestSet.has(s.recommendation_id)) latestSet.set(s.recommendation_id, s.id);
+  for (const s of [...sets, ...together].sort((a, b) => b.created_at.localeCompare(a.created_at)))
+    if (s.recommendation_id && !latestSet.has(s.recommendation_id)) latestSet.set(s.recommendation_id, s.id);
   return {
     recommendations: rows.map((r) => toRecommendation(r, currency, latestSet.get(r.id) ?? null, now)),
     score: run ? (JSON.parse(run.score_json) as PerformanceScore) : EMPTY_SCORE,
@@ -106,14 +128,14 @@ export async function listRecommendations(
 // score_json holds the whole breakdown (~50 KB for a large account): reading and parsing it was a
 // tenth of the Dashboard's CPU per request. Kept parsed per run; the run's own columns say which.
 const MAX_PARSED_SCORES = 200;
-const parsedScores = new WeakMap<DB, Map<string, { run: string; score: PerformanceScore }>>();
+const parsedScores = new WeakMap<DB, LRUCache<string, { run: string; score: PerformanceScore }>>();
 
 /** The Performance Score alone (the Dashboard). */
 export async function getScore(db: DB, customerId: string): Promise<PerformanceScore & { ranAt: string | null }> {
   const head = await db.selectFrom("optimizer_runs").select(["ran_at", "synced_at", "duration_ms"]).where("customer_id", "=", customerId).executeTakeFirst();
   if (!head) return { ...EMPTY_SCORE, ranAt: null };
   let scores = parsedScores.get(db);
-  if (!scores) parsedScores.set(db, (scores = new Map()));
+  if (!scores) parsedScores.set(db, (scores = new LRUCache({ max: MAX_PARSED_SCORES })));
   const run = `${head.ran_at}|${head.synced_at}|${head.duration_ms}`;
   let kept = scores.get(customerId);
   if (kept?.run !== run) {
@@ -121,9 +143,7 @@ export async function getScore(db: DB, customerId: string): Promise<PerformanceS
     const row = await db.selectFrom("optimizer_runs").select("score_json").where("customer_id", "=", customerId).executeTakeFirst();
     if (!row) return { ...EMPTY_SCORE, ranAt: null };
     kept = { run, score: JSON.parse(row.score_json) as PerformanceScore };
-    scores.delete(customerId);
     scores.set(customerId, kept);
-    if (scores.size > MAX_PARSED_SCORES) scores.delete(scores.keys().next().value!);
   }
   return { ...kept.score, ranAt: head.ran_at };
 }
@@ -205,6 +225,53 @@ export async function applyRecommendation(
     validationProblem = await validateQuietly(userId, changeSetId);
   }
   return { changeSet: await changeSetView(await getChangeSet(userId, changeSetId), currency), validationProblem, reused: !!open };
+}
+
+/** At most this many recommendations in one "Apply selected" (one change set, one review). */
+export const BULK_APPLY_MAX = 50;
+
+export const BulkApplyInput = z.object({
+  ids: z
+    .array(z.string().regex(/^[0-9a-f]{24}$/, "Unknown recommendation"))
+    .min(1, "Tick at least one recommendation to apply")
+    .max(BULK_APPLY_MAX, `Apply at most ${BULK_APPLY_MAX} at once`),
+});
+
+/**
+ * "Apply selected": the actions of several open recommendations of one account become one
+ * change set (validated by Google, not applied) and one review; each is marked applied when
+ * that set is. Refused whole, storing nothing, when one is unknown, applied, of another
+ * account or has nothing automatic.
+ */
+export async function applyRecommendations(userId: string, ids: string[]): Promise<{ changeSet: ChangeSetView; validationProblem: string | null }> {
+  const db = getDb();
+  const unique = [...new Set(ids)];
+  const loaded = [];
+  for (const id of unique) loaded.push(await load(db, userId, id));
+  const customerId = loaded[0].row.customer_id;
+  if (loaded.some((l) => l.row.customer_id !== customerId)) throw new InvalidError("Apply recommendations of one account at a time");
+  for (const { row } of loaded) {
+    if (row.status === "applied") throw new ConflictError(`Already applied: ${row.title}`);
+    if ((JSON.parse(row.actions_json) as Action[]).length === 0) throw new InvalidError(`Nothing to change automatically: ${row.title}`);
+  }
+  const actions = loaded.flatMap(({ row }) => JSON.parse(row.actions_json) as Action[]);
+  const title = loaded.length === 1 ? loaded[0].row.title : `${loaded.length} recommendations: ${loaded.map(({ row }) => row.title).join("; ")}`;
+  const changeSetId = await proposeBulk(
+    userId,
+    { customerId, actions },
+    {
+      source: "rule",
+      sourceDetail: `Recommendations: ${loaded.map(({ row }) => row.title).join("; ")}`.slice(0, 300),
+      recommendationId: loaded[0].row.id,
+      title: title.slice(0, 200),
+    },
+  );
+  await db
+    .insertInto("change_set_recommendations")
+    .values(loaded.map(({ row }) => ({ change_set_id: changeSetId, recommendation_id: row.id })))
+    .execute();
+  const validationProblem = await validateQuietly(userId, changeSetId);
+  return { changeSet: await changeSetView(await getChangeSet(userId, changeSetId), loaded[0].currency), validationProblem };
 }
 
 export const DismissInput = z.object({

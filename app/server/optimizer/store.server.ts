@@ -24,7 +24,19 @@ export async function markApplied(db: DB, customerId: string, now: Date = new Da
     .where("change_sets.status", "in", ["applied", "partially_applied"])
     .where("recommendations.status", "!=", "applied")
     .execute();
-  const ids = [...new Set(applied.filter((r) => r.applied_at && (!r.status_changed_at || r.applied_at >= r.status_changed_at)).map((r) => r.id))];
+  // …and those carried out together with others in one change set ("Apply selected").
+  const together = await db
+    .selectFrom("change_set_recommendations as l")
+    .innerJoin("change_sets", "change_sets.id", "l.change_set_id")
+    .innerJoin("recommendations", "recommendations.id", "l.recommendation_id")
+    .select(["recommendations.id", "change_sets.applied_at", "recommendations.status_changed_at"])
+    .where("change_sets.customer_id", "=", customerId)
+    .where("change_sets.status", "in", ["applied", "partially_applied"])
+    .where("recommendations.status", "!=", "applied")
+    .execute();
+  const ids = [
+    ...new Set([...applied, ...together].filter((r) => r.applied_at && (!r.status_changed_at || r.applied_at >= r.status_changed_at)).map((r) => r.id)),
+  ];
   if (ids.length === 0) return;
   await db
     .updateTable("recommendations")
@@ -81,7 +93,8 @@ export async function saveRun(db: DB, customerId: string, result: EngineResult, 
     const actionsJson = JSON.stringify(f.actions);
     const impactJson = JSON.stringify(f.impact);
     const evidenceJson = JSON.stringify(f.evidence);
-    const resourcesJson = JSON.stringify({ resources: f.resources, links: f.links });
+    // The alternatives ride with the resources and links (one JSON bundle, no migration).
+    const resourcesJson = JSON.stringify({ resources: f.resources, links: f.links, ...(f.alternatives?.length ? { alternatives: f.alternatives } : {}) });
     const prev = existing.get(id);
     let status: RecommendationStatus = (prev?.status as RecommendationStatus | undefined) ?? "open";
     // An applied recommendation found again with a different change (a budget still limited after a raise) is new
@@ -192,6 +205,7 @@ export async function saveRun(db: DB, customerId: string, result: EngineResult, 
           .where("recommendation_id", "is not", null)
           .$castTo<string>(),
       )
+      .where("id", "not in", trx.selectFrom("change_set_recommendations").select("recommendation_id"))
       .execute();
     await trx
       .insertInto("optimizer_runs")

@@ -1,7 +1,7 @@
 import type { DB } from "../db/db.server";
 
 // The per-account target a person sets in /settings: used for campaigns whose
-// bidding strategy has none (before the 90-day "assumed target").
+// bidding strategy has none (before the "account reference": the other campaigns' blend).
 
 export interface AccountTargets {
   targetCpa: number | null;
@@ -29,4 +29,23 @@ export async function setAccountTargets(db: DB, customerId: string, userId: stri
     .values({ customer_id: customerId, ...values })
     .onConflict((oc) => oc.column("customer_id").doUpdateSet(values))
     .execute();
+}
+
+/**
+ * Whether anything gives this account a target: the account's own in Settings, or a bidding
+ * strategy's target on one of its campaigns. Without one, recommendations compare campaigns
+ * with each other (issue 28 point 2) and the panel says that a target would sharpen them.
+ */
+export async function hasAnyTarget(db: DB, customerId: string): Promise<boolean> {
+  const own = await getAccountTargets(db, customerId);
+  if (own.targetCpa !== null || own.targetRoasPercent !== null) return true;
+  const campaign = await db
+    .selectFrom("ads_campaigns")
+    .select("id")
+    .where("customer_id", "=", customerId)
+    .where("status", "!=", "REMOVED")
+    .where((eb) => eb.or([eb("target_cpa_micros", ">", 0), eb("target_roas", ">", 0)]))
+    .limit(1)
+    .executeTakeFirst();
+  return campaign !== undefined;
 }

@@ -21,13 +21,21 @@ export const RECOMMENDATION_TYPES = [
 ] as const;
 export type RecommendationType = (typeof RECOMMENDATION_TYPES)[number];
 
-export type TargetSource = "bidding strategy" | "account setting" | "assumed target";
+/**
+ * Where a campaign's target comes from, best first: its bidding strategy, the account's
+ * target in Settings, an account-level reference (the blended CPA or ROAS of the account's
+ * other campaigns of the same channel: issue 28 point 2), else an assumed target (the
+ * account's own blend, for an account with nothing to compare with).
+ */
+export type TargetSource = "bidding strategy" | "account setting" | "account reference" | "assumed target";
 
 export interface Target {
   metric: "cpa" | "roas";
   /** CPA in account currency units; ROAS as a ratio (3 = 300 %). */
   value: number;
   source: TargetSource;
+  /** For an account reference: what it is made of, in words ("3 other Search campaigns, 120 conversions"). */
+  basis?: string;
 }
 
 export interface ResourceRef {
@@ -70,6 +78,21 @@ export interface Link {
   href: string;
 }
 
+/**
+ * Another finding on the same entity, folded into the item with the best action (issue 29
+ * point 5): shown as an alternative, its impact not counted again.
+ */
+export interface Alternative {
+  key: string;
+  type: RecommendationType;
+  title: string;
+  confidence: number;
+  impact: Impact;
+  actions: Action[];
+  resources: ResourceRef[];
+  evidence: Evidence;
+}
+
 /** What a rule emits (before it is stored). */
 export interface Finding {
   key: string;
@@ -85,6 +108,8 @@ export interface Finding {
   /** Exactly the change-set API's actions (POST /api/v1/accounts/{id}/change-sets); empty when nothing is automatic. */
   actions: Action[];
   links: Link[];
+  /** Other findings on the same entity (set when overlapping findings are merged). */
+  alternatives?: Alternative[];
 }
 
 export type RecommendationStatus = "open" | "dismissed" | "snoozed" | "applied";
@@ -102,6 +127,8 @@ export interface Recommendation {
   actions: Action[];
   resources: ResourceRef[];
   links: Link[];
+  /** Other findings on the same entity: the best action is this item's; these are the others (impact not counted again). */
+  alternatives: Array<Alternative & { currencyCode: string }>;
   dismissedReason: string | null;
   snoozedUntil: string | null;
   /** The change set its Apply created (the latest), if any. */

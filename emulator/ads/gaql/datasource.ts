@@ -59,6 +59,10 @@ export class StoreDataSource implements StreamingAdsDataSource {
     return this.store.customerExists(customerId);
   }
 
+  isTestAccount(customerId: string): boolean {
+    return this.store.account(customerId)?.customer.testAccount === true;
+  }
+
   revokeAccess(userEmail: string, customerId: string): boolean {
     return this.store.revokeAccess(userEmail, customerId);
   }

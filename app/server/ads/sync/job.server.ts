@@ -16,8 +16,7 @@ import { withStager, type Dialect, type Stager } from "./bulk-insert.server";
 import { iso, SyncAccessError, syncRange } from "./state.server";
 import type { QuotaPurpose } from "../quota.server";
 import { canRefresh, planRefresh, type LastSync, type ReadTask, type RefreshPlan } from "./refresh.server";
-import { NOT_FAST } from "./row-readers.server";
-import { INTERN_MAX_LENGTH, readRow } from "./row-plan.server";
+import { INTERN_MAX_LENGTH } from "./row-plan.server";
 import { decodeBatch } from "./batch-decoder.server";
 import {
   DETAIL_STEP_COUNT,
@@ -526,24 +525,13 @@ function stageBatch(
 ): unknown[][] {
   const strings = new Map<string, string>();
   const out: unknown[][] = new Array(batch.length);
-  const plan = s.compiled;
   for (let i = 0; i < batch.length; i++) {
-    let values: unknown[] | undefined;
-    if (plan) {
-      try {
-        values = readRow(plan, batch[i] as Record<string, unknown>, customerId);
-      } catch (error) {
-        if (error !== NOT_FAST) throw error;
-      }
-    }
-    if (values) columnsOf(plan!.columns);
-    else {
-      // The schema's way: rows the fast reader left alone, and every row of the small streams.
-      const row = s.toRow(parseRow(s, batch[i], rowOffset + i), customerId) as Record<string, unknown>;
-      const columns = columnsOf(s.columns ?? Object.keys(row));
-      values = new Array<unknown>(columns.length);
-      for (let c = 0; c < columns.length; c++) values[c] = row[columns[c]] ?? null;
-    }
+    // The schema's way: every row of the small streams, and the rare batch of a large one the batch
+    // decoder left alone (its plan's reader of parsed rows was removed: it no longer paid, ADR 021).
+    const row = s.toRow(parseRow(s, batch[i], rowOffset + i), customerId) as Record<string, unknown>;
+    const columns = columnsOf(s.columns ?? Object.keys(row));
+    const values = new Array<unknown>(columns.length);
+    for (let c = 0; c < columns.length; c++) values[c] = row[columns[c]] ?? null;
     for (let c = 0; c < values.length; c++) {
       const v = values[c];
       if (v === undefined) values[c] = null;

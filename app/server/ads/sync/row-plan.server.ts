@@ -3,10 +3,11 @@ import * as read from "./row-readers.server";
 /**
  * Where each column of a large stream's row comes from, said once: the path in
  * Google's row and how its value is read (row-readers.server.ts, exactly as
- * the stream's zod schema accepts and converts it). Two readers follow from a
- * plan: one for a row JSON.parse made (readRow, below) and one straight from a
- * searchStream batch's bytes (batch-decoder.server.ts). Both throw or give up
- * on anything out of the ordinary, and the row then goes through the schema.
+ * the stream's zod schema accepts and converts it). The batch decoder reads a
+ * searchStream batch's bytes by it (batch-decoder.server.ts) and gives up on
+ * anything out of the ordinary; that batch then goes through the schema. (A
+ * second reader, of rows JSON.parse made, was removed: on the backfill it no
+ * longer paid, ADR 021.)
  */
 
 /** How a value is read, and what an unset one gives. */
@@ -166,31 +167,5 @@ export function fillUnset(plan: CompiledPlan, out: unknown[]): void {
       if (l.unset === REQUIRED) throw read.NOT_FAST;
       out[l.at] = l.unset;
     }
-  }
-}
-
-/**
- * A row JSON.parse made, read by the plan: the values in `plan.columns`
- * order, or read.NOT_FAST for anything the plan does not plainly cover.
- */
-export function readRow(plan: CompiledPlan, row: Record<string, unknown>, customerId: string): unknown[] {
-  const out = new Array<unknown>(plan.columns.length).fill(UNREAD);
-  out[0] = customerId;
-  readGroup(plan.root, row, out);
-  fillUnset(plan, out);
-  return out;
-}
-
-function readGroup(node: CompiledNode, value: unknown, out: unknown[]): void {
-  const o = read.obj(value);
-  for (let i = 0; i < node.names.length; i++) {
-    const v = o[node.names[i]];
-    const child = node.children[i];
-    if (v === undefined) {
-      if (!child.leaf && child.required) throw read.NOT_FAST;
-      continue;
-    }
-    if (child.leaf) out[child.at] = child.read(v);
-    else readGroup(child, v, out);
   }
 }

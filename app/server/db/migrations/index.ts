@@ -23,9 +23,12 @@ import * as m0130 from "./0130_jobs";
 import * as m0131 from "./0131_change_set_lease";
 import * as m0132 from "./0132_mail_outbox";
 import * as m0133 from "./0133_history_import_state";
+import * as m0140 from "./0140_change_set_recommendations";
 import * as m0160 from "./0160_change_set_origin";
 import * as m0170 from "./0170_impact_records";
 import * as m0180 from "./0180_access_tokens";
+import * as m0190 from "./0190_budget_plans";
+import * as m0191 from "./0191_alerts";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
 export const migrations: Record<string, Migration> = {
@@ -53,7 +56,10 @@ export const migrations: Record<string, Migration> = {
   "0131_change_set_lease": m0131,
   "0132_mail_outbox": m0132,
   "0133_history_import_state": m0133,
+  "0140_change_set_recommendations": m0140,
   "0160_change_set_origin": m0160,
   "0170_impact_records": m0170,
   "0180_access_tokens": m0180,
+  "0190_budget_plans": m0190,
+  "0191_alerts": m0191,
 };

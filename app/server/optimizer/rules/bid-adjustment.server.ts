@@ -12,7 +12,7 @@ import {
   type Context,
 } from "../context.server";
 import { addTotals, BID_REST_DAYS, EMPTY_TOTALS, type Totals } from "../data.server";
-import type { Finding, ResourceRef } from "../types.server";
+import type { Finding, ResourceRef, Target } from "../types.server";
 import { adGroupRef, campaignRef, costPerTargetConversion, isManualCpc, keywordId, keywordLabel, keywordRef, LIKELY } from "./shared.server";
 import { countOf } from "~/lib/format";
 
@@ -23,6 +23,8 @@ import { countOf } from "~/lib/format";
 
 export const MAX_BID_STEP = 0.2;
 const MIN_STEP = 0.05;
+/** Against an account reference (no target set), "far above" it: a cost per conversion 1.5× the reference's. */
+export const REFERENCE_MARGIN = 1.5;
 /** Conversions move about half as much as the bid (an elasticity assumption, stated in the impact). */
 const ELASTICITY = 0.5;
 
@@ -39,6 +41,17 @@ interface Subject {
   firstDate: string | null;
   resourceName: string;
   refs: ResourceRef[];
+  /** A keyword without a bid of its own (it follows its ad group's default): the move sets one. */
+  onDefault?: { adGroupName: string; adGroupCpa: number; adGroupResource: string };
+}
+
+/** Whether an ad group's keywords together meet the target, or (against a reference) are not far above it. */
+function adGroupAtTarget(ctx: Context, t: Totals, target: Target, campaignId: string): boolean {
+  if (t.conversions <= 0) return false;
+  const unit = costPerTargetConversion(ctx, target, campaignId);
+  if (!unit) return false;
+  const margin = target.source === "account reference" ? REFERENCE_MARGIN : 1;
+  return t.cost / t.conversions <= unit * margin;
 }
 
 export function bidAdjustments(ctx: Context, skipKeywords: Set<string> = new Set()): Finding[] {
@@ -84,22 +97,64 @@ export function bidAdjustments(ctx: Context, skipKeywords: Set<string> = new Set
     });
   }
 
+  // Keywords on the ad group's default bid, judged alone (issue 28 point 3): one at twice its ad group's
+  // cost per conversion, in an ad group that is at target overall (so the default bid stays), gets a bid
+  // of its own — lowering the default would move its siblings too. Cuts only, as for any bid.
+  for (const g of ctx.data.adGroups) {
+    if (!isManualCpc(ctx, g.campaignId) || !isLive(ctx, g.campaignId, g.id) || !g.cpcBidMicros) continue;
+    const onDefault = (ctx.keywordsByAdGroup.get(g.id) ?? []).filter((k) => k.status === "ENABLED" && k.cpcBidMicros === null);
+    if (onDefault.length < 2) continue;
+    const group = onDefault.reduce((sum, k) => addTotals(sum, k.m.all), EMPTY_TOTALS);
+    const target = ctx.targetOf(g.campaignId);
+    if (!target || target.source === "assumed target" || !adGroupAtTarget(ctx, group, target, g.campaignId)) continue;
+    const groupCpa = group.cost / group.conversions;
+    for (const k of onDefault) {
+      if (skipKeywords.has(keywordId(k))) continue;
+      const kw = k.m.all;
+      if (kw.cost < 2 * groupCpa * Math.max(kw.conversions, 1)) continue;
+      subjects.push({
+        key: `bid_adjustment:keyword:${keywordId(k)}`,
+        kind: "keyword",
+        id: keywordId(k),
+        label: `the bid of ${keywordLabel(k)}`,
+        campaignId: k.campaignId,
+        adGroupId: k.adGroupId,
+        bidMicros: k.effectiveCpcBidMicros ?? g.cpcBidMicros,
+        t: kw,
+        last30: k.m.last30,
+        firstDate: k.m.firstDate,
+        resourceName: `customers/${cid}/adGroupCriteria/${keywordId(k)}`,
+        refs: [keywordRef(ctx, k), adGroupRef(ctx, k.adGroupId), campaignRef(ctx, k.campaignId)],
+        onDefault: { adGroupName: g.name, adGroupCpa: groupCpa, adGroupResource: `customers/${cid}/adGroups/${g.id}` },
+      });
+    }
+  }
+
   const out: Finding[] = [...adGroupTargetOverrides(ctx)];
   const range = judgedWindow(ctx, "all");
   for (const s of subjects) {
     if (isYoung(ctx, s.firstDate, s.campaignId)) continue;
-    const changedAt = ctx.data.recentBidChanges.get(s.resourceName);
-    if (changedAt) continue;
+    // The rest period: no move within BID_REST_DAYS of the last change to this bid (for a keyword on the
+    // default, its ad group's default bid is the bid that changed).
+    if (ctx.data.recentBidChanges.has(s.resourceName) || (s.onDefault && ctx.data.recentBidChanges.has(s.onDefault.adGroupResource))) continue;
     const target = ctx.targetOf(s.campaignId);
-    if (!target) continue;
+    // A bid move needs a target someone set, or an economic reason against the account's other
+    // campaigns; beating or missing an average is not one (issue 28 point 2): nothing on an assumed target.
+    if (!target || target.source === "assumed target") continue;
     const costUnit = costPerTargetConversion(ctx, target, s.campaignId);
     if (!costUnit) continue;
+    const reference = target.source === "account reference";
+    // Against a reference only a cost per conversion far above it (a value/cost far below) is a reason, and only to cut.
+    const judgedAgainst: Target = reference
+      ? { ...target, value: target.metric === "cpa" ? target.value * REFERENCE_MARGIN : target.value / REFERENCE_MARGIN }
+      : target;
     const { t } = s;
     // Enough data: 3 conversions, or clicks enough to expect 3 at the parent's rate.
-    const test = testAgainstTarget(ctx, t, target, s.campaignId, s.kind === "keyword" ? s.adGroupId : undefined);
+    const test = testAgainstTarget(ctx, t, judgedAgainst, s.campaignId, s.kind === "keyword" ? s.adGroupId : undefined);
     if (!test || (t.conversions < 3 && t.clicks < 3 / Math.max(test.prior, 0.001))) continue;
     const below = test.qBelow;
-    const above = 1 - below;
+    // Against a reference, and for a keyword on the default bid, only cuts.
+    const above = reference || s.onDefault ? 0 : 1 - below;
     if (below < LIKELY && above < LIKELY) continue;
     const cpc = t.cost / Math.max(t.clicks, 1);
     const shrunkCpa = cpc / test.posteriorRate;
@@ -117,7 +172,9 @@ export function bidAdjustments(ctx: Context, skipKeywords: Set<string> = new Set
     out.push({
       key: s.key,
       type: "bid_adjustment",
-      title: `${down ? "Lower" : "Raise"} ${s.label} from ${ctx.money(old)} to ${ctx.money(next)}: ${cpa === null ? "no conversions" : `CPA ${ctx.money(cpa)}`} vs target ${ctx.money(costUnit)}`,
+      title: s.onDefault
+        ? `Give ${keywordLabelOf(s)} in ${s.onDefault.adGroupName} a bid of its own, ${ctx.money(next)} (the ad group's default is ${ctx.money(old)}): ${cpa === null ? "no conversions" : `CPA ${ctx.money(cpa)}`}, twice the ad group's ${ctx.money(s.onDefault.adGroupCpa)}`
+        : `${down ? "Lower" : "Raise"} ${s.label} from ${ctx.money(old)} to ${ctx.money(next)}: ${cpa === null ? "no conversions" : `CPA ${ctx.money(cpa)}`} vs ${target.source === "account reference" ? "the account reference" : "target"} ${ctx.money(costUnit)}`,
       resources: s.refs,
       confidence,
       impact: down
@@ -139,7 +196,10 @@ export function bidAdjustments(ctx: Context, skipKeywords: Set<string> = new Set
         summary: `${cpa === null ? `No conversions from ${countOf(t.clicks, "click")}` : `CPA ${ctx.money(cpa)} from ${countOf(round2(t.conversions), "conversion")}`} against a target of ${ctx.money(costUnit)}; the estimated CPA (rate shrunk toward its parent) is ${ctx.money(shrunkCpa)}.`,
         figures: [
           ...totalsFigures(t),
-          { name: "bid", label: "Current bid", value: old, unit: "money" },
+          { name: "bid", label: s.onDefault ? "Current bid (the ad group's default)" : "Current bid", value: old, unit: "money" },
+          ...(s.onDefault
+            ? [{ name: "adGroupCpa", label: "Ad group CPA (its keywords on the default bid)", value: round2(s.onDefault.adGroupCpa), unit: "money" as const }]
+            : []),
           { name: "newBid", label: "Proposed bid", value: next, unit: "money" },
           { name: "shrunkCpa", label: "Estimated CPA", value: round2(shrunkCpa), unit: "money" },
           { name: "breakEvenRate", label: "Break-even conversion rate", value: round2(test.breakEven * 100), unit: "percent" },
@@ -153,6 +213,16 @@ export function bidAdjustments(ctx: Context, skipKeywords: Set<string> = new Set
         notes: [
           `Moves are capped at ±${Math.round(MAX_BID_STEP * 100)} % and never within ${BID_REST_DAYS} days of the last change to this bid (ours or in Google Ads).`,
           `Estimated rate ${pct(test.posteriorRate)}.`,
+          ...(s.onDefault
+            ? [
+                `The keyword has no bid of its own: this sets one, ${Math.round(-step * 100)} % below the ad group's default; its ad group is at target overall, so the default and the other keywords stay as they are. Reverting removes the keyword's bid again.`,
+              ]
+            : []),
+          ...(reference
+            ? [
+                `No target is set: judged against the account reference (${target.basis ?? "the account's other campaigns"}) — proposed only because it is ${REFERENCE_MARGIN}× worse than it with confidence. Set a target in Settings to sharpen this advice.`,
+              ]
+            : []),
         ],
       },
       actions: [{ type: "bid", kind: s.kind, items: [{ id: s.id, cpc: next }] }],
@@ -160,6 +230,10 @@ export function bidAdjustments(ctx: Context, skipKeywords: Set<string> = new Set
     });
   }
   return out;
+}
+
+function keywordLabelOf(s: Subject): string {
+  return s.label.replace(/^the bid of /, "");
 }
 
 /**

@@ -1,6 +1,6 @@
 import { evidenceBase, judgedWindow, round2, targetLabel, testAgainstTarget, totalsFigures, type Context } from "../context.server";
 import { addTotals, EMPTY_TOTALS, type SearchTermRow, type Totals } from "../data.server";
-import { negativeBlocksQuery, tokens } from "../negatives.server";
+import { negativeBlocksQuery, STOP_WORDS, tokens } from "../negatives.server";
 import { negativeProblem } from "../safety.server";
 import { benjaminiHochberg } from "../stats.server";
 import type { Action } from "../../changes/propose.server";
@@ -13,8 +13,6 @@ import { countOf } from "~/lib/format";
 // search terms → a phrase negative in each campaign (or the one ad group) where
 // it failed, unless that would block a keyword or a converting term there.
 
-/** Single words too common to mean anything on their own (Opteo ignores stop words for single words). */
-const STOP_WORDS = new Set("a an and are as at be by for from how i in is it me my near of on or the to what when where which who with you your".split(" "));
 const MIN_TERMS = 2;
 const MIN_CLICKS = 30;
 
