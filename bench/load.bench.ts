@@ -234,6 +234,7 @@ async function seed(users: number, port: number, env: Record<string, string>, sq
   let browsers: Browser[];
   let templateEmail: string;
   try {
+    const t = performance.now();
     const template = await signUpAndConnect(server.base);
     const select = await template.browser.request(`${server.base}/settings`, {
       method: "POST",
@@ -250,6 +251,7 @@ async function seed(users: number, port: number, env: Record<string, string>, sq
       (i) => signIn(server.base, `load-${run}-${i}@example.com`, "load-bench-password-1"),
     );
     browsers = [template.browser, ...others];
+    console.error(`  template synced and ${users - 1} more users signed in: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   } finally {
     await server.stop();
   }
@@ -266,6 +268,7 @@ async function seed(users: number, port: number, env: Record<string, string>, sq
     const byEmail = await sql.all<{ id: string; email: string }>("SELECT id, email FROM users WHERE email LIKE 'load-%'");
     if (byEmail.length !== users - 1) throw new Error(`expected ${users - 1} seeded users, found ${byEmail.length}`);
     const idOf = new Map(byEmail.map((u) => [Number(/-(\d+)@/.exec(u.email)![1]), u.id]));
+    const copied = performance.now();
     await sql.run("BEGIN");
     // One map row per copy: the users', connections' and accounts' rows are written from it, and every
     // account table copied in one INSERT … SELECT each.
@@ -298,6 +301,7 @@ async function seed(users: number, port: number, env: Record<string, string>, sq
     }
     await sql.run("DROP TABLE load_map");
     await sql.run("COMMIT");
+    console.error(`  ${users - 1} copies of the account written: ${((performance.now() - copied) / 1000).toFixed(1)} s`);
     const campaigns = await sql.all<{ id: string }>("SELECT id FROM ads_campaigns WHERE customer_id = ? AND status <> 'REMOVED' ORDER BY id", [
       TEMPLATE_CUSTOMER,
     ]);
@@ -335,6 +339,7 @@ async function drive(instances: string[], seeded: Seeded, seconds: number, rate:
   const { users, campaignIds } = seeded;
   const walks = users.map((_, i) => walk(i, campaignIds));
   const step = new Array<number>(users.length).fill(0);
+  const cookies = users.map((user) => user.browser.cookieHeader(instances[0]));
   const total = Math.floor(seconds * rate);
   const latencies: number[] = [];
   const errors: string[] = [];
@@ -352,7 +357,9 @@ async function drive(instances: string[], seeded: Seeded, seconds: number, rate:
     inFlight.push(
       (async () => {
         try {
-          const res = await users[u].browser.request(`${base}${pathname}`);
+          // The session cookie the user got from the first instance: both stand for one site (behind
+          // compose's proxy, one origin), so the cookie goes to either.
+          const res = await fetch(`${base}${pathname}`, { headers: { cookie: cookies[u] }, redirect: "manual" });
           const body = await res.text();
           if (res.status !== 200) errors.push(`${pathname}: HTTP ${res.status}${res.headers.get("location") ? ` → ${res.headers.get("location")}` : ""}`);
           else if (!body.includes(users[u].accountName)) errors.push(`${pathname}: the page does not name the user's own account`);
