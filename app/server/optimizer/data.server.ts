@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { addDays } from "~/lib/dates";
 import type { DB } from "../db/db.server";
+import { observedConversionLag } from "./lag.server";
 import { aggregateTotals, storedTotals, totalsMarker, type Entity } from "./window-totals.server";
 
 // What the engine reads: the account's synced tables and per-entity totals over
@@ -137,6 +138,8 @@ export interface AccountData {
   ads: AdRow[];
   /** Resource names ("customers/…/adGroupCriteria/…" or "…/adGroups/…") whose bid or own target CPA changed recently, with when. */
   recentBidChanges: Map<string, string>;
+  /** Days at the end of the data whose conversions have visibly not arrived yet (lag.server.ts); 0 when none. */
+  conversionLagDays: number;
   /** User-set targets for the account (/settings), if any. */
   accountTargets: { cpaMicros: number | null; roas: number | null };
 }
@@ -308,6 +311,17 @@ export async function loadAccountData(db: DB, customerId: string, currencyCode: 
   }
 
   const recentBidChanges = await loadRecentBidChanges(db, customerId, now);
+  const accountDays = await db
+    .selectFrom("ads_campaign_daily")
+    .select(["date", sql<number>`SUM(clicks)`.as("clicks"), sql<number>`SUM(conversions)`.as("conversions")])
+    .where("customer_id", "=", customerId)
+    .where("date", ">=", addDays(period.dataTo, -89))
+    .groupBy("date")
+    .execute();
+  const conversionLagDays = observedConversionLag(
+    accountDays.map((d) => ({ date: d.date, clicks: Number(d.clicks ?? 0), conversions: Number(d.conversions ?? 0) })),
+    period.dataTo,
+  );
 
   return {
     customerId,
@@ -392,6 +406,7 @@ export async function loadAccountData(db: DB, customerId: string, currencyCode: 
       m: adM.get(`${a.ad_group_id}~${a.ad_id}`) ?? EMPTY_WINDOWS,
     })),
     recentBidChanges,
+    conversionLagDays,
     accountTargets: { cpaMicros: nullable(targets?.target_cpa_micros), roas: nullable(targets?.target_roas) },
   };
 }
