@@ -59,6 +59,8 @@ export interface CampaignRow {
   budgetShared: boolean;
   startDate: string | null;
   primaryStatus: string | null;
+  /** Google says its bidding strategy is learning (primary status LEARNING or reason BIDDING_STRATEGY_LEARNING). */
+  learning: boolean;
   m: Windows;
   /** Means over the last 14 days of data (null when Google reported none). */
   searchIs: number | null;
@@ -339,6 +341,7 @@ export async function loadAccountData(db: DB, customerId: string, currencyCode: 
       budgetShared: c.budget_explicitly_shared === 1,
       startDate: c.start_date,
       primaryStatus: c.primary_status,
+      learning: c.primary_status === "LEARNING" || (c.primary_status_reasons ?? "").includes("BIDDING_STRATEGY_LEARNING"),
       m: campaignM.get(c.id) ?? EMPTY_WINDOWS,
       searchIs: nullable(isM.get(c.id)?.is),
       budgetLostIs: nullable(isM.get(c.id)?.blis),
