@@ -362,6 +362,8 @@ const switching: CustomerInput = {
       name: "Search | Ski Rental",
       budget: 60,
       bidding: { strategy: "TARGET_CPA", targetCpa: 35 },
+      // What Google reports for it ten days after the change (campaign.primary_status).
+      learning: true,
       startDate: -400,
       metrics: [
         { from: -90, to: -11, searchImpressionShare: 0.8, budgetLostImpressionShare: 0.05, rankLostImpressionShare: 0.15 },

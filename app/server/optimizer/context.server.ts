@@ -195,10 +195,12 @@ export function meetsTarget(t: Totals, target: Target): boolean {
 
 // Asked for every keyword and term: the date arithmetic once per run, not per entity (it showed in the profile).
 const youngLimits = new WeakMap<object, string>();
-function youngLimit(period: Context["data"]["period"]): string {
+// An account whose conversions visibly arrive late (lag.server.ts) needs MIN_AGE_DAYS of clicks older
+// than its lag: a keyword is never judged before its conversions can have arrived.
+function youngLimit(period: Context["data"]["period"], lagDays: number): string {
   let limit = youngLimits.get(period);
   if (limit === undefined) {
-    limit = addDays(period.dataTo, -(MIN_AGE_DAYS - 1));
+    limit = addDays(period.dataTo, -(MIN_AGE_DAYS - 1 + lagDays));
     youngLimits.set(period, limit);
   }
   return limit;
@@ -206,7 +208,7 @@ function youngLimit(period: Context["data"]["period"]): string {
 
 /** Younger than MIN_AGE_DAYS (first traffic, or the campaign's start) at the end of the data: too young to judge. */
 export function isYoung(ctx: Context, firstDate: string | null, campaignId: string): boolean {
-  const limit = youngLimit(ctx.data.period);
+  const limit = youngLimit(ctx.data.period, ctx.data.conversionLagDays);
   const start = ctx.campaigns.get(campaignId)?.startDate ?? null;
   if (start && start > limit) return true;
   return firstDate !== null && firstDate > limit && firstDate > ctx.data.period.dataFrom;

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { addDays } from "~/lib/dates";
 import type { DB } from "../db/db.server";
+import { observedConversionLag } from "./lag.server";
 import { aggregateTotals, storedTotals, totalsMarker, type Entity } from "./window-totals.server";
 
 // What the engine reads: the account's synced tables and per-entity totals over
@@ -58,6 +59,8 @@ export interface CampaignRow {
   budgetShared: boolean;
   startDate: string | null;
   primaryStatus: string | null;
+  /** Google says its bidding strategy is learning (primary status LEARNING or reason BIDDING_STRATEGY_LEARNING). */
+  learning: boolean;
   m: Windows;
   /** Means over the last 14 days of data (null when Google reported none). */
   searchIs: number | null;
@@ -137,6 +140,8 @@ export interface AccountData {
   ads: AdRow[];
   /** Resource names ("customers/…/adGroupCriteria/…" or "…/adGroups/…") whose bid or own target CPA changed recently, with when. */
   recentBidChanges: Map<string, string>;
+  /** Days at the end of the data whose conversions have visibly not arrived yet (lag.server.ts); 0 when none. */
+  conversionLagDays: number;
   /** User-set targets for the account (/settings), if any. */
   accountTargets: { cpaMicros: number | null; roas: number | null };
 }
@@ -308,6 +313,17 @@ export async function loadAccountData(db: DB, customerId: string, currencyCode: 
   }
 
   const recentBidChanges = await loadRecentBidChanges(db, customerId, now);
+  const accountDays = await db
+    .selectFrom("ads_campaign_daily")
+    .select(["date", sql<number>`SUM(clicks)`.as("clicks"), sql<number>`SUM(conversions)`.as("conversions")])
+    .where("customer_id", "=", customerId)
+    .where("date", ">=", addDays(period.dataTo, -89))
+    .groupBy("date")
+    .execute();
+  const conversionLagDays = observedConversionLag(
+    accountDays.map((d) => ({ date: d.date, clicks: Number(d.clicks ?? 0), conversions: Number(d.conversions ?? 0) })),
+    period.dataTo,
+  );
 
   return {
     customerId,
@@ -325,6 +341,7 @@ export async function loadAccountData(db: DB, customerId: string, currencyCode: 
       budgetShared: c.budget_explicitly_shared === 1,
       startDate: c.start_date,
       primaryStatus: c.primary_status,
+      learning: c.primary_status === "LEARNING" || (c.primary_status_reasons ?? "").includes("BIDDING_STRATEGY_LEARNING"),
       m: campaignM.get(c.id) ?? EMPTY_WINDOWS,
       searchIs: nullable(isM.get(c.id)?.is),
       budgetLostIs: nullable(isM.get(c.id)?.blis),
@@ -392,6 +409,7 @@ export async function loadAccountData(db: DB, customerId: string, currencyCode: 
       m: adM.get(`${a.ad_group_id}~${a.ad_id}`) ?? EMPTY_WINDOWS,
     })),
     recentBidChanges,
+    conversionLagDays,
     accountTargets: { cpaMicros: nullable(targets?.target_cpa_micros), roas: nullable(targets?.target_roas) },
   };
 }

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFixtureStore } from "../../../emulator/ads";
 import {
+  campaignOf,
   ENGINE_ACCOUNT_IDS,
   ENGINE_TODAY,
   healthyAccount,
@@ -49,6 +50,7 @@ const EDGE = {
   noTarget: "3000000013",
   noTargetWithSetting: "3000000014",
   overlaps: "3000000015",
+  learning: "3000000016",
 };
 const edges: CustomerInput[] = [
   SAFETY_EDGES.lagCostOnly(EDGE.lagCostOnly),
@@ -64,9 +66,18 @@ const edges: CustomerInput[] = [
   SAFETY_EDGES.fewKeywords(EDGE.fewKeywords),
   SAFETY_EDGES.ngramProductWord(EDGE.ngramProductWord),
   SAFETY_EDGES.overlaps(EDGE.overlaps),
+  learningAccount(EDGE.learning),
   noTargetAccount(EDGE.noTarget),
   noTargetAccount(EDGE.noTargetWithSetting, "Edge: no campaign target, $20 set in Settings"),
 ];
+
+/** The budget_limited plant with its strategy still learning (Google's primary status LEARNING). */
+function learningAccount(id: string): CustomerInput {
+  const c = ruleAccount("budget_limited", id);
+  c.name = "Edge: budget-limited while its strategy learns";
+  campaignOf(c, "Search | Tents").learning = true;
+  return c;
+}
 
 let emu: RunningEmulator;
 let ctx: TestContext;
@@ -322,6 +333,22 @@ describe("the safety rules, on accounts at their edge (each with a control that 
   it("never a negative that blocks a search term that converted, even when it converted in the last 3 days", () => {
     expect(negativesOf(of(EDGE.ngramConvertingAddedTerm))).toEqual([]);
     expect(negativesOf(of(EDGE.ngramLagConvertingTerm))).toEqual([]);
+  });
+
+  it("no budget advice while a bidding strategy learns (the rule's own plant, above, is the control)", async () => {
+    const learning = of(EDGE.learning);
+    expect(
+      learning.filter((r) => r.type === "budget_limited"),
+      summary(learning),
+    ).toEqual([]);
+    const status = await ctx.db
+      .selectFrom("ads_campaigns")
+      .select(["primary_status", "primary_status_reasons"])
+      .where("customer_id", "=", EDGE.learning)
+      .where("name", "=", "Search | Tents")
+      .executeTakeFirstOrThrow();
+    expect(status).toEqual({ primary_status: "LEARNING", primary_status_reasons: JSON.stringify(["BIDDING_STRATEGY_LEARNING"]) });
+    expect(of(ruleId("budget_limited")).filter((r) => r.type === "budget_limited")).toHaveLength(1);
   });
 
   it("never pauses what converts at or above target ROAS, however rarely it converts", () => {

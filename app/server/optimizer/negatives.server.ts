@@ -77,6 +77,17 @@ export function isProductWordNegative(negativeText: string, keywordTexts: string
   return words.every((w) => own.has(stem(w)));
 }
 
+/**
+ * Whether a negative would exclude searches for the brand: it contains a whole brand keyword
+ * ("northwind coffee jobs" holds "northwind coffee") or all its words are brand words. Stems compared.
+ */
+export function isBrandNegative(negativeText: string, brandKeywordTexts: string[]): boolean {
+  if (brandKeywordTexts.length === 0) return false;
+  const n = tokens(negativeText).map(stem);
+  if (brandKeywordTexts.some((k) => containsContiguous(n, tokens(k).map(stem)))) return true;
+  return isProductWordNegative(negativeText, brandKeywordTexts);
+}
+
 function containsContiguous(haystack: string[], needle: string[]): boolean {
   if (needle.length === 0 || needle.length > haystack.length) return false;
   outer: for (let i = 0; i + needle.length <= haystack.length; i++) {

@@ -1,5 +1,5 @@
 import { meetsTarget, type Context } from "./context.server";
-import { isProductWordNegative, negativeBlocksKeyword, negativeBlocksQuery, type NegativeKeyword } from "./negatives.server";
+import { isBrandNegative, isProductWordNegative, negativeBlocksKeyword, negativeBlocksQuery, type NegativeKeyword } from "./negatives.server";
 import type { Windows } from "./data.server";
 import type { Finding, Target } from "./types.server";
 
@@ -54,12 +54,30 @@ function productKeywords(ctx: Context, scope: Scope): string[] {
   return inScope.filter((k) => k.status === "ENABLED").map((k) => k.text);
 }
 
+/** A brand campaign, by the naming every account uses for it (Google's brand lists are not synced). */
+const BRAND_CAMPAIGN = /\bbrand(ed)?\b/i;
+
+/**
+ * The enabled keywords of the account's brand campaigns. A search for the brand is never
+ * excluded, in any campaign: its clicks are the account's cheapest, and an ad missing from
+ * a brand search hands the place to a competitor ("northwind coffee jobs" still meets the brand).
+ */
+function brandKeywords(ctx: Context): string[] {
+  const out: string[] = [];
+  for (const c of ctx.campaigns.values()) {
+    if (!BRAND_CAMPAIGN.test(c.name)) continue;
+    for (const k of ctx.keywordsByCampaign.get(c.id) ?? []) if (k.status === "ENABLED") out.push(k.text);
+  }
+  return out;
+}
+
 /** Why a proposed negative is unsafe, or null when it is safe. */
 export function negativeProblem(ctx: Context, negative: NegativeKeyword, scope: Scope): string | null {
   const kws = blockedKeywords(ctx, negative, scope);
   if (kws.length > 0) return `it would block the enabled keyword “${kws[0].text}”`;
   if (isProductWordNegative(negative.text, productKeywords(ctx, scope)))
     return `“${negative.text}” is the ${scope.level === "campaign" ? "campaign" : "ad group"}'s own product (a word of its keywords)`;
+  if (isBrandNegative(negative.text, brandKeywords(ctx))) return `“${negative.text}” is a search for the brand (a brand campaign's keyword)`;
   const terms = blockedConvertingTerms(ctx, negative, scope);
   if (terms.length > 0) return `it would block the converting search term “${terms[0].term}”`;
   return null;

@@ -28,6 +28,9 @@ export function budgetLimited(ctx: Context): Finding[] {
   const out: Finding[] = [];
   for (const c of ctx.data.campaigns) {
     if (!isLive(ctx, c.id) || isYoung(ctx, c.m.firstDate, c.id)) continue;
+    // A strategy still learning (after a change of strategy or target) spends and converts unlike
+    // its settled self: its figures say nothing yet about what more budget would buy (research §0.5).
+    if (c.learning) continue;
     const blis = c.budgetLostIs;
     const is = c.searchIs;
     if (blis === null || is === null || is <= 0 || blis < MIN_BUDGET_LOST_IS || !c.budgetAmountMicros) continue;
