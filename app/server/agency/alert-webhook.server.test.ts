@@ -4,6 +4,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setupTestEnvironment, type TestContext } from "../../../tests/setup/test-db";
 import { seedAgency } from "../../../tests/support/agency-fixture";
+import { signedInArgs } from "../../../tests/support/route-args";
+import { action as settingsAction, loader as settingsLoader } from "../../routes/settings";
+import { commitSessionCookie, createSession } from "../auth/session.server";
 import { startJobs, stopJobs } from "../jobs/jobs.server";
 import { checkAlerts } from "./alerts.server";
 import { setMute } from "./alert-inbox.server";
@@ -13,6 +16,7 @@ import { listWebhooks, removeWebhook, setWebhook, setWebhookRetryBaseMsForTests,
 
 let t: TestContext;
 let userId: string;
+let cookie: string;
 let receiver: Server;
 let receiverUrl: string;
 const received: Array<{ headers: IncomingHttpHeaders; body: string; answered: number }> = [];
@@ -44,7 +48,25 @@ beforeAll(async () => {
     lastDay: "2026-11-27",
     days: 0,
   }));
+  const session = await createSession(userId, new Request("http://localhost:3000/login"));
+  cookie = (await commitSessionCookie(session)).split(";")[0];
 }, 60_000);
+
+const postSettings = async (fields: Record<string, string>) =>
+  settingsAction(
+    await signedInArgs(
+      new Request("http://localhost:3000/settings", {
+        method: "POST",
+        body: new URLSearchParams(fields),
+        headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      }),
+    ),
+  );
+
+const settingsPage = async () =>
+  (await settingsLoader(await signedInArgs(new Request("http://localhost:3000/settings", { headers: { Cookie: cookie } })))) as Awaited<
+    ReturnType<typeof settingsLoader>
+  >;
 
 afterAll(async () => {
   await stopJobs();
@@ -78,6 +100,34 @@ async function outsideChange(id: string, day: string) {
 }
 
 describe("alerts by webhook", () => {
+  it("the /settings form refuses a bad URL with a clear error and changes nothing", async () => {
+    const bad = (await postSettings({ intent: "set-webhook", customerId: CUSTOMER, url: "ftp://example.com" })) as {
+      init: ResponseInit;
+      data: { error: string };
+    };
+    expect(bad.init.status).toBe(400);
+    expect(bad.data.error).toMatch(/https/);
+    const noAccount = (await postSettings({ intent: "set-webhook", customerId: "", url: "https://hooks.example.com/x" })) as { init: ResponseInit };
+    expect(noAccount.init.status).toBe(400);
+    const nothing = (await postSettings({ intent: "remove-webhook", customerId: CUSTOMER })) as { init: ResponseInit; data: { error: string } };
+    expect(nothing.data.error).toBe("That account has no webhook");
+    expect((await settingsPage()).webhooks.webhooks).toEqual([]);
+  });
+
+  it("the /settings form sets a webhook, gives it a new secret, and shows both accounts to choose from", async () => {
+    const ok = (await postSettings({ intent: "set-webhook", customerId: "6100000002", url: "https://hooks.example.com/other" })) as Response;
+    expect(ok.status).toBe(302);
+    const page = await settingsPage();
+    expect(page.webhooks.accounts.map((a) => a.customerId).sort()).toEqual([CUSTOMER, "6100000002"]);
+    const [hook] = page.webhooks.webhooks;
+    expect(hook).toMatchObject({ customerId: "6100000002", url: "https://hooks.example.com/other" });
+    await postSettings({ intent: "rotate-webhook-secret", customerId: "6100000002" });
+    const [rotated] = (await settingsPage()).webhooks.webhooks;
+    expect(rotated.secret).not.toBe(hook.secret);
+    expect(((await postSettings({ intent: "remove-webhook", customerId: "6100000002" })) as Response).status).toBe(302);
+    expect((await settingsPage()).webhooks.webhooks).toEqual([]);
+  });
+
   it("refuses a bad URL or someone else's account and changes nothing", async () => {
     await expect(setWebhook(userId, CUSTOMER, "not a url")).rejects.toThrow(/full URL/);
     await expect(setWebhook(userId, CUSTOMER, "http://hooks.example.com/x")).rejects.toThrow(/https/);
@@ -121,6 +171,7 @@ describe("alerts by webhook", () => {
     expect((await webhookLog(userId))[1].error).toBe("HTTP 500");
     await stopJobs();
     expect(received).toHaveLength(2);
+    expect((await settingsPage()).webhooks.log.map((l) => l.httpStatus)).toEqual([200, 500]);
   });
 
   it("a muted rule is not sent; a removed webhook gets nothing more", async () => {
