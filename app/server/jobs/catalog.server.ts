@@ -9,3 +9,4 @@ import "../optimizer/engine-job.server";
 import "../impact/job.server";
 import "../agency/alert-job.server";
 import "../agency/alert-webhook.server";
+import "../agency/alert-digest.server";
