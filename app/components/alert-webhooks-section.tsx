@@ -56,7 +56,7 @@ export function AlertWebhooksSection({
         <ul className="mt-4 divide-y divide-gray-100" aria-label="Your alert webhooks">
           {webhooks.map((w) => (
             <li key={w.customerId} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
-              <div className="min-w-0">
+              <div className="min-w-0 flex-1">
                 <span className="font-medium text-gray-900">{w.name}</span> <span className="text-gray-500">{formatCustomerId(w.customerId)}</span>
                 <span className="block break-all text-gray-700">{w.url}</span>
                 <label className="mt-1 block text-xs text-gray-500">
@@ -65,7 +65,7 @@ export function AlertWebhooksSection({
                     readOnly
                     value={w.secret}
                     aria-label={`Signing secret for ${w.name}`}
-                    className="w-72 max-w-full rounded border border-gray-300 px-2 py-0.5 font-mono text-xs text-gray-900"
+                    className="mt-0.5 block w-full max-w-sm rounded border border-gray-300 px-2 py-0.5 font-mono text-xs text-gray-900"
                   />
                 </label>
               </div>
@@ -96,11 +96,12 @@ export function AlertWebhooksSection({
         <p className="mt-4 text-sm text-gray-600">No webhooks yet.</p>
       )}
 
-      <Form method="post" className="mt-4 grid gap-3 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)_auto] sm:items-end">
+      <Form method="post" className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)_auto] sm:items-end">
         <input type="hidden" name="intent" value="set-webhook" />
-        <label className="flex flex-col text-sm font-medium text-gray-700">
+        <label className="flex min-w-0 flex-col text-sm font-medium text-gray-700">
           Account
-          <select name="customerId" className="mt-1 rounded-md border border-gray-300 px-2 py-2 text-sm text-gray-900">
+          {/* A long account name would widen the select past a phone's screen. */}
+          <select name="customerId" className="mt-1 w-full min-w-0 rounded-md border border-gray-300 px-2 py-2 text-sm text-gray-900">
             {accounts.map((a) => (
               <option key={a.customerId} value={a.customerId}>
                 {a.name} ({formatCustomerId(a.customerId)})
@@ -108,7 +109,7 @@ export function AlertWebhooksSection({
             ))}
           </select>
         </label>
-        <label className="flex flex-col text-sm font-medium text-gray-700">
+        <label className="flex min-w-0 flex-col text-sm font-medium text-gray-700">
           Webhook URL
           <input
             name="url"
