@@ -54,6 +54,7 @@ export default function Alerts({ loaderData, actionData }: Route.ComponentProps)
           <select name="mode" defaultValue={data.emailMode} className="mt-0.5 rounded-md border border-gray-300 px-2 py-1 text-sm text-gray-900">
             <option value="off">Off</option>
             <option value="immediate">At once</option>
+            <option value="digest">Daily digest</option>
           </select>
         </label>
         <button type="submit" className="rounded-md border border-gray-300 bg-white px-3 py-1 font-semibold text-gray-700 hover:bg-gray-50">

@@ -16,6 +16,8 @@ import { isSessionsIntent, sessionsAction, sessionsSection } from "~/server/auth
 import { SessionsSection } from "~/components/sessions-section";
 import { accessTokensAction, accessTokensSection, isAccessTokenIntent } from "~/server/auth/access-tokens-page.server";
 import { AccessTokensSection } from "~/components/access-tokens-section";
+import { isWebhookIntent, webhooksAction, webhooksSection } from "~/server/agency/webhook-pages.server";
+import { AlertWebhooksSection } from "~/components/alert-webhooks-section";
 import type { Route } from "./+types/settings";
 
 export function meta() {
@@ -25,7 +27,7 @@ export function meta() {
 export async function loader({ context }: Route.LoaderArgs) {
   const session = context.get(userContext);
   const { user } = session;
-  const [connection, accounts, usage, targets, sessions, budget, accessTokens] = await Promise.all([
+  const [connection, accounts, usage, targets, sessions, budget, accessTokens, webhooks] = await Promise.all([
     getConnection(user.id),
     listAccounts(user.id),
     usageSummary(user.id),
@@ -33,6 +35,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     sessionsSection(session),
     googleBudgetView(),
     accessTokensSection(user),
+    webhooksSection(user),
   ]);
   const model = describeModel();
   return {
@@ -42,6 +45,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     sessions,
     budget,
     accessTokens,
+    webhooks,
     activeCustomerId: user.active_customer_id,
     connection: connection
       ? {
@@ -76,6 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (isTargetsIntent(form)) return targetsAction(user, form);
   if (isSessionsIntent(form)) return sessionsAction(session);
   if (isAccessTokenIntent(form)) return accessTokensAction(user, form);
+  if (isWebhookIntent(form)) return webhooksAction(user, form);
   const parsed = ActionSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ error: parsed.error.issues[0].message }, { status: 400 });
   const input = parsed.data;
@@ -268,6 +273,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         ) : null}
         {ai.hint ? <p className="mt-3 text-sm text-gray-600">{ai.hint}</p> : null}
       </section>
+
+      <AlertWebhooksSection {...loaderData.webhooks} busy={busy} />
 
       <AccessTokensSection
         {...loaderData.accessTokens}

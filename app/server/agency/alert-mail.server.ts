@@ -10,11 +10,12 @@ import { getPreference, setPreference } from "../preferences.server";
 
 // Issue 31 point 4, by email (the outbox of issue 27, SMTP_URL): a person who
 // chose "at once" gets a mail for each new alert of their client accounts,
-// unless they muted its rule or its account. The daily digest and the webhook
-// are not built yet.
+// unless they muted its rule or its account. The daily digest is
+// alert-digest.server.ts, the webhook alert-webhook.server.ts.
 
 export const ALERT_EMAIL_PREFERENCE = "alert-email";
-export const AlertEmailMode = z.enum(["off", "immediate"]);
+/** "digest": one mail a day with the day's alerts (alert-digest.server.ts). */
+export const AlertEmailMode = z.enum(["off", "immediate", "digest"]);
 export type AlertEmailMode = z.output<typeof AlertEmailMode>;
 
 export async function alertEmailMode(userId: string): Promise<AlertEmailMode> {

@@ -15,6 +15,8 @@ export async function alertsPage(user: User, url: URL) {
   return { ...list, query, mutes, emailMode, ignored: !parsed.success };
 }
 
+const EMAIL_TOAST = { off: "No alert emails", immediate: "Alerts will be emailed at once", digest: "Alerts will be emailed once a day" } as const;
+
 const AlertForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("read-all") }),
   z.object({ intent: z.literal("email"), mode: AlertEmailMode }),
@@ -46,7 +48,7 @@ export async function alertsAction(user: User, form: FormData, returnTo: string)
     switch (input.intent) {
       case "email":
         await setAlertEmailMode(user.id, input.mode);
-        return redirectWithToast(returnTo, { type: "success", message: input.mode === "off" ? "No alert emails" : "Alerts will be emailed at once" });
+        return redirectWithToast(returnTo, { type: "success", message: EMAIL_TOAST[input.mode] });
       case "read-all": {
         const n = await markAlertsRead(user.id, "all");
         return redirectWithToast(returnTo, { type: "success", message: n ? `${n} alert${n === 1 ? "" : "s"} marked read` : "Nothing unread" });

@@ -4,6 +4,7 @@ import { addDays, yesterdayIn } from "~/lib/dates";
 import { getDb, type DB } from "../db/db.server";
 import type { AlertRule, AlertsTable } from "../db/schema";
 import { mailNewAlerts } from "./alert-mail.server";
+import { queueWebhooksForAlerts } from "./alert-webhook.server";
 import { pacingDays, pacingOf } from "./pacing.server";
 
 // Issue 31 point 3: the checks that run on an account's data after each
@@ -328,7 +329,10 @@ export async function checkAlerts(customerId: string, now: Date = new Date(), db
 
   const created = await record(db, customerId, found, now);
   // Mail after the alerts are stored (the outbox writes in its own transaction).
-  if (created.length) await mailNewAlerts(created, db);
+  if (created.length) {
+    await mailNewAlerts(created, db);
+    await queueWebhooksForAlerts(created, db);
+  }
   return found;
 }
 

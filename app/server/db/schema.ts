@@ -698,6 +698,35 @@ export interface AlertMutesTable {
   created_at: string;
 }
 
+export interface AlertWebhooksTable {
+  id: string;
+  user_id: string;
+  customer_id: string;
+  url: string;
+  secret: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  alert_id: string;
+  payload: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  http_status: number | null;
+  error: string | null;
+  at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -735,6 +764,9 @@ export interface Database {
   alerts: AlertsTable;
   alert_reads: AlertReadsTable;
   alert_mutes: AlertMutesTable;
+  alert_webhooks: AlertWebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   user_preferences: UserPreferencesTable;
   job_leases: JobLeasesTable;
   jobs: JobsTable;

@@ -8,3 +8,5 @@ import "../email/outbox.server";
 import "../optimizer/engine-job.server";
 import "../impact/job.server";
 import "../agency/alert-job.server";
+import "../agency/alert-webhook.server";
+import "../agency/alert-digest.server";

@@ -28,6 +28,10 @@ const queues = {
   "settle-sweep": { retryLimit: 0, retryDelaySeconds: 0, retryBackoff: false, timeoutSeconds: 60, concurrency: 1, cron: "* * * * *" },
   /** One outgoing mail of the outbox (email/outbox.server.ts). */
   "send-mail": { retryLimit: 8, retryDelaySeconds: 30, retryBackoff: true, timeoutSeconds: 120, concurrency: 4 },
+  /** One alert POSTed to a person's webhook (agency/alert-webhook.server.ts); a refused POST is retried by the handler's own backoff. */
+  "send-webhook": { retryLimit: 2, retryDelaySeconds: 30, retryBackoff: true, timeoutSeconds: 60, concurrency: 2 },
+  /** The daily alert digest mails, once a day at 07:00 UTC (agency/alert-digest.server.ts). */
+  "alert-digest": { retryLimit: 2, retryDelaySeconds: 60, retryBackoff: true, timeoutSeconds: 600, concurrency: 1, cron: "0 7 * * *" },
   /** The recommendations engine over one account's synced data (optimizer/engine-job.server.ts). */
   "engine-run": { retryLimit: 2, retryDelaySeconds: 30, retryBackoff: true, timeoutSeconds: 900, concurrency: 1 },
   /** Changes made outside the product, read from Google's change_event (changes/history-import.server.ts). */

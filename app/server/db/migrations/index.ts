@@ -29,6 +29,7 @@ import * as m0170 from "./0170_impact_records";
 import * as m0180 from "./0180_access_tokens";
 import * as m0190 from "./0190_budget_plans";
 import * as m0191 from "./0191_alerts";
+import * as m0192 from "./0192_alert_webhooks";
 import * as m0200 from "./0200_pmax_asset_groups";
 
 // Listed explicitly (not read from disk) so the bundled server build carries them.
@@ -63,5 +64,6 @@ export const migrations: Record<string, Migration> = {
   "0180_access_tokens": m0180,
   "0190_budget_plans": m0190,
   "0191_alerts": m0191,
+  "0192_alert_webhooks": m0192,
   "0200_pmax_asset_groups": m0200,
 };
