@@ -127,7 +127,7 @@ export function AlertWebhooksSection({
 
       <h3 className="mt-6 text-sm font-semibold text-gray-900">Delivery log</h3>
       {log.length ? (
-        <div className="mt-2 overflow-x-auto">
+        <div className="relative mt-2 overflow-x-auto">
           <table className="min-w-full text-left text-sm" aria-label="Webhook delivery log">
             <thead className="text-xs uppercase text-gray-500">
               <tr>
