@@ -98,17 +98,18 @@ export function AlertWebhooksSection({
 
       <Form method="post" className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)_auto] sm:items-end">
         <input type="hidden" name="intent" value="set-webhook" />
-        <label className="flex min-w-0 flex-col text-sm font-medium text-gray-700">
-          Account
+        {/* Labelled by id, not wrapped: a wrapping label's name would include every option's account name. */}
+        <div className="flex min-w-0 flex-col text-sm font-medium text-gray-700">
+          <label htmlFor="webhook-account">Webhook account</label>
           {/* A long account name would widen the select past a phone's screen. */}
-          <select name="customerId" className="mt-1 w-full min-w-0 rounded-md border border-gray-300 px-2 py-2 text-sm text-gray-900">
+          <select id="webhook-account" name="customerId" className="mt-1 w-full min-w-0 rounded-md border border-gray-300 px-2 py-2 text-sm text-gray-900">
             {accounts.map((a) => (
               <option key={a.customerId} value={a.customerId}>
                 {a.name} ({formatCustomerId(a.customerId)})
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <label className="flex min-w-0 flex-col text-sm font-medium text-gray-700">
           Webhook URL
           <input
