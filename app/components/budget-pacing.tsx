@@ -1,19 +1,8 @@
 import { Form } from "react-router";
 import { formatMoney, formatPercent } from "~/lib/format";
+import type { Pacing } from "~/lib/pacing";
 
-export interface PacingView {
-  month: string;
-  budgetMicros: number;
-  spentMicros: number;
-  planToDateMicros: number;
-  runRateMicros: number;
-  daysLeft: number;
-  projectedMicros: number;
-  offPlanMicros: number;
-  offPlanRatio: number;
-  status: "on_plan" | "over" | "under";
-  suggestedDailyMicros: number;
-}
+export type PacingView = Pacing;
 
 const STATUS_TEXT = { on_plan: "On plan", over: "Over plan", under: "Under plan" } as const;
 const STATUS_CLASS = { on_plan: "bg-green-100 text-green-800", over: "bg-red-100 text-red-800", under: "bg-amber-100 text-amber-800" } as const;

@@ -1,3 +1,4 @@
+import type { Pacing } from "~/lib/pacing";
 import { sql } from "kysely";
 import { z } from "zod";
 import { addDays, todayIn, yesterdayIn } from "~/lib/dates";
@@ -48,23 +49,7 @@ export function pacingDays(timeZone: string, now: Date = new Date()): PacingDays
   };
 }
 
-export interface Pacing {
-  month: string;
-  budgetMicros: number;
-  spentMicros: number;
-  /** Where spend should be by now if spread evenly over the month. */
-  planToDateMicros: number;
-  runRateMicros: number;
-  daysLeft: number;
-  projectedMicros: number;
-  /** Projected minus budget: positive is over plan. */
-  offPlanMicros: number;
-  /** offPlan ÷ budget. */
-  offPlanRatio: number;
-  status: "on_plan" | "over" | "under";
-  /** The daily spend that lands on the budget over the days left; 0 when it is already spent. */
-  suggestedDailyMicros: number;
-}
+export type { Pacing } from "~/lib/pacing";
 
 /** The arithmetic, shared by the overview's SQL (same formula) and every screen. */
 export function pacingOf(budgetMicros: number, spentMicros: number, runRateWindowMicros: number, days: PacingDays): Pacing {
